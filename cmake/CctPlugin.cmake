@@ -1,0 +1,24 @@
+# cct_add_plugin(<target> <sources>...)
+#
+# Builds a plugin library (algorithms or a transport) against the public ABI
+# and the header-only SDK. In this tree it lands in lib/cct beside the host
+# library and installs to <libdir>/cct; out of tree (through
+# find_package(ccautotune)) it is built where the caller says and loaded
+# through CCT_PLUGIN_PATH.
+function(cct_add_plugin target)
+  add_library(${target} MODULE ${ARGN})
+  if(TARGET cct_sdk)
+    target_link_libraries(${target} PRIVATE cct_sdk)
+  else()
+    target_link_libraries(${target} PRIVATE ccautotune::sdk)
+  endif()
+  set_target_properties(${target} PROPERTIES
+    PREFIX "lib"
+    CXX_VISIBILITY_PRESET hidden
+    C_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON)
+  if(DEFINED CCT_PLUGIN_BUILD_DIR)
+    set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CCT_PLUGIN_BUILD_DIR})
+    install(TARGETS ${target} LIBRARY DESTINATION ${CCT_PLUGIN_INSTALL_DIR})
+  endif()
+endfunction()

@@ -1,0 +1,32 @@
+// ccautotune host library: the out-of-band channel between the ranks of a
+// job, used to open transports (never for data).
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "cct/abi/transport.h"
+
+namespace cct {
+
+class Bootstrap {
+ public:
+  virtual ~Bootstrap() = default;
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // A string unique to this job, usable in names of system objects.
+  virtual std::string job_key() const = 0;
+  // Every rank passes `bytes`; recv gets size()*bytes in rank order.
+  // Throws cct::Error naming the cause (e.g. a peer that died).
+  virtual void allgather(const void* send, void* recv, std::size_t bytes) = 0;
+  virtual void barrier() = 0;
+
+  // The C view handed to transports; valid while this object lives.
+  const cct_bootstrap* c_view();
+
+ private:
+  cct_bootstrap view_{};
+  std::string key_;
+};
+
+}  // namespace cct

@@ -1,0 +1,81 @@
+// ccautotune host library: a communicator (ranks + an open transport +
+// topology levels) and plans of algorithms prepared on it.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cct/abi/algorithm.h"
+#include "cct/bootstrap.hpp"
+#include "cct/registry.hpp"
+#include "cct/topology.hpp"
+
+namespace cct {
+
+// An open transport instance; closes it (collectively) on destruction.
+class TransportInstance {
+ public:
+  // Collective over the bootstrap's ranks. Throws cct::Error with the
+  // transport's reason when probe() or open() refuses.
+  TransportInstance(const TransportEntry& entry, Bootstrap& boot);
+  ~TransportInstance();
+  TransportInstance(const TransportInstance&) = delete;
+  TransportInstance& operator=(const TransportInstance&) = delete;
+
+  cct_transport_instance* raw() const { return inst_; }
+  const TransportEntry& entry() const { return entry_; }
+
+ private:
+  TransportEntry entry_;
+  cct_transport_instance* inst_ = nullptr;
+};
+
+class Communicator {
+ public:
+  // Collective. Exchanges where each rank is bound (pu_of_rank, -1 when
+  // unbound) to derive the topology levels.
+  Communicator(Bootstrap& boot, std::shared_ptr<TransportInstance> transport,
+               const Topology& topo, int my_pu);
+
+  const cct_comm* raw() const { return &comm_; }
+  int rank() const { return comm_.rank; }
+  int size() const { return comm_.size; }
+  const std::vector<LevelPartition>& levels() const { return levels_; }
+  TransportInstance& transport() const { return *transport_; }
+
+ private:
+  std::shared_ptr<TransportInstance> transport_;
+  std::vector<LevelPartition> levels_;
+  std::vector<cct_level> c_levels_;
+  cct_comm comm_{};
+};
+
+// Why an algorithm cannot run a call, or empty when it can: checks the
+// transport's capabilities, the declared limits and rank bounds, then asks
+// the algorithm's can_use().
+std::string why_unusable(const AlgorithmEntry& alg, const Communicator& comm,
+                         const cct_coll_args& args, std::span<const int64_t> params);
+
+// An algorithm prepared on a communicator with parameter values.
+class Plan {
+ public:
+  // Collective. Throws cct::Error with the algorithm's message.
+  Plan(const AlgorithmEntry& alg, const Communicator& comm, std::vector<int64_t> params);
+  ~Plan();
+  Plan(const Plan&) = delete;
+  Plan& operator=(const Plan&) = delete;
+
+  // Collective. Throws cct::Error naming the algorithm and its message.
+  void run(const cct_coll_args& args);
+  const AlgorithmEntry& algorithm() const { return alg_; }
+  const std::vector<int64_t>& params() const { return params_; }
+
+ private:
+  AlgorithmEntry alg_;
+  std::vector<int64_t> params_;
+  void* plan_ = nullptr;
+};
+
+}  // namespace cct

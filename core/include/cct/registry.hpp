@@ -1,0 +1,76 @@
+// ccautotune host library: finds, checks and loads plugin libraries.
+//
+// Search order: every directory of CCT_PLUGIN_PATH (colon separated), then
+// the "cct" directory beside the host library (the build tree's lib/cct or
+// the install prefix's lib/cct). Each candidate library is first read
+// without being loaded (its "cct" section lists its exports); only a
+// library exporting a symbol of an ABI version this host knows is loaded.
+// A bad library is refused with its reason and the rest still load.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cct/abi/algorithm.h"
+#include "cct/abi/transport.h"
+
+namespace cct {
+
+class LoadedLibrary;  // keeps a dlopen'ed plugin alive (shared ownership)
+
+// What the registry made of one library file.
+struct LibraryReport {
+  std::string path;
+  std::vector<std::string> exports;  // cct_* symbols found without loading
+  unsigned abi_version = 0;          // the version used, 0 if refused
+  bool loaded = false;
+  std::string reason;  // why it was refused; empty when loaded
+};
+
+struct AlgorithmEntry {
+  const cct_algorithm_desc* desc = nullptr;
+  std::string library;                   // path it came from
+  std::shared_ptr<LoadedLibrary> owner;  // keeps desc valid
+  std::vector<int64_t> default_params() const;
+};
+
+struct TransportEntry {
+  const cct_transport_desc* desc = nullptr;
+  std::string library;
+  std::shared_ptr<LoadedLibrary> owner;
+};
+
+class Registry {
+ public:
+  // CCT_PLUGIN_PATH's directories, then the plugin directory beside the
+  // host library.
+  static std::vector<std::string> default_search_path();
+
+  // Loads every lib*.so of each directory (sorted by name, so the first of
+  // two duplicates is the one kept). Missing directories are skipped.
+  void load_directories(const std::vector<std::string>& dirs);
+  void load_default() { load_directories(default_search_path()); }
+  // Loads one library file; the outcome is appended to reports().
+  const LibraryReport& load_library(const std::string& path);
+
+  const std::vector<LibraryReport>& reports() const { return reports_; }
+  const std::vector<AlgorithmEntry>& algorithms() const { return algorithms_; }
+  const std::vector<TransportEntry>& transports() const { return transports_; }
+
+  const AlgorithmEntry* find_algorithm(cct_collective c, std::string_view name) const;
+  const TransportEntry* find_transport(std::string_view name) const;
+
+ private:
+  std::string check_and_add_algorithms(const cct_algorithm_set* set, const std::string& path,
+                                       const std::shared_ptr<LoadedLibrary>& lib);
+  std::string check_and_add_transport(const cct_transport_desc* desc, const std::string& path,
+                                      const std::shared_ptr<LoadedLibrary>& lib);
+
+  std::vector<LibraryReport> reports_;
+  std::vector<AlgorithmEntry> algorithms_;
+  std::vector<TransportEntry> transports_;
+};
+
+}  // namespace cct

@@ -1,0 +1,100 @@
+// ccautotune C++ SDK: element types and the local reduction kernel.
+//
+// Header-only, so a plugin needs nothing from the host library to reduce.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+
+#include "cct/abi/common.h"
+
+namespace cct::sdk {
+
+constexpr std::size_t dtype_size(cct_datatype dtype) {
+  switch (dtype) {
+    case CCT_INT8:
+    case CCT_UINT8: return 1;
+    case CCT_INT16:
+    case CCT_UINT16: return 2;
+    case CCT_INT32:
+    case CCT_UINT32:
+    case CCT_FLOAT: return 4;
+    case CCT_INT64:
+    case CCT_UINT64:
+    case CCT_DOUBLE: return 8;
+    default: return 0;
+  }
+}
+
+namespace detail {
+
+// Integer sums and products are computed in the unsigned type of the same
+// width: that wraps modulo 2^bits, which is what two's complement callers
+// expect, and is defined behaviour where signed overflow is not.
+template <class T>
+T combine(T a, T b, cct_op op) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    switch (op) {
+      case CCT_SUM: return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+      case CCT_PROD: return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+      case CCT_MIN: return b < a ? b : a;
+      default: return a < b ? b : a;
+    }
+  } else {
+    switch (op) {
+      case CCT_SUM: return a + b;
+      case CCT_PROD: return a * b;
+      case CCT_MIN: return b < a ? b : a;
+      default: return a < b ? b : a;
+    }
+  }
+}
+
+template <class T>
+void reduce_typed(void* inout, const void* in, std::size_t count, cct_op op) {
+  T* acc = static_cast<T*>(inout);
+  const T* src = static_cast<const T*>(in);
+  // One switch per call, not per element: the loop body below is
+  // vectorisable for each operator.
+  switch (op) {
+    case CCT_SUM:
+      for (std::size_t i = 0; i < count; ++i) acc[i] = combine<T>(acc[i], src[i], CCT_SUM);
+      break;
+    case CCT_PROD:
+      for (std::size_t i = 0; i < count; ++i) acc[i] = combine<T>(acc[i], src[i], CCT_PROD);
+      break;
+    case CCT_MIN:
+      for (std::size_t i = 0; i < count; ++i) acc[i] = combine<T>(acc[i], src[i], CCT_MIN);
+      break;
+    default:
+      for (std::size_t i = 0; i < count; ++i) acc[i] = combine<T>(acc[i], src[i], CCT_MAX);
+      break;
+  }
+}
+
+}  // namespace detail
+
+// inout[i] = inout[i] (op) in[i] for i < count. Throws std::invalid_argument
+// for a type or operator outside the ABI's enums.
+inline void reduce_local(void* inout, const void* in, std::size_t count, cct_datatype dtype,
+                         cct_op op) {
+  if (op < CCT_SUM || op >= CCT_OP_COUNT) throw std::invalid_argument("unknown reduction operator");
+  switch (dtype) {
+    case CCT_INT8: return detail::reduce_typed<int8_t>(inout, in, count, op);
+    case CCT_INT16: return detail::reduce_typed<int16_t>(inout, in, count, op);
+    case CCT_INT32: return detail::reduce_typed<int32_t>(inout, in, count, op);
+    case CCT_INT64: return detail::reduce_typed<int64_t>(inout, in, count, op);
+    case CCT_UINT8: return detail::reduce_typed<uint8_t>(inout, in, count, op);
+    case CCT_UINT16: return detail::reduce_typed<uint16_t>(inout, in, count, op);
+    case CCT_UINT32: return detail::reduce_typed<uint32_t>(inout, in, count, op);
+    case CCT_UINT64: return detail::reduce_typed<uint64_t>(inout, in, count, op);
+    case CCT_FLOAT: return detail::reduce_typed<float>(inout, in, count, op);
+    case CCT_DOUBLE: return detail::reduce_typed<double>(inout, in, count, op);
+    default: throw std::invalid_argument("unknown datatype");
+  }
+}
+
+}  // namespace cct::sdk

@@ -1,0 +1,30 @@
+// Test harness: run a body on N local ranks over the shm transport.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "cct/communicator.hpp"
+#include "cct/registry.hpp"
+
+namespace cct::test {
+
+// The registry of the build tree's plugins, loaded once per test process.
+Registry& registry();
+
+// The algorithm `name` of collective c; throws if it is not registered.
+const AlgorithmEntry& algorithm(cct_collective c, std::string_view name);
+
+// Launches n ranks (bound to PUs, over the shm transport), builds a
+// Communicator on each and runs body on it. Returns "" when every rank
+// returned normally, else the launcher's description of the failure (a rank
+// that threw prints its message, prefixed by its rank, to stderr). Use as
+//   REQUIRE(cct::test::on_ranks(4, [&](cct::Communicator& c) {...}) == "");
+std::string on_ranks(int n, const std::function<void(Communicator&)>& body,
+                     double timeout_s = 300);
+
+// Throws std::runtime_error(what) when !ok: the way a rank reports a check.
+void expect(bool ok, const std::string& what);
+
+}  // namespace cct::test
