@@ -1,0 +1,112 @@
+// A communicator (ranks, an open transport, topology levels) and algorithm
+// plans prepared on it.
+#include "cct/communicator.hpp"
+
+#include <bit>
+#include <sstream>
+
+#include "cct/error.hpp"
+
+namespace cct {
+namespace {
+
+std::string capability_names(uint64_t caps) {
+  static const char* const names[] = {"p2p",    "shm",    "mcast",      "aggregate",
+                                      "atomic", "device", "single_copy"};
+  std::string out;
+  for (int bit = 0; bit < 7; ++bit) {
+    if (!(caps & (uint64_t{1} << bit))) continue;
+    if (!out.empty()) out += ",";
+    out += names[bit];
+  }
+  return out;
+}
+
+bool in_place(const cct_coll_args& a) {
+  return a.sendbuf == CCT_IN_PLACE || a.recvbuf == CCT_IN_PLACE;
+}
+
+std::string qualified(const AlgorithmEntry& alg) {
+  return std::string(collective_name(alg.desc->collective)) + "/" + alg.desc->name;
+}
+
+}  // namespace
+
+TransportInstance::TransportInstance(const TransportEntry& entry, Bootstrap& boot)
+    : entry_(entry) {
+  const cct_bootstrap* c_boot = boot.c_view();
+  cct_error err{};
+  if (entry.desc->probe(c_boot, &err) != CCT_OK)
+    throw Error(std::string("transport '") + entry.desc->name + "' cannot serve this job: " +
+                    err.message,
+                CCT_ERR_UNSUPPORTED);
+  if (cct_status s = entry.desc->open(c_boot, &inst_, &err); s != CCT_OK)
+    throw Error(std::string("transport '") + entry.desc->name + "' failed to open: " + err.message,
+                s);
+}
+
+TransportInstance::~TransportInstance() { entry_.desc->close(inst_); }
+
+Communicator::Communicator(Bootstrap& boot, std::shared_ptr<TransportInstance> transport,
+                           const Topology& topo, int my_pu)
+    : transport_(std::move(transport)) {
+  std::vector<int> pus(boot.size());
+  boot.allgather(&my_pu, pus.data(), sizeof(int));
+  levels_ = topo.levels_for(pus);
+  for (const auto& l : levels_) c_levels_.push_back(cct_level{l.kind, l.groups, l.group_of.data()});
+  comm_ = cct_comm{.struct_size = sizeof(cct_comm),
+                   .abi_version = CCT_ABI_VERSION,
+                   .rank = boot.rank(),
+                   .size = boot.size(),
+                   .transport = transport_->raw(),
+                   .nlevels = static_cast<int32_t>(c_levels_.size()),
+                   .levels = c_levels_.data(),
+                   .level_transport = nullptr};
+}
+
+std::string why_unusable(const AlgorithmEntry& alg, const Communicator& comm,
+                         const cct_coll_args& args, std::span<const int64_t> params) {
+  const cct_algorithm_desc& d = *alg.desc;
+  const uint64_t granted = comm.raw()->transport->capabilities;
+  const int n = comm.size();
+  std::ostringstream os;
+  if ((granted & d.required_caps) != d.required_caps)
+    os << "needs transport capabilities {" << capability_names(d.required_caps & ~granted)
+       << "} that '" << comm.transport().entry().desc->name << "' does not grant";
+  else if (n < d.min_ranks || (d.max_ranks > 0 && n > d.max_ranks))
+    os << "runs on " << d.min_ranks << ".." << (d.max_ranks ? std::to_string(d.max_ranks) : "any")
+       << " ranks, not " << n;
+  else if ((d.limits & CCT_LIMIT_POW2_ONLY) && !std::has_single_bit(static_cast<unsigned>(n)))
+    os << "needs a power-of-two number of ranks, not " << n;
+  else if (in_place(args) && !(d.limits & CCT_LIMIT_IN_PLACE))
+    os << "does not support the in-place form";
+  else if ((d.limits & CCT_LIMIT_NEEDS_LEVELS) && comm.raw()->nlevels == 0)
+    os << "needs a topology hierarchy and this communicator is flat";
+  else if (params.size() != d.nparams)
+    os << "takes " << d.nparams << " parameters, got " << params.size();
+  if (!os.str().empty()) return os.str();
+  cct_error why{};
+  if (d.can_use(comm.raw(), &args, params.data(), &why) != CCT_OK) return why.message;
+  return "";
+}
+
+Plan::Plan(const AlgorithmEntry& alg, const Communicator& comm, std::vector<int64_t> params)
+    : alg_(alg), params_(std::move(params)) {
+  if (params_.size() != alg_.desc->nparams)
+    throw Error(qualified(alg_) + " takes " + std::to_string(alg_.desc->nparams) +
+                    " parameters, got " + std::to_string(params_.size()),
+                CCT_ERR_INVALID_ARG);
+  cct_error err{};
+  if (cct_status s = alg_.desc->prepare(comm.raw(), params_.data(), &plan_, &err); s != CCT_OK)
+    throw Error(qualified(alg_) + ": prepare failed: " + err.message, s);
+}
+
+Plan::~Plan() { alg_.desc->destroy(plan_); }
+
+void Plan::run(const cct_coll_args& args) {
+  cct_error err{};
+  if (cct_status s = alg_.desc->run(plan_, &args, &err); s != CCT_OK)
+    throw Error(qualified(alg_) + " failed: " + err.message, s);
+}
+
+}  // namespace cct

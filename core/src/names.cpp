@@ -1,0 +1,41 @@
+// Names of the ABI enums, as profiles, logs and ccinfo print them.
+#include <cstring>
+
+#include "cct/error.hpp"
+
+namespace cct {
+namespace {
+
+const char* const kCollectives[] = {"barrier", "bcast",     "gather",    "scatter",
+                                    "reduce",  "allreduce", "allgather", "alltoall"};
+const char* const kDatatypes[] = {"int8",   "int16",  "int32",  "int64", "uint8",
+                                  "uint16", "uint32", "uint64", "float", "double"};
+const char* const kOps[] = {"sum", "prod", "min", "max"};
+const char* const kStatuses[] = {"ok",        "unsupported", "invalid argument", "out of memory",
+                                 "transport", "internal",    "abi mismatch"};
+const char* const kLevels[] = {"l2", "l3", "numa", "package", "node"};
+
+template <std::size_t N>
+const char* name_in(const char* const (&table)[N], int value) {
+  return value >= 0 && static_cast<std::size_t>(value) < N ? table[value] : "unknown";
+}
+
+}  // namespace
+
+const char* collective_name(cct_collective c) { return name_in(kCollectives, c); }
+const char* datatype_name(cct_datatype d) { return name_in(kDatatypes, d); }
+const char* op_name(cct_op o) { return name_in(kOps, o); }
+const char* status_name(cct_status s) { return name_in(kStatuses, s); }
+const char* level_name(int kind) { return name_in(kLevels, kind); }
+
+bool parse_collective(const std::string& name, cct_collective* out) {
+  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {
+    if (name == kCollectives[c]) {
+      *out = static_cast<cct_collective>(c);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace cct

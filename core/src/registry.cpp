@@ -1,0 +1,259 @@
+// The plugin registry: lists a library's exports from its ELF "cct" section
+// without loading it (Boost.DLL library_info), loads only libraries that
+// export a symbol of an ABI version this host knows, validates every
+// descriptor, and refuses a bad library with its reason while the rest load.
+#include "cct/registry.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <boost/dll/library_info.hpp>
+#include <boost/dll/shared_library.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "cct/abi/export.h"
+#include "cct/error.hpp"
+
+namespace cct {
+
+class LoadedLibrary {
+ public:
+  explicit LoadedLibrary(const std::string& path)
+      : lib_(path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local) {}
+  const void* exported(const std::string& symbol) { return lib_.get<const void*>(symbol); }
+
+ private:
+  boost::dll::shared_library lib_;
+};
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The ABI versions this host understands, newest first.
+constexpr unsigned kKnownVersions[] = {CCT_ABI_VERSION};
+
+// Parses "cct_<kind>_v<N>"; returns 0 when symbol is not of that kind.
+unsigned version_of(const std::string& symbol, const std::string& kind) {
+  const std::string prefix = "cct_" + kind + "_v";
+  if (symbol.rfind(prefix, 0) != 0) return 0;
+  const std::string digits = symbol.substr(prefix.size());
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return 0;
+  return static_cast<unsigned>(std::stoul(digits));
+}
+
+// The newest version of `kind` that both the library exports and this host
+// knows; 0 if none. *newest_seen gets the newest exported at all.
+unsigned pick_version(const std::vector<std::string>& exports, const std::string& kind,
+                      unsigned* newest_seen) {
+  std::set<unsigned> offered;
+  for (const auto& s : exports)
+    if (unsigned v = version_of(s, kind)) offered.insert(v);
+  *newest_seen = offered.empty() ? 0 : *offered.rbegin();
+  for (unsigned v : kKnownVersions)
+    if (offered.count(v)) return v;
+  return 0;
+}
+
+bool valid_name(const char* name) {
+  if (name == nullptr || *name == '\0') return false;
+  for (const char* p = name; *p; ++p)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) return false;
+  return true;
+}
+
+// "" when the header of an exported struct is one this host can read.
+std::string check_header(uint32_t struct_size, uint32_t abi_version, std::size_t min_size,
+                         const char* what) {
+  std::ostringstream os;
+  if (abi_version != CCT_ABI_VERSION)
+    os << what << " declares ABI version " << abi_version << ", this host speaks version "
+       << CCT_ABI_VERSION;
+  else if (struct_size < min_size)
+    os << what << " is " << struct_size << " bytes, version " << abi_version << " needs "
+       << min_size;
+  return os.str();
+}
+
+std::string check_param(const cct_algorithm_desc& d, const cct_param_desc& p) {
+  std::string where = std::string("algorithm '") + d.name + "' parameter";
+  if (!valid_name(p.name)) return where + " has an invalid name";
+  if (p.ncandidates > 0 && p.candidates == nullptr)
+    return where + " '" + p.name + "' has candidates but no array";
+  if (p.ncandidates == 0 && (p.lo > p.hi || p.step <= 0 || (p.step_kind == CCT_STEP_MUL && p.step < 2)))
+    return where + " '" + p.name + "' has an empty or endless range";
+  return "";
+}
+
+std::string check_algorithm(const cct_algorithm_desc* d) {
+  if (d == nullptr) return "algorithm table holds a null entry";
+  if (auto e = check_header(d->struct_size, d->abi_version, sizeof(cct_algorithm_desc),
+                            "algorithm descriptor");
+      !e.empty())
+    return e;
+  if (!valid_name(d->name))
+    return std::string("algorithm name '") + (d->name ? d->name : "(null)") +
+           "' is not [a-z0-9_]+";
+  if (d->collective < 0 || d->collective >= CCT_COLLECTIVE_COUNT)
+    return std::string("algorithm '") + d->name + "' names an unknown collective";
+  if (!d->prepare || !d->run || !d->destroy || !d->can_use)
+    return std::string("algorithm '") + d->name + "' lacks a function (can_use/prepare/run/destroy)";
+  if (d->nparams > 0 && d->params == nullptr)
+    return std::string("algorithm '") + d->name + "' declares parameters but no table";
+  for (uint32_t i = 0; i < d->nparams; ++i)
+    if (auto e = check_param(*d, d->params[i]); !e.empty()) return e;
+  return "";
+}
+
+// Directory holding the host library itself (build/lib or <prefix>/lib).
+std::string host_library_dir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<const void*>(&host_library_dir), &info) == 0 || !info.dli_fname)
+    return "";
+  return fs::path(info.dli_fname).parent_path().string();
+}
+
+}  // namespace
+
+std::vector<int64_t> AlgorithmEntry::default_params() const {
+  std::vector<int64_t> values;
+  for (uint32_t i = 0; i < desc->nparams; ++i) values.push_back(desc->params[i].default_value);
+  return values;
+}
+
+std::vector<std::string> Registry::default_search_path() {
+  std::vector<std::string> dirs;
+  if (const char* env = std::getenv("CCT_PLUGIN_PATH")) {
+    std::stringstream ss(env);
+    for (std::string dir; std::getline(ss, dir, ':');)
+      if (!dir.empty()) dirs.push_back(dir);
+  }
+  const std::string here = host_library_dir();
+  if (!here.empty()) dirs.push_back(here + "/cct");
+  dirs.push_back(CCT_INSTALL_PLUGIN_DIR);
+  return dirs;
+}
+
+void Registry::load_directories(const std::vector<std::string>& dirs) {
+  std::set<std::string> seen_dirs;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    const auto canonical = fs::weakly_canonical(dir, ec).string();
+    if (!fs::is_directory(dir, ec) || !seen_dirs.insert(canonical).second) continue;
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+      const auto name = entry.path().filename().string();
+      if (name.rfind("lib", 0) == 0 && entry.path().extension() == ".so") files.push_back(entry.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) load_library(f);
+  }
+}
+
+const LibraryReport& Registry::load_library(const std::string& path) {
+  LibraryReport& report = reports_.emplace_back();
+  report.path = path;
+  try {
+    boost::dll::library_info info(path);
+    for (auto& s : info.symbols(CCT_EXPORT_SECTION))
+      if (s.rfind("cct_", 0) == 0) report.exports.push_back(s);
+  } catch (const std::exception& e) {
+    report.reason = std::string("not a loadable shared library (") + e.what() + ")";
+    return report;
+  }
+  unsigned newest_alg = 0, newest_tr = 0;
+  const unsigned alg_v = pick_version(report.exports, "algorithms", &newest_alg);
+  const unsigned tr_v = pick_version(report.exports, "transport", &newest_tr);
+  if (alg_v == 0 && tr_v == 0) {
+    const unsigned newest = std::max(newest_alg, newest_tr);
+    report.reason = newest ? "built for plugin ABI version " + std::to_string(newest) +
+                                 ", this host speaks version " + std::to_string(CCT_ABI_VERSION)
+                           : "missing symbol: exports neither cct_algorithms_v" +
+                                 std::to_string(CCT_ABI_VERSION) + " nor cct_transport_v" +
+                                 std::to_string(CCT_ABI_VERSION) + " in section '" +
+                                 CCT_EXPORT_SECTION + "'";
+    return report;
+  }
+  std::shared_ptr<LoadedLibrary> lib;
+  try {
+    lib = std::make_shared<LoadedLibrary>(path);
+  } catch (const std::exception& e) {
+    report.reason = std::string("failed to load: ") + e.what();
+    return report;
+  }
+  std::string why;
+  if (alg_v) {
+    auto* set = static_cast<const cct_algorithm_set*>(
+        lib->exported("cct_algorithms_v" + std::to_string(alg_v)));
+    why = check_and_add_algorithms(set, path, lib);
+  }
+  if (why.empty() && tr_v) {
+    auto* desc = static_cast<const cct_transport_desc*>(
+        lib->exported("cct_transport_v" + std::to_string(tr_v)));
+    why = check_and_add_transport(desc, path, lib);
+  }
+  report.reason = why;
+  report.loaded = why.empty();
+  report.abi_version = report.loaded ? std::max(alg_v, tr_v) : 0;
+  if (!report.loaded) {
+    // Nothing of a refused library stays registered.
+    std::erase_if(algorithms_, [&](const AlgorithmEntry& a) { return a.owner == lib; });
+    std::erase_if(transports_, [&](const TransportEntry& t) { return t.owner == lib; });
+  }
+  return report;
+}
+
+std::string Registry::check_and_add_algorithms(const cct_algorithm_set* set,
+                                               const std::string& path,
+                                               const std::shared_ptr<LoadedLibrary>& lib) {
+  if (set == nullptr) return "cct_algorithms symbol is null";
+  if (auto e = check_header(set->struct_size, set->abi_version, sizeof(cct_algorithm_set),
+                            "algorithm set");
+      !e.empty())
+    return e;
+  if (set->count > 0 && set->algorithms == nullptr) return "algorithm set has no table";
+  for (uint32_t i = 0; i < set->count; ++i) {
+    const cct_algorithm_desc* d = set->algorithms[i];
+    if (auto e = check_algorithm(d); !e.empty()) return e;
+    if (const auto* other = find_algorithm(d->collective, d->name))
+      return std::string("duplicate algorithm name: ") + collective_name(d->collective) + "/" +
+             d->name + " is already provided by " + other->library;
+    algorithms_.push_back(AlgorithmEntry{d, path, lib});
+  }
+  return "";
+}
+
+std::string Registry::check_and_add_transport(const cct_transport_desc* desc,
+                                              const std::string& path,
+                                              const std::shared_ptr<LoadedLibrary>& lib) {
+  if (desc == nullptr) return "cct_transport symbol is null";
+  if (auto e = check_header(desc->struct_size, desc->abi_version, sizeof(cct_transport_desc),
+                            "transport descriptor");
+      !e.empty())
+    return e;
+  if (!valid_name(desc->name)) return "transport name is not [a-z0-9_]+";
+  if (!desc->open || !desc->close || !desc->probe)
+    return std::string("transport '") + desc->name + "' lacks probe/open/close";
+  if (const auto* other = find_transport(desc->name))
+    return std::string("duplicate transport name: ") + desc->name + " is already provided by " +
+           other->library;
+  transports_.push_back(TransportEntry{desc, path, lib});
+  return "";
+}
+
+const AlgorithmEntry* Registry::find_algorithm(cct_collective c, std::string_view name) const {
+  for (const auto& a : algorithms_)
+    if (a.desc->collective == c && name == a.desc->name) return &a;
+  return nullptr;
+}
+
+const TransportEntry* Registry::find_transport(std::string_view name) const {
+  for (const auto& t : transports_)
+    if (name == t.desc->name) return &t;
+  return nullptr;
+}
+
+}  // namespace cct

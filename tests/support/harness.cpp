@@ -1,0 +1,49 @@
+#include "support/harness.hpp"
+
+#include <memory>
+#include <stdexcept>
+
+#include "cct/error.hpp"
+#include "cct/launcher.hpp"
+#include "cct/topology.hpp"
+
+namespace cct::test {
+
+Registry& registry() {
+  static Registry* reg = [] {
+    auto* r = new Registry();
+    r->load_default();
+    return r;
+  }();
+  return *reg;
+}
+
+const AlgorithmEntry& algorithm(cct_collective c, std::string_view name) {
+  const AlgorithmEntry* entry = registry().find_algorithm(c, name);
+  if (entry == nullptr)
+    throw std::runtime_error(std::string("algorithm not registered: ") + collective_name(c) + "/" +
+                             std::string(name));
+  return *entry;
+}
+
+std::string on_ranks(int n, const std::function<void(Communicator&)>& body, double timeout_s) {
+  const TransportEntry* shm = registry().find_transport("shm");
+  if (shm == nullptr) return "the shm transport is not registered";
+  // Discovered once in the parent; the forked ranks inherit it.
+  static const Topology topo = Topology::discover();
+  LaunchResult result = launch_local({.ranks = n, .timeout_s = timeout_s}, [&](Bootstrap& boot) {
+    int pu = topo.pu_for_rank(boot.rank(), boot.size());
+    if (!topo.bind_to_pu(pu)) pu = -1;
+    auto transport = std::make_shared<TransportInstance>(*shm, boot);
+    Communicator comm(boot, transport, topo, pu);
+    body(comm);
+    return 0;
+  });
+  return result.error;
+}
+
+void expect(bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error(what);
+}
+
+}  // namespace cct::test
