@@ -10,18 +10,6 @@
 namespace cct {
 namespace {
 
-std::string capability_names(uint64_t caps) {
-  static const char* const names[] = {"p2p",    "shm",    "mcast",      "aggregate",
-                                      "atomic", "device", "single_copy"};
-  std::string out;
-  for (int bit = 0; bit < 7; ++bit) {
-    if (!(caps & (uint64_t{1} << bit))) continue;
-    if (!out.empty()) out += ",";
-    out += names[bit];
-  }
-  return out;
-}
-
 bool in_place(const cct_coll_args& a) {
   return a.sendbuf == CCT_IN_PLACE || a.recvbuf == CCT_IN_PLACE;
 }

@@ -14,6 +14,21 @@ const char* const kOps[] = {"sum", "prod", "min", "max"};
 const char* const kStatuses[] = {"ok",        "unsupported", "invalid argument", "out of memory",
                                  "transport", "internal",    "abi mismatch"};
 const char* const kLevels[] = {"l2", "l3", "numa", "package", "node"};
+const char* const kCapabilities[] = {"p2p",    "shm",    "mcast",      "aggregate",
+                                     "atomic", "device", "single_copy"};
+const char* const kLimits[] = {"pow2_only", "commutative_only", "in_place", "needs_levels"};
+
+// Names of the set bits of `bits`, comma separated.
+template <std::size_t N>
+std::string bit_names(const char* const (&table)[N], uint64_t bits) {
+  std::string out;
+  for (std::size_t bit = 0; bit < N; ++bit) {
+    if (!(bits & (uint64_t{1} << bit))) continue;
+    if (!out.empty()) out += ",";
+    out += table[bit];
+  }
+  return out.empty() ? "none" : out;
+}
 
 template <std::size_t N>
 const char* name_in(const char* const (&table)[N], int value) {
@@ -27,6 +42,9 @@ const char* datatype_name(cct_datatype d) { return name_in(kDatatypes, d); }
 const char* op_name(cct_op o) { return name_in(kOps, o); }
 const char* status_name(cct_status s) { return name_in(kStatuses, s); }
 const char* level_name(int kind) { return name_in(kLevels, kind); }
+
+std::string capability_names(uint64_t caps) { return bit_names(kCapabilities, caps); }
+std::string limit_names(uint32_t limits) { return bit_names(kLimits, limits); }
 
 bool parse_collective(const std::string& name, cct_collective* out) {
   for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {

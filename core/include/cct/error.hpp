@@ -26,6 +26,10 @@ const char* datatype_name(cct_datatype d);
 const char* op_name(cct_op o);
 const char* status_name(cct_status s);
 const char* level_name(int kind);
+// "p2p,shm" for a CCT_CAP_* set; "none" when empty.
+std::string capability_names(uint64_t caps);
+// "pow2_only,in_place" for a CCT_LIMIT_* set; "none" when empty.
+std::string limit_names(uint32_t limits);
 // Inverse of collective_name; returns false for an unknown name.
 bool parse_collective(const std::string& name, cct_collective* out);
 

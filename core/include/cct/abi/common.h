@@ -2,7 +2,7 @@
  * ccautotune plugin ABI: common definitions.
  *
  * Everything a plugin and the host exchange crosses the library boundary as
- * the plain C types declared in cct/abi/*.h. No C++ type, no exception and no
+ * the plain C types declared in the cct/abi/ headers. No C++ type, no exception and no
  * allocation owned by one side and freed by the other ever crosses it.
  *
  * Versioning: every struct that a plugin exports or the host hands to a

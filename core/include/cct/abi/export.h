@@ -16,19 +16,21 @@
 #include "cct/abi/algorithm.h"
 #include "cct/abi/transport.h"
 
-#ifdef __cplusplus
-#define CCT_EXTERN_C extern "C"
-#else
-#define CCT_EXTERN_C
-#endif
-
 /* The ELF section that holds a plugin's exports. */
 #define CCT_EXPORT_SECTION "cct"
 
-#define CCT_EXPORT_POINTER_(symbol, object)                                    \
-  CCT_EXTERN_C __attribute__((visibility("default"), used,                     \
-                              section(CCT_EXPORT_SECTION))) const void         \
-      *symbol = (const void *)&(object)
+#define CCT_EXPORT_ATTRIBUTES_ \
+  __attribute__((visibility("default"), used, section(CCT_EXPORT_SECTION)))
+
+#ifdef __cplusplus
+#define CCT_EXPORT_POINTER_(symbol, object) \
+  extern "C" {                              \
+  CCT_EXPORT_ATTRIBUTES_ const void *symbol = (const void *)&(object); \
+  }
+#else
+#define CCT_EXPORT_POINTER_(symbol, object) \
+  CCT_EXPORT_ATTRIBUTES_ const void *symbol = (const void *)&(object);
+#endif
 
 /* `set` is a cct_algorithm_set with static storage duration. */
 #define CCT_EXPORT_ALGORITHMS(set) CCT_EXPORT_POINTER_(cct_algorithms_v1, set)

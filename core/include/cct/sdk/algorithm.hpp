@@ -153,4 +153,4 @@ inline constexpr cct_algorithm_desc desc_of = detail::make_desc<A>();
       sizeof(cct_algorithm_set), CCT_ABI_VERSION,                                   \
       static_cast<uint32_t>(cct_sdk_list.size()), cct_sdk_list.data()};             \
   }                                                                                 \
-  CCT_EXPORT_ALGORITHMS(cct_sdk_set);
+  CCT_EXPORT_ALGORITHMS(cct_sdk_set)

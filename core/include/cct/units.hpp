@@ -1,0 +1,16 @@
+// ccautotune host library: byte sizes as people write them ("64k", "4M").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace cct {
+
+// 65536 -> "64k", 4194304 -> "4M", 1000 -> "1000"; exact (no rounding).
+std::string format_bytes(int64_t bytes);
+// "64k" / "64K" / "64KiB" -> 65536, "4M" -> 4194304, "17" -> 17;
+// nullopt for anything else (negative, junk, overflow).
+std::optional<int64_t> parse_bytes(const std::string& text);
+
+}  // namespace cct

@@ -1,0 +1,133 @@
+// The registry: loads good plugins, refuses each kind of bad library with its
+// reason while the rest still load, lists exports without loading, and keeps
+// a library loaded while anything from it is alive.
+#include <dlfcn.h>
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+
+#include "cct/registry.hpp"
+#include "support/harness.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kPlugins = CCT_TEST_BUILD_DIR "/lib/cct";
+const std::string kTestPlugins = CCT_TEST_PLUGIN_DIR;
+
+std::string test_plugin(const std::string& name) { return kTestPlugins + "/libcct_test_" + name + ".so"; }
+
+bool is_loaded(const std::string& path) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
+  if (handle) dlclose(handle);
+  return handle != nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("registry loads the build tree's plugins", "[registry]") {
+  cct::Registry reg;
+  reg.load_directories({kPlugins});
+  for (const auto& r : reg.reports()) {
+    INFO(r.path << ": " << r.reason);
+    CHECK(r.loaded);
+  }
+  REQUIRE(reg.find_transport("shm") != nullptr);
+  const cct::AlgorithmEntry* example = reg.find_algorithm(CCT_BCAST, "example_flat");
+  REQUIRE(example != nullptr);
+  CHECK(example->default_params() == std::vector<int64_t>{4});
+  CHECK(reg.find_algorithm(CCT_BARRIER, "example_flat") == nullptr);
+}
+
+TEST_CASE("registry refuses each bad library with its reason and loads the rest", "[registry]") {
+  cct::Registry reg;
+  reg.load_directories({kPlugins});
+  const std::size_t good = reg.algorithms().size();
+  struct Case {
+    std::string library, reason;
+  };
+  const Case cases[] = {
+      {"bad_version", "declares ABI version 99, this host speaks version 1"},
+      {"future_abi", "built for plugin ABI version 2, this host speaks version 1"},
+      {"no_symbol", "missing symbol: exports neither cct_algorithms_v1 nor cct_transport_v1"},
+      {"duplicate", "duplicate algorithm name: bcast/example_flat is already provided by"},
+      {"unresolved", "failed to load"},
+      {"bad_transport", "transport 'broken' lacks probe/open/close"},
+      {"not_elf", "not a loadable shared library"},
+  };
+  for (const auto& c : cases) {
+    const cct::LibraryReport& r = reg.load_library(test_plugin(c.library));
+    INFO(c.library << ": " << r.reason);
+    CHECK_FALSE(r.loaded);
+    CHECK(r.reason.find(c.reason) != std::string::npos);
+  }
+  CHECK(reg.algorithms().size() == good);
+  CHECK(reg.find_transport("broken") == nullptr);
+  CHECK(reg.load_library(test_plugin("c_linear_barrier")).loaded);
+  CHECK(reg.find_algorithm(CCT_BARRIER, "c_linear") != nullptr);
+}
+
+TEST_CASE("registry lists exports without loading a refused library", "[registry]") {
+  cct::Registry reg;
+  const cct::LibraryReport& r = reg.load_library(test_plugin("future_abi"));
+  CHECK(r.exports == std::vector<std::string>{"cct_algorithms_v2"});
+  CHECK_FALSE(is_loaded(test_plugin("future_abi")));
+}
+
+TEST_CASE("a directory mixing good and bad libraries loads the good ones", "[registry]") {
+  const fs::path dir = fs::temp_directory_path() / ("cct-registry-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  for (const auto& entry : fs::directory_iterator(kTestPlugins))
+    fs::copy_file(entry.path(), dir / entry.path().filename(), fs::copy_options::overwrite_existing);
+  fs::copy_file(kPlugins + "/libcct_example.so", dir / "libcct_example.so",
+                fs::copy_options::overwrite_existing);
+  cct::Registry reg;
+  reg.load_directories({dir.string()});
+  int loaded = 0, refused = 0;
+  for (const auto& r : reg.reports()) (r.loaded ? loaded : refused)++;
+  fs::remove_all(dir);
+  CHECK(loaded == 2);  // the C barrier and the example
+  // Files load in name order: libcct_example.so comes before
+  // libcct_test_duplicate.so, so the duplicate is the one refused.
+  CHECK(refused == 7);
+  CHECK(reg.find_algorithm(CCT_BARRIER, "c_linear") != nullptr);
+  CHECK(reg.find_algorithm(CCT_BCAST, "example_flat") != nullptr);
+}
+
+TEST_CASE("CCT_PLUGIN_PATH directories come first in the search path", "[registry]") {
+  setenv("CCT_PLUGIN_PATH", "/tmp/cct-a:/tmp/cct-b", 1);
+  const auto dirs = cct::Registry::default_search_path();
+  unsetenv("CCT_PLUGIN_PATH");
+  REQUIRE(dirs.size() >= 3);
+  CHECK(dirs[0] == "/tmp/cct-a");
+  CHECK(dirs[1] == "/tmp/cct-b");
+  CHECK(dirs[2] == kPlugins);
+}
+
+TEST_CASE("a plugin stays loaded while an entry from it is alive", "[registry]") {
+  const std::string path = test_plugin("c_linear_barrier");
+  cct::AlgorithmEntry kept;
+  {
+    cct::Registry reg;
+    reg.load_library(path);
+    kept = *reg.find_algorithm(CCT_BARRIER, "c_linear");
+  }
+  CHECK(is_loaded(path));
+  CHECK(std::string(kept.desc->name) == "c_linear");
+  kept = {};
+  CHECK_FALSE(is_loaded(path));
+}
+
+TEST_CASE("a plugin written in C runs on several ranks", "[registry]") {
+  cct::test::registry().load_library(test_plugin("c_linear_barrier"));
+  const auto& barrier = cct::test::algorithm(CCT_BARRIER, "c_linear");
+  for (int n : {1, 3}) {
+    CHECK(cct::test::on_ranks(n, [&](cct::Communicator& comm) {
+            cct::Plan plan(barrier, comm, {});
+            cct_coll_args args{sizeof args, CCT_ABI_VERSION, CCT_BARRIER};
+            for (int i = 0; i < 10; ++i) plan.run(args);
+          }) == "");
+  }
+}
