@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# ccinfo on the build tree: every library loads, at least 24 algorithms over
+# all 8 collectives, the shm transport with its capabilities, the real
+# topology with a fingerprint; and a bad argument is refused with status 2.
+# usage: ccinfo_lists_everything.sh <ccinfo>
+set -euo pipefail
+ccinfo=$1
+json=$("$ccinfo" --json) || { echo "FAIL: ccinfo --json exited $?"; echo "$json"; exit 1; }
+python3 - "$json" <<'PY'
+import json, sys
+info = json.loads(sys.argv[1])
+refused = [l for l in info["libraries"] if not l["loaded"]]
+assert not refused, f"refused libraries: {refused}"
+algs = info["algorithms"]
+colls = {a["collective"] for a in algs}
+assert len(algs) >= 24, f"only {len(algs)} algorithms"
+assert len(colls) == 8, f"collectives covered: {sorted(colls)}"
+shm = [t for t in info["transports"] if t["name"] == "shm"]
+assert shm and "p2p" in shm[0]["capabilities"] and "shm" in shm[0]["capabilities"], info["transports"]
+topo = info["topology"]
+assert "error" not in topo and len(topo["fingerprint"]) == 16 and topo["pus"] >= 1, topo
+print(f"PASS: {len(algs)} algorithms over {len(colls)} collectives, transports "
+      f"{[t['name'] for t in info['transports']]}, topology {topo['summary']} ({topo['fingerprint']})")
+PY
+if "$ccinfo" --bogus >/dev/null 2>&1; then echo "FAIL: ccinfo accepted --bogus"; exit 1; fi
+"$ccinfo" --bogus 2>&1 | grep -q "unknown argument '--bogus'" || { echo "FAIL: no clear message"; exit 1; }
