@@ -1,5 +1,5 @@
 // The plugin registry: lists a library's exports from its ELF "cct" section
-// without loading it (Boost.DLL library_info), loads only libraries that
+// without loading it (see elf_exports.hpp), loads with Boost.DLL only libraries that
 // export a symbol of an ABI version this host knows, validates every
 // descriptor, and refuses a bad library with its reason while the rest load.
 #include "cct/registry.hpp"
@@ -7,7 +7,6 @@
 #include <dlfcn.h>
 
 #include <algorithm>
-#include <boost/dll/library_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -16,6 +15,7 @@
 
 #include "cct/abi/export.h"
 #include "cct/error.hpp"
+#include "elf_exports.hpp"
 
 namespace cct {
 
@@ -157,11 +157,10 @@ const LibraryReport& Registry::load_library(const std::string& path) {
   LibraryReport& report = reports_.emplace_back();
   report.path = path;
   try {
-    boost::dll::library_info info(path);
-    for (auto& s : info.symbols(CCT_EXPORT_SECTION))
+    for (auto& s : elf_section_exports(path, CCT_EXPORT_SECTION))
       if (s.rfind("cct_", 0) == 0) report.exports.push_back(s);
   } catch (const std::exception& e) {
-    report.reason = std::string("not a loadable shared library (") + e.what() + ")";
+    report.reason = e.what();
     return report;
   }
   unsigned newest_alg = 0, newest_tr = 0;

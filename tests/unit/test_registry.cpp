@@ -131,3 +131,16 @@ TEST_CASE("a plugin written in C runs on several ranks", "[registry]") {
           }) == "");
   }
 }
+
+TEST_CASE("a stripped plugin is still listed and loaded", "[registry]") {
+  // Installed plugins are often stripped: exports must be read from .dynsym.
+  const fs::path copy = fs::temp_directory_path() / ("libcct-stripped-" + std::to_string(getpid()) + ".so");
+  fs::copy_file(test_plugin("c_linear_barrier"), copy, fs::copy_options::overwrite_existing);
+  REQUIRE(std::system(("strip " + copy.string()).c_str()) == 0);
+  cct::Registry reg;
+  const cct::LibraryReport r = reg.load_library(copy.string());
+  fs::remove(copy);
+  INFO(r.reason);
+  CHECK(r.loaded);
+  CHECK(r.exports == std::vector<std::string>{"cct_algorithms_v1"});
+}
