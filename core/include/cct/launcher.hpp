@@ -8,7 +8,9 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "cct/bootstrap.hpp"
 
@@ -27,6 +29,23 @@ struct LaunchResult {
 // Runs body(bootstrap) in each of opts.ranks child processes; a child's
 // exit status is body's return value (0 = success). An exception escaping
 // body is printed with the rank and turns into exit status 1.
+//
+// The child is a fork of the caller: it runs body and then leaves with
+// _exit() (after flushing stdio), so it never returns into the caller's
+// stack nor runs static destructors. Call it from a single-threaded process.
+// The job key is "cct-<parent pid>-<counter>"; after every launch the parent
+// removes the /dev/shm entries named after it (what crashed ranks left).
 LaunchResult launch_local(const LaunchOptions& opts, const std::function<int(Bootstrap&)>& body);
+
+// Like launch_local, but each rank executes argv (argv[0] is looked up in
+// PATH) with the environment below, through which the program joins the
+// launch with bootstrap_from_environment().
+LaunchResult launch_local_exec(const LaunchOptions& opts, const std::vector<std::string>& argv);
+
+// The bootstrap of a program started by launch_local_exec, read from the
+// environment: CCT_BOOTSTRAP_FD (its end of the channel to the launcher),
+// CCT_RANK, CCT_SIZE and CCT_JOB_KEY. Returns nullptr when they are unset;
+// throws cct::Error when they are malformed.
+std::unique_ptr<Bootstrap> bootstrap_from_environment();
 
 }  // namespace cct

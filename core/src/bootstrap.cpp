@@ -1,0 +1,51 @@
+// cct::Bootstrap's C view: the cct_bootstrap handed to transport plugins.
+#include "cct/bootstrap.hpp"
+
+#include <cstdio>
+#include <exception>
+
+namespace cct {
+namespace {
+
+// No exception may cross into a plugin. The C bootstrap has no room for a
+// message, so the reason goes to stderr where the launcher's report of the
+// failed rank can be read beside it.
+template <class F>
+cct_status guarded(const char* what, F&& f) noexcept {
+  try {
+    f();
+    return CCT_OK;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cct bootstrap %s: %s\n", what, e.what());
+  } catch (...) {
+    std::fprintf(stderr, "cct bootstrap %s: unknown exception\n", what);
+  }
+  return CCT_ERR_TRANSPORT;
+}
+
+cct_status allgather_trampoline(void* ctx, const void* send, void* recv, size_t bytes) {
+  return guarded("allgather", [&] { static_cast<Bootstrap*>(ctx)->allgather(send, recv, bytes); });
+}
+
+cct_status barrier_trampoline(void* ctx) {
+  return guarded("barrier", [&] { static_cast<Bootstrap*>(ctx)->barrier(); });
+}
+
+}  // namespace
+
+const cct_bootstrap* Bootstrap::c_view() {
+  key_ = job_key();  // owns the characters view_.job_key points at
+  view_.struct_size = sizeof(cct_bootstrap);
+  view_.abi_version = CCT_ABI_VERSION;
+  view_.rank = rank();
+  view_.size = size();
+  view_.node = 0;  // launches are node-local for now
+  view_.nodes = 1;
+  view_.job_key = key_.c_str();
+  view_.ctx = this;
+  view_.allgather = allgather_trampoline;
+  view_.barrier = barrier_trampoline;
+  return &view_;
+}
+
+}  // namespace cct
