@@ -22,5 +22,7 @@ assert "error" not in topo and len(topo["fingerprint"]) == 16 and topo["pus"] >=
 print(f"PASS: {len(algs)} algorithms over {len(colls)} collectives, transports "
       f"{[t['name'] for t in info['transports']]}, topology {topo['summary']} ({topo['fingerprint']})")
 PY
-if "$ccinfo" --bogus >/dev/null 2>&1; then echo "FAIL: ccinfo accepted --bogus"; exit 1; fi
-"$ccinfo" --bogus 2>&1 | grep -q "unknown argument '--bogus'" || { echo "FAIL: no clear message"; exit 1; }
+status=0
+out=$("$ccinfo" --bogus 2>&1) || status=$?
+[ "$status" -eq 2 ] || { echo "FAIL: ccinfo --bogus exited $status, want 2"; exit 1; }
+grep -q "unknown argument '--bogus'" <<<"$out" || { echo "FAIL: no clear message: $out"; exit 1; }

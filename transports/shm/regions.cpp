@@ -1,0 +1,101 @@
+// Shared regions made by shm alloc (see regions.hpp).
+#include "regions.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "cct/sdk/comm.hpp"
+#include "wait.hpp"
+
+namespace cct::shm {
+
+Regions::Regions(const SegmentView& segment, int rank, std::string name_prefix, bool oversubscribed)
+    : segment_(segment),
+      rank_(rank),
+      prefix_(std::move(name_prefix)),
+      oversubscribed_(oversubscribed) {}
+
+// Parts of a page or more start on a page of their own, so the owner's
+// first touch places all of its part on its NUMA node.
+void Regions::alloc(std::size_t bytes_per_rank, cct_shm_region* out) {
+  uint64_t gen = ++generation_;
+  int size = segment_.layout().size;
+  std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  std::size_t part = round_up(bytes_per_rank, kLine);
+  std::size_t stride = part >= page ? round_up(part, page) : part;
+  std::size_t total = std::max(stride * size, page);
+  auto region = std::make_unique<Region>();
+  std::string error;
+  Unlinker unlinker;
+  try {
+    region->mapping =
+        rank_ == 0 ? create_and_publish(gen, total, unlinker) : open_published(gen, total);
+    std::memset(region->mapping.data() + rank_ * stride, 0, part);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  // Nobody may store into a part before its owner zeroed it: wait for all.
+  bool others_failed = arrive_and_wait(gen, !error.empty());
+  unlinker.unlink();
+  if (!error.empty()) throw sdk::TransportError(CCT_ERR_TRANSPORT, "shm alloc: " + error);
+  if (others_failed)
+    throw sdk::TransportError(CCT_ERR_TRANSPORT, "shm alloc of " + std::to_string(bytes_per_rank) +
+                                                     " bytes per rank failed on another rank");
+  for (int r = 0; r < size; ++r) region->peer.push_back(region->mapping.data() + r * stride);
+  *out = cct_shm_region{part, region->peer.data(), region.get()};
+  live_.push_back(std::move(region));
+}
+
+// Publishes the name even when creation fails, so the others stop waiting.
+Mapping Regions::create_and_publish(uint64_t gen, std::size_t bytes, Unlinker& unlinker) {
+  ControlLine* line = segment_.control(0);
+  std::string name = prefix_ + "-r" + std::to_string(gen);
+  try {
+    Mapping mapping = Mapping::create(name, bytes);
+    unlinker.arm(name);
+    std::snprintf(line->alloc_name, kNameLen, "%s", name.c_str());
+    line->alloc_failed = 0;
+    store_release(&line->alloc_seq, gen);
+    return mapping;
+  } catch (...) {
+    line->alloc_failed = 1;
+    store_release(&line->alloc_seq, gen);
+    throw;
+  }
+}
+
+Mapping Regions::open_published(uint64_t gen, std::size_t bytes) {
+  ControlLine* line = segment_.control(0);
+  wait_for(&line->alloc_seq, gen, CCT_WAIT_GE, oversubscribed_);
+  if (line->alloc_failed != 0)
+    throw sdk::TransportError(CCT_ERR_TRANSPORT, "rank 0 could not create the region");
+  return Mapping::open(line->alloc_name, bytes);
+}
+
+// Every rank arrives once per alloc, so the count reaching gen * size means
+// all arrived for this one. Returns whether some rank failed.
+bool Regions::arrive_and_wait(uint64_t gen, bool failed) {
+  Counters* counters = segment_.counters();
+  if (failed) store_release(&counters->alloc_failed_gen, gen);
+  fetch_add(&counters->alloc_arrivals, 1);
+  wait_for(&counters->alloc_arrivals, gen * segment_.layout().size, CCT_WAIT_GE, oversubscribed_);
+  return load_acquire(&counters->alloc_failed_gen) == gen;
+}
+
+// An unlinked POSIX segment lives as long as any process maps it, so one
+// rank unmapping its view never pulls memory from under a peer still using
+// the region: free need not wait for the others. Waiting would deadlock a
+// rank that frees while unwinding from an error, its peers waiting for it
+// elsewhere.
+void Regions::free(cct_shm_region* region) {
+  if (region == nullptr || region->handle == nullptr) return;
+  auto owned = std::find_if(live_.begin(), live_.end(),
+                            [&](const auto& r) { return r.get() == region->handle; });
+  if (owned != live_.end()) live_.erase(owned);
+  *region = cct_shm_region{};
+}
+
+}  // namespace cct::shm

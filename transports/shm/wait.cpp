@@ -1,0 +1,62 @@
+// The wait policy of the shm transport (see wait.hpp for the why).
+#include "wait.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "layout.hpp"
+
+namespace cct::shm {
+namespace {
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+}  // namespace
+
+void Backoff::pause() {
+  if (step_ < spins_) {
+    cpu_relax();
+  } else if (step_ < spins_ + kYields) {
+    sched_yield();
+  } else {
+    timespec ts{0, sleep_ns_};
+    nanosleep(&ts, nullptr);
+    sleep_ns_ = std::min(2 * sleep_ns_, kMaxSleepNs);
+    return;  // stays in the sleeping phase
+  }
+  ++step_;
+}
+
+void wait_for(const uint64_t* word, uint64_t value, cct_wait_cmp cmp, bool oversubscribed) {
+  Backoff backoff(oversubscribed);
+  for (;;) {
+    uint64_t now = load_acquire(word);
+    if (cmp == CCT_WAIT_EQ ? now == value : now >= value) return;
+    backoff.pause();
+  }
+}
+
+cpu_set_t allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return set;
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  for (long cpu = 0; cpu < std::max(online, 1L) && cpu < CPU_SETSIZE; ++cpu) CPU_SET(cpu, &set);
+  return set;
+}
+
+bool ranks_outnumber_cpus(const cpu_set_t* sets, int ranks) {
+  cpu_set_t all;
+  CPU_ZERO(&all);
+  for (int r = 0; r < ranks; ++r) CPU_OR(&all, &all, &sets[r]);
+  return CPU_COUNT(&all) < ranks;
+}
+
+}  // namespace cct::shm

@@ -1,0 +1,59 @@
+// How a rank waits for another one, in wait_u64 and in waitall.
+//
+// A waiting rank first spins with a pause instruction: when every rank has
+// a core of its own, the event it waits for is usually a few hundred
+// nanoseconds away and anything slower than spinning adds that latency to
+// every step of a collective. If the event does not come, the rank yields
+// the core, then sleeps for growing periods (up to 64 us, plus the kernel's
+// timer slack): a peer that is late by milliseconds (descheduled, or
+// computing) must not be robbed of its core by ranks burning it.
+//
+// When ranks outnumber the cores they may run on, the rank that would
+// produce the event is often waiting for the very core a spinner holds, so
+// spinning only delays it: oversubscribed instances skip the spin and yield
+// at once. (8 ranks on 2 cores would otherwise crawl.)
+#pragma once
+
+#include <sched.h>
+
+#include <cstdint>
+
+#include "cct/abi/transport.h"
+
+namespace cct::shm {
+
+class Backoff {
+ public:
+  explicit Backoff(bool oversubscribed) : spins_(oversubscribed ? 0 : kSpins) {}
+
+  // One step of waiting; each call waits a little longer than the last.
+  void pause();
+  // Called when the awaited progress happened: the next wait spins again.
+  void reset() {
+    step_ = 0;
+    sleep_ns_ = kFirstSleepNs;
+  }
+
+ private:
+  static constexpr uint32_t kSpins = 2000;  // roughly 10-50 us of pause
+  static constexpr uint32_t kYields = 16;
+  static constexpr long kFirstSleepNs = 1000;
+  static constexpr long kMaxSleepNs = 64000;
+
+  uint32_t spins_;
+  uint32_t step_ = 0;
+  long sleep_ns_ = kFirstSleepNs;
+};
+
+// Waits with the policy above until *word satisfies cmp against value
+// (acquire loads).
+void wait_for(const uint64_t* word, uint64_t value, cct_wait_cmp cmp, bool oversubscribed);
+
+// The CPUs this process may run on (all online CPUs if that is unknown).
+cpu_set_t allowed_cpus();
+
+// True when the ranks, whose allowed CPUs are sets[0..ranks-1], outnumber
+// the CPUs of the union of those sets.
+bool ranks_outnumber_cpus(const cpu_set_t* sets, int ranks);
+
+}  // namespace cct::shm
