@@ -233,6 +233,8 @@ TEST_CASE("shm p2p: a tag or size mismatch is an error, and the message stays", 
     }
     Bytes eight(8), nine(9), sixteen(16);
     expect(t.recv(eight, 0, 7) == CCT_ERR_INVALID_ARG, "tag mismatch not reported");
+    const std::string why = t->last_error.message;
+    expect(why.find("tag") != std::string::npos, "last_error does not name the tag: " + why);
     expect(t.recv(nine, 0, 5) == CCT_ERR_INVALID_ARG, "size mismatch not reported");
     Shm::ok(t.recv(eight, 0, 5), "recv after mismatches");
     check_message(eight, 0, 1, 5);

@@ -173,7 +173,7 @@ void Instance::configure(const std::vector<Hello>& hellos, const std::vector<Rea
   oversubscribed_ = config.oversubscribed = ranks_outnumber_cpus(cpus.data(), size_);
   SegmentView view(segment_.data(), layout_);
   uint64_t caps = CCT_CAP_P2P | CCT_CAP_SHM | (config.single_copy ? CCT_CAP_SINGLE_COPY : 0);
-  p2p_ = std::make_unique<P2p>(view, rank_, std::move(config));
+  p2p_ = std::make_unique<P2p>(view, rank_, std::move(config), &c_.last_error);
   regions_ = std::make_unique<Regions>(view, rank_, hellos[0].text, oversubscribed_);
   c_.struct_size = sizeof c_;
   c_.abi_version = CCT_ABI_VERSION;

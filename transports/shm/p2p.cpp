@@ -48,25 +48,27 @@ void OpQueue::remove(Op* op) {
   count_ = kept;
 }
 
-P2p::P2p(const SegmentView& segment, int rank, P2pConfig config)
-    : segment_(segment), rank_(rank), config_(std::move(config)), peers_(segment.layout().size) {
+P2p::P2p(const SegmentView& segment, int rank, P2pConfig config, cct_error* last_error)
+    : segment_(segment),
+      rank_(rank),
+      last_error_(last_error),
+      config_(std::move(config)),
+      peers_(segment.layout().size) {
   for (int p = 0; p < segment.layout().size; ++p) {
     peers_[p].out = segment.channel(rank, p);
     peers_[p].in = segment.channel(p, rank);
   }
 }
 
-// The p2p table has no error out-parameter: the reason goes to stderr and
-// the status to the caller.
+// The p2p table has no error out-parameter: the reason goes to the
+// instance's last_error and the status to the caller.
 cct_status P2p::fail(Op& op, cct_status status, const char* format, ...) {
   op.state = Op::kFailed;
   op.status = status;
-  char message[CCT_ERROR_LEN];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(message, sizeof message, format, args);
+  std::vsnprintf(last_error_->message, sizeof last_error_->message, format, args);
   va_end(args);
-  std::fprintf(stderr, "cct shm (rank %d): %s\n", rank_, message);
   return status;
 }
 

@@ -76,7 +76,8 @@ struct P2pConfig {
 
 class P2p {
  public:
-  P2p(const SegmentView& segment, int rank, P2pConfig config);
+  // Failures write their reason to *last_error (the instance's).
+  P2p(const SegmentView& segment, int rank, P2pConfig config, cct_error* last_error);
 
   cct_status isend(const void* buf, std::size_t bytes, int peer, uint32_t tag, cct_request* req);
   cct_status irecv(void* buf, std::size_t bytes, int peer, uint32_t tag, cct_request* req);
@@ -115,6 +116,7 @@ class P2p {
 
   SegmentView segment_;
   int rank_;
+  cct_error* last_error_;
   P2pConfig config_;
   std::vector<Peer> peers_;
   std::vector<int> active_;  // peers with queued operations

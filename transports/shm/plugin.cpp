@@ -14,37 +14,32 @@
 namespace cct::shm {
 namespace {
 
-// The p2p calls have no cct_error: the P2p engine reports its own failures
-// on stderr; only an allocation failure (a queue growing) can throw.
+// The p2p calls have no cct_error: the P2p engine writes its own failures
+// to the instance's last_error; only an allocation failure (a queue
+// growing) can throw, and it is reported there too.
 template <class F>
-cct_status guarded_p2p(F&& f) noexcept {
-  try {
-    return f();
-  } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "cct shm: out of memory growing a request queue\n");
-    return CCT_ERR_NO_MEMORY;
-  } catch (...) {
-    std::fprintf(stderr, "cct shm: unexpected exception in a p2p call\n");
-    return CCT_ERR_INTERNAL;
-  }
+cct_status guarded_p2p(cct_transport_instance* self, F&& f) noexcept {
+  cct_status result = CCT_OK;
+  const cct_status thrown = sdk::guarded(&self->last_error, [&] { result = f(); });
+  return thrown != CCT_OK ? thrown : result;
 }
 
 cct_status p2p_isend(cct_transport_instance* self, const void* buf, size_t bytes, int32_t peer,
                      uint32_t tag, cct_request* req) {
-  return guarded_p2p([&] { return Instance::of(self).p2p().isend(buf, bytes, peer, tag, req); });
+  return guarded_p2p(self, [&] { return Instance::of(self).p2p().isend(buf, bytes, peer, tag, req); });
 }
 
 cct_status p2p_irecv(cct_transport_instance* self, void* buf, size_t bytes, int32_t peer,
                      uint32_t tag, cct_request* req) {
-  return guarded_p2p([&] { return Instance::of(self).p2p().irecv(buf, bytes, peer, tag, req); });
+  return guarded_p2p(self, [&] { return Instance::of(self).p2p().irecv(buf, bytes, peer, tag, req); });
 }
 
 cct_status p2p_test(cct_transport_instance* self, cct_request* req, int* done) {
-  return guarded_p2p([&] { return Instance::of(self).p2p().test(req, done); });
+  return guarded_p2p(self, [&] { return Instance::of(self).p2p().test(req, done); });
 }
 
 cct_status p2p_waitall(cct_transport_instance* self, cct_request* reqs, size_t count) {
-  return guarded_p2p([&] { return Instance::of(self).p2p().waitall(reqs, count); });
+  return guarded_p2p(self, [&] { return Instance::of(self).p2p().waitall(reqs, count); });
 }
 
 cct_status shm_alloc(cct_transport_instance* self, size_t bytes_per_rank, cct_shm_region* out,

@@ -57,7 +57,8 @@ typedef struct cct_transport_instance cct_transport_instance;
 
 /* Point-to-point. Messages from one sender to one receiver are matched in
  * the order the two sides post them (non-overtaking, as in MPI); `tag` must
- * be equal on both sides and a mismatch is an error (CCT_ERR_INVALID_ARG),
+ * be equal on both sides and a mismatch is an error (CCT_ERR_INVALID_ARG,
+ * reason in the instance's last_error),
  * so a transport that can match on tags (MPI) and one that cannot (a FIFO
  * in shared memory) behave the same for a correct algorithm. A receive
  * must name its source (no wildcards) and post exactly the bytes sent. */
@@ -190,6 +191,10 @@ struct cct_transport_instance {
   const cct_atomic_ops *atomic;       /* NULL: not supported */
   const cct_device_ops *device;       /* NULL: not supported */
   void *state;                        /* the transport's private state */
+  /* out: when a call on this instance returns anything but CCT_OK, the
+   * transport writes the reason here (the p2p calls have no cct_error of
+   * their own, to keep them lean). Read it before the next call. */
+  cct_error last_error;
 };
 
 /* What the tuner may read about a transport before measuring it. Rough

@@ -27,8 +27,12 @@ struct TransportError : std::runtime_error {
   cct_status status;
 };
 
-inline void check_status(cct_status s, const char* what) {
-  if (s != CCT_OK) throw TransportError(s, std::string(what) + " failed (status " + std::to_string(s) + ")");
+// Throws when a transport call failed, with the reason the transport left
+// in its last_error.
+inline void check_status(cct_status s, const char* what, const cct_transport_instance* tr) {
+  if (s != CCT_OK)
+    throw TransportError(s, std::string(what) + " failed (status " + std::to_string(s) +
+                                "): " + tr->last_error.message);
 }
 
 // One level of the hierarchy (see cct_level): which group a rank is in.
@@ -62,13 +66,13 @@ class Comm {
   Level level(int i) const { return Level(&comm_->levels[i], comm_->size); }
 
   void isend(const void* buf, std::size_t bytes, int peer, uint32_t tag, cct_request& req) const {
-    check_status(tr_->p2p->isend(tr_, buf, bytes, peer, tag, &req), "isend");
+    check_status(tr_->p2p->isend(tr_, buf, bytes, peer, tag, &req), "isend", tr_);
   }
   void irecv(void* buf, std::size_t bytes, int peer, uint32_t tag, cct_request& req) const {
-    check_status(tr_->p2p->irecv(tr_, buf, bytes, peer, tag, &req), "irecv");
+    check_status(tr_->p2p->irecv(tr_, buf, bytes, peer, tag, &req), "irecv", tr_);
   }
   void waitall(cct_request* reqs, std::size_t count) const {
-    if (count > 0) check_status(tr_->p2p->waitall(tr_, reqs, count), "waitall");
+    if (count > 0) check_status(tr_->p2p->waitall(tr_, reqs, count), "waitall", tr_);
   }
   void send(const void* buf, std::size_t bytes, int peer, uint32_t tag) const {
     cct_request req;
