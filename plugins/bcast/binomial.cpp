@@ -1,0 +1,27 @@
+#include "bcast/binomial.hpp"
+
+#include "common/rooted.hpp"
+
+namespace cct::plugins::bcast {
+
+Binomial::Binomial(const cct::sdk::Comm& comm, std::span<const int64_t>)
+    : comm_(comm), sends_(binomial_depth(comm.size())) {}
+
+void Binomial::run(const cct_coll_args& args) {
+  const std::size_t bytes = rooted_bytes(args, comm_.size());
+  if (bytes == 0) return;
+  const int size = comm_.size();
+  const int vrank = to_virtual(comm_.rank(), args.root, size);
+  const int span = binomial_span(vrank, size);
+  if (vrank != 0) comm_.recv(args.recvbuf, bytes, to_real(vrank - span, args.root, size), args.tag);
+  // Largest subtree first: it has the most rounds still ahead of it.
+  std::size_t posted = 0;
+  for (int m = span / 2; m >= 1; m /= 2) {
+    if (vrank + m < size)
+      comm_.isend(args.recvbuf, bytes, to_real(vrank + m, args.root, size), args.tag,
+                  sends_[posted++]);
+  }
+  comm_.waitall(sends_.data(), posted);
+}
+
+}  // namespace cct::plugins::bcast
