@@ -1,0 +1,24 @@
+#include "allgather/ring.hpp"
+
+#include "common/args.hpp"
+
+namespace cct::plugins::allgather {
+
+Ring::Ring(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}
+
+// Step s sends block rank - s to the right and receives block rank - s - 1
+// from the left, straight into recvbuf.
+void Ring::run(const cct_coll_args& a) {
+  if (a.count == 0) return;
+  const int n = comm_.size(), rank = comm_.rank();
+  const std::size_t block = a.count * elem_size(a);
+  std::byte* out = output_of(a);
+  if (!in_place(a)) copy_bytes(out + rank * block, input_of(a), block);
+  for (int s = 0; s < n - 1; ++s) {
+    const int send = (rank - s + n) % n, recv = (rank - s - 1 + n) % n;
+    comm_.sendrecv(out + send * block, block, (rank + 1) % n, out + recv * block, block,
+                   (rank - 1 + n) % n, a.tag);
+  }
+}
+
+}  // namespace cct::plugins::allgather

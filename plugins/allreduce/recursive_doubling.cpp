@@ -1,0 +1,29 @@
+#include "allreduce/recursive_doubling.hpp"
+
+#include "common/args.hpp"
+#include "common/fold.hpp"
+
+namespace cct::plugins::allreduce {
+
+RecursiveDoubling::RecursiveDoubling(const sdk::Comm& comm, std::span<const int64_t>)
+    : comm_(comm) {}
+
+// Both partners of a step compute acc (op) theirs from the same two operands,
+// so every rank ends with bit-identical results, floating point included.
+void RecursiveDoubling::run(const cct_coll_args& a) {
+  if (a.count == 0) return;
+  const std::size_t bytes = a.count * elem_size(a);
+  std::byte* acc = output_of(a);
+  std::byte* tmp = scratch_.get(bytes);
+  const Fold fold(comm_.size(), comm_.rank());
+  if (fold_in(comm_, fold, input_of(a), acc, tmp, a)) {
+    for (int d = 1; d < fold.pof2(); d *= 2) {
+      const int peer = fold.rank_of(fold.id() ^ d);
+      comm_.sendrecv(acc, bytes, peer, tmp, bytes, peer, a.tag);
+      sdk::reduce_local(acc, tmp, a.count, a.dtype, a.op);
+    }
+  }
+  fold_out(comm_, fold, acc, bytes, a.tag);
+}
+
+}  // namespace cct::plugins::allreduce

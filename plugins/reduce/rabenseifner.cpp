@@ -1,0 +1,48 @@
+#include "reduce/rabenseifner.hpp"
+
+#include "common/args.hpp"
+#include "common/halving.hpp"
+#include "common/rooted.hpp"
+
+namespace cct::plugins::reduce {
+
+Rabenseifner::Rabenseifner(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}
+
+// The fold is taken relative to the root, so the root is participant 0 and
+// the gather ends there without an extra hop. A rank that sits out only
+// sends its input. For the others acc is recvbuf at the root, scratch
+// elsewhere; tmp takes one whole vector (the fold's message).
+void Rabenseifner::run(const cct_coll_args& a) {
+  const std::size_t bytes = rooted_bytes(a, comm_.size());
+  if (bytes == 0) return;
+  const Fold fold(comm_.size(), comm_.rank(), a.root);
+  if (fold.sits_out()) {
+    comm_.send(input_of(a), bytes, fold.partner(), a.tag);
+    return;
+  }
+  const bool root = comm_.rank() == a.root;
+  std::byte* acc = root ? output_of(a) : scratch_.get(2 * bytes);
+  std::byte* tmp = root ? scratch_.get(bytes) : acc + bytes;
+  fold_in(comm_, fold, input_of(a), acc, tmp, a);
+  const Blocks blocks(a.count, fold.pof2(), elem_size(a));
+  reduce_scatter_halving(comm_, fold, blocks, acc, tmp, a);
+  gather_to_root(fold, blocks, acc, a.tag);
+}
+
+// Participant id holds block id. For mask = 1, 2, ..: a participant with bit
+// `mask` set sends the blocks it has gathered, [id, id + mask), to id - mask
+// and is done; the others receive [id + mask, id + 2 * mask) in place.
+void Rabenseifner::gather_to_root(const Fold& fold, const Blocks& blocks, std::byte* acc,
+                                  uint32_t tag) const {
+  const int id = fold.id();
+  for (int mask = 1; mask < fold.pof2(); mask <<= 1) {
+    if (id & mask) {
+      comm_.send(acc + blocks.offset(id), blocks.bytes(id, mask), fold.rank_of(id - mask), tag);
+      return;
+    }
+    const int from = id + mask;
+    comm_.recv(acc + blocks.offset(from), blocks.bytes(from, mask), fold.rank_of(from), tag);
+  }
+}
+
+}  // namespace cct::plugins::reduce

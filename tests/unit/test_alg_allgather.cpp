@@ -1,0 +1,111 @@
+// The baseline allgathers: every algorithm on 1..8 ranks (recursive doubling
+// on the powers of two among them, and refused on the others), one plan
+// reused for every call: counts 0, 1, 7, p + 1 and 3p - 1, out of place and
+// in place, and blocks of just over 4 MiB. Every rank ends with every rank's
+// block in rank order and nothing past the result is written.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cct/error.hpp"
+#include "support/algorithms.hpp"
+#include "support/harness.hpp"
+#include "support/reference.hpp"
+
+namespace {
+
+constexpr std::size_t kGuard = 3;                  // elements past the result that must not change
+constexpr std::size_t kLarge = (4 << 20) / 8 + 1;  // just over 4 MiB of CCT_INT64 per block
+constexpr double kTimeoutS = 60;                   // a launch takes well under a second
+
+struct Call {
+  std::size_t count;
+  cct_datatype dtype;
+  bool in_place;
+  uint32_t tag;  // also the salt of the data
+
+  std::string describe() const {
+    return "count " + std::to_string(count) + " " + cct::datatype_name(dtype) +
+           (in_place ? " in place" : "");
+  }
+};
+
+void check_allgather(cct::Communicator& comm, cct::Plan& plan, const Call& c) {
+  const int salt = static_cast<int>(c.tag);
+  const std::size_t p = comm.size();
+  auto send = cct::test::buffer(c.count, c.dtype);
+  const std::size_t block = send.size();
+  cct::test::fill(send.data(), c.count, c.dtype, comm.rank(), salt);
+  auto recv = cct::test::buffer(p * c.count + kGuard, c.dtype);
+  cct::test::fill(recv.data(), p * c.count + kGuard, c.dtype, comm.size() + comm.rank(), salt);
+  auto want = recv;
+  for (int r = 0; r < comm.size(); ++r)
+    cct::test::fill(want.data() + r * block, c.count, c.dtype, r, salt);
+  if (c.in_place) std::memcpy(recv.data() + comm.rank() * block, send.data(), block);
+  plan.run(cct::test::coll_args(CCT_ALLGATHER, c.in_place ? CCT_IN_PLACE : send.data(), recv.data(),
+                                c.count, c.dtype, 0, c.tag));
+  const std::string diff =
+      cct::test::compare(recv.data(), want.data(), p * c.count + kGuard, c.dtype);
+  cct::test::expect(diff.empty(), c.describe() + ": " + diff);
+}
+
+void check_all(cct::Communicator& comm, cct::Plan& plan) {
+  const std::size_t p = comm.size();
+  uint32_t tag = 1;
+  for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, p + 1, 3 * p - 1}) {
+    check_allgather(comm, plan, {count, CCT_INT32, false, tag++});
+    check_allgather(comm, plan, {count, CCT_INT8, true, tag++});
+  }
+  check_allgather(comm, plan, {kLarge, CCT_INT64, false, tag++});
+  check_allgather(comm, plan, {3 * p - 1, CCT_DOUBLE, true, tag++});
+}
+
+void expect_refused(cct::Communicator& comm, const cct::AlgorithmEntry& alg) {
+  const std::vector<int64_t> params = alg.default_params();
+  const cct_coll_args args =
+      cct::test::coll_args(CCT_ALLGATHER, nullptr, nullptr, 1, CCT_INT32, 0, 1);
+  cct::test::expect(!cct::why_unusable(alg, comm, args, params).empty(),
+                    "can_use accepted a size that is not a power of two");
+  bool refused = false;
+  try {
+    cct::Plan plan(alg, comm, params);
+  } catch (const cct::Error& e) {
+    refused = e.status() == CCT_ERR_UNSUPPORTED;
+  }
+  cct::test::expect(refused, "prepare did not refuse with CCT_ERR_UNSUPPORTED");
+}
+
+}  // namespace
+
+TEST_CASE("allgather ring", "[allgather][algorithms]") {
+  cct::test::sweep(CCT_ALLGATHER, "ring", check_all);
+}
+
+TEST_CASE("allgather bruck", "[allgather][algorithms]") {
+  cct::test::sweep(CCT_ALLGATHER, "bruck", check_all);
+}
+
+TEST_CASE("allgather recursive_doubling", "[allgather][algorithms]") {
+  const cct::AlgorithmEntry& alg = cct::test::algorithm(CCT_ALLGATHER, "recursive_doubling");
+  for (int ranks : {1, 2, 4, 8}) {
+    INFO("recursive_doubling on " << ranks << " ranks");
+    auto run = [&](cct::Communicator& comm) {
+      cct::Plan plan(alg, comm, alg.default_params());
+      check_all(comm, plan);
+    };
+    REQUIRE(cct::test::on_ranks(ranks, run, kTimeoutS) == "");
+  }
+}
+
+// Declared CCT_LIMIT_POW2_ONLY: the host refuses it on other sizes, and so
+// does the plugin's own prepare.
+TEST_CASE("allgather recursive_doubling refuses other sizes", "[allgather][algorithms]") {
+  const cct::AlgorithmEntry& alg = cct::test::algorithm(CCT_ALLGATHER, "recursive_doubling");
+  CHECK((alg.desc->limits & CCT_LIMIT_POW2_ONLY) != 0);
+  for (int ranks : {3, 5}) {
+    INFO("recursive_doubling on " << ranks << " ranks");
+    CHECK(cct::test::on_ranks(
+              ranks, [&](cct::Communicator& comm) { expect_refused(comm, alg); }, kTimeoutS) == "");
+  }
+}
