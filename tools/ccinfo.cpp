@@ -72,13 +72,16 @@ void print_text(const cct::Registry& reg, const TopologyInfo& topo) {
   std::cout << "Plugin libraries:\n";
   for (const auto& r : reg.reports()) {
     std::cout << "  " << r.path << "\n    ";
-    if (r.loaded) std::cout << "loaded, ABI v" << r.abi_version << "\n";
-    else std::cout << "REFUSED: " << r.reason << "\n";
+    if (r.loaded)
+      std::cout << "loaded, ABI v" << r.abi_version << "\n";
+    else
+      std::cout << "REFUSED: " << r.reason << "\n";
   }
   std::cout << "\nTransports:\n";
   for (const auto& t : reg.transports())
-    std::cout << "  " << t.desc->name << "  capabilities: "
-              << cct::capability_names(t.desc->capabilities) << "\n    " << t.desc->doc << "\n";
+    std::cout << "  " << t.desc->name
+              << "  capabilities: " << cct::capability_names(t.desc->capabilities) << "\n    "
+              << t.desc->doc << "\n";
   std::cout << "\nAlgorithms (" << reg.algorithms().size() << "):\n";
   for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {
     for (const auto& a : reg.algorithms()) {
@@ -90,13 +93,14 @@ void print_text(const cct::Registry& reg, const TopologyInfo& topo) {
                 << "\n    " << d.doc << "\n";
       for (uint32_t i = 0; i < d.nparams; ++i) {
         const cct_param_desc& p = d.params[i];
-        std::cout << "    param " << p.name << " " << param_domain(p)
-                  << " default " << param_value(p, p.default_value) << "  (" << p.doc << ")\n";
+        std::cout << "    param " << p.name << " " << param_domain(p) << " default "
+                  << param_value(p, p.default_value) << "  (" << p.doc << ")\n";
       }
     }
   }
   std::cout << "\nTopology:\n";
-  if (!topo.topo) std::cout << "  ERROR: " << topo.error << "\n";
+  if (!topo.topo)
+    std::cout << "  ERROR: " << topo.error << "\n";
   else
     std::cout << "  " << topo.topo->summary() << "\n  cores " << topo.topo->cores() << ", PUs "
               << topo.topo->pus() << "\n  fingerprint " << topo.topo->fingerprint() << "\n";
@@ -184,8 +188,10 @@ int main(int argc, char** argv) {
   cct::Registry reg;
   reg.load_default();
   const TopologyInfo topo = read_topology();
-  if (json) print_json(reg, topo);
-  else print_text(reg, topo);
+  if (json)
+    print_json(reg, topo);
+  else
+    print_text(reg, topo);
   bool refused = false;
   for (const auto& r : reg.reports()) refused |= !r.loaded;
   return refused || !topo.topo ? 1 : 0;

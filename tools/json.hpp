@@ -23,11 +23,27 @@ class Json {
     after_key_ = true;
     return *this;
   }
-  Json& value(const std::string& s) { separate(); quote(s); return *this; }
+  Json& value(const std::string& s) {
+    separate();
+    quote(s);
+    return *this;
+  }
   Json& value(const char* s) { return value(std::string(s ? s : "")); }
-  Json& value(int64_t v) { separate(); out_ << v; return *this; }
-  Json& value(double v) { separate(); out_ << v; return *this; }
-  Json& value(bool v) { separate(); out_ << (v ? "true" : "false"); return *this; }
+  Json& value(int64_t v) {
+    separate();
+    out_ << v;
+    return *this;
+  }
+  Json& value(double v) {
+    separate();
+    out_ << v;
+    return *this;
+  }
+  Json& value(bool v) {
+    separate();
+    out_ << (v ? "true" : "false");
+    return *this;
+  }
   Json& strings(const std::vector<std::string>& list) {
     begin_array();
     for (const auto& s : list) value(s);
@@ -59,10 +75,15 @@ class Json {
   void quote(const std::string& s) {
     out_ << '"';
     for (unsigned char c : s) {
-      if (c == '"' || c == '\\') out_ << '\\' << c;
-      else if (c == '\n') out_ << "\\n";
-      else if (c < 0x20) out_ << "\\u00" << "0123456789abcdef"[c >> 4] << "0123456789abcdef"[c & 15];
-      else out_ << c;
+      if (c == '"' || c == '\\')
+        out_ << '\\' << c;
+      else if (c == '\n')
+        out_ << "\\n";
+      else if (c < 0x20)
+        out_ << "\\u00"
+             << "0123456789abcdef"[c >> 4] << "0123456789abcdef"[c & 15];
+      else
+        out_ << c;
     }
     out_ << '"';
   }

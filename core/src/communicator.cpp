@@ -20,20 +20,21 @@ std::string qualified(const AlgorithmEntry& alg) {
 
 }  // namespace
 
-TransportInstance::TransportInstance(const TransportEntry& entry, Bootstrap& boot)
-    : entry_(entry) {
+TransportInstance::TransportInstance(const TransportEntry& entry, Bootstrap& boot) : entry_(entry) {
   const cct_bootstrap* c_boot = boot.c_view();
   cct_error err{};
   if (entry.desc->probe(c_boot, &err) != CCT_OK)
-    throw Error(std::string("transport '") + entry.desc->name + "' cannot serve this job: " +
-                    err.message,
-                CCT_ERR_UNSUPPORTED);
+    throw Error(
+        std::string("transport '") + entry.desc->name + "' cannot serve this job: " + err.message,
+        CCT_ERR_UNSUPPORTED);
   if (cct_status s = entry.desc->open(c_boot, &inst_, &err); s != CCT_OK)
     throw Error(std::string("transport '") + entry.desc->name + "' failed to open: " + err.message,
                 s);
 }
 
-TransportInstance::~TransportInstance() { entry_.desc->close(inst_); }
+TransportInstance::~TransportInstance() {
+  entry_.desc->close(inst_);
+}
 
 Communicator::Communicator(Bootstrap& boot, std::shared_ptr<TransportInstance> transport,
                            const Topology& topo, int my_pu)
@@ -89,7 +90,9 @@ Plan::Plan(const AlgorithmEntry& alg, const Communicator& comm, std::vector<int6
     throw Error(qualified(alg_) + ": prepare failed: " + err.message, s);
 }
 
-Plan::~Plan() { alg_.desc->destroy(plan_); }
+Plan::~Plan() {
+  alg_.desc->destroy(plan_);
+}
 
 void Plan::run(const cct_coll_args& args) {
   cct_error err{};

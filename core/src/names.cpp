@@ -37,14 +37,28 @@ const char* name_in(const char* const (&table)[N], int value) {
 
 }  // namespace
 
-const char* collective_name(cct_collective c) { return name_in(kCollectives, c); }
-const char* datatype_name(cct_datatype d) { return name_in(kDatatypes, d); }
-const char* op_name(cct_op o) { return name_in(kOps, o); }
-const char* status_name(cct_status s) { return name_in(kStatuses, s); }
-const char* level_name(int kind) { return name_in(kLevels, kind); }
+const char* collective_name(cct_collective c) {
+  return name_in(kCollectives, c);
+}
+const char* datatype_name(cct_datatype d) {
+  return name_in(kDatatypes, d);
+}
+const char* op_name(cct_op o) {
+  return name_in(kOps, o);
+}
+const char* status_name(cct_status s) {
+  return name_in(kStatuses, s);
+}
+const char* level_name(int kind) {
+  return name_in(kLevels, kind);
+}
 
-std::string capability_names(uint64_t caps) { return bit_names(kCapabilities, caps); }
-std::string limit_names(uint32_t limits) { return bit_names(kLimits, limits); }
+std::string capability_names(uint64_t caps) {
+  return bit_names(kCapabilities, caps);
+}
+std::string limit_names(uint32_t limits) {
+  return bit_names(kLimits, limits);
+}
 
 bool parse_collective(const std::string& name, cct_collective* out) {
   for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {

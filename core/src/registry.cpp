@@ -83,7 +83,8 @@ std::string check_param(const cct_algorithm_desc& d, const cct_param_desc& p) {
   if (!valid_name(p.name)) return where + " has an invalid name";
   if (p.ncandidates > 0 && p.candidates == nullptr)
     return where + " '" + p.name + "' has candidates but no array";
-  if (p.ncandidates == 0 && (p.lo > p.hi || p.step <= 0 || (p.step_kind == CCT_STEP_MUL && p.step < 2)))
+  if (p.ncandidates == 0 &&
+      (p.lo > p.hi || p.step <= 0 || (p.step_kind == CCT_STEP_MUL && p.step < 2)))
     return where + " '" + p.name + "' has an empty or endless range";
   return "";
 }
@@ -95,12 +96,12 @@ std::string check_algorithm(const cct_algorithm_desc* d) {
       !e.empty())
     return e;
   if (!valid_name(d->name))
-    return std::string("algorithm name '") + (d->name ? d->name : "(null)") +
-           "' is not [a-z0-9_]+";
+    return std::string("algorithm name '") + (d->name ? d->name : "(null)") + "' is not [a-z0-9_]+";
   if (d->collective < 0 || d->collective >= CCT_COLLECTIVE_COUNT)
     return std::string("algorithm '") + d->name + "' names an unknown collective";
   if (!d->prepare || !d->run || !d->destroy || !d->can_use)
-    return std::string("algorithm '") + d->name + "' lacks a function (can_use/prepare/run/destroy)";
+    return std::string("algorithm '") + d->name +
+           "' lacks a function (can_use/prepare/run/destroy)";
   if (d->nparams > 0 && d->params == nullptr)
     return std::string("algorithm '") + d->name + "' declares parameters but no table";
   for (uint32_t i = 0; i < d->nparams; ++i)
@@ -146,7 +147,8 @@ void Registry::load_directories(const std::vector<std::string>& dirs) {
     std::vector<std::string> files;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       const auto name = entry.path().filename().string();
-      if (name.rfind("lib", 0) == 0 && entry.path().extension() == ".so") files.push_back(entry.path());
+      if (name.rfind("lib", 0) == 0 && entry.path().extension() == ".so")
+        files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());
     for (const auto& f : files) load_library(f);

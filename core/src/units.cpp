@@ -30,10 +30,14 @@ std::optional<int64_t> parse_bytes(const std::string& text) {
       (suffix[2] == 'B' || suffix[2] == 'b'))
     suffix = suffix.substr(0, 1);
   int shift = 0;
-  if (suffix == "k" || suffix == "K") shift = 10;
-  else if (suffix == "m" || suffix == "M") shift = 20;
-  else if (suffix == "g" || suffix == "G") shift = 30;
-  else if (!suffix.empty()) return std::nullopt;
+  if (suffix == "k" || suffix == "K")
+    shift = 10;
+  else if (suffix == "m" || suffix == "M")
+    shift = 20;
+  else if (suffix == "g" || suffix == "G")
+    shift = 30;
+  else if (!suffix.empty())
+    return std::nullopt;
   if (value > (std::numeric_limits<int64_t>::max() >> shift)) return std::nullopt;
   return value << shift;
 }

@@ -5,20 +5,9 @@
 #include <string>
 
 #include "common/rooted.hpp"
+#include "common/window.hpp"
 
 namespace cct::plugins::scatter {
-namespace {
-
-void validate_window(int64_t window) {
-  if (window < 1) throw cct::sdk::Unsupported("max_outstanding " + std::to_string(window) + " < 1");
-}
-
-std::size_t effective_window(int64_t window, int size) {
-  validate_window(window);
-  return static_cast<std::size_t>(std::min<int64_t>(window, std::max(size - 1, 1)));
-}
-
-}  // namespace
 
 void LinearThrottled::check(const cct::sdk::Comm&, const cct_coll_args&,
                             std::span<const int64_t> params) {

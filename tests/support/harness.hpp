@@ -21,8 +21,7 @@ const AlgorithmEntry& algorithm(cct_collective c, std::string_view name);
 // returned normally, else the launcher's description of the failure (a rank
 // that threw prints its message, prefixed by its rank, to stderr). Use as
 //   REQUIRE(cct::test::on_ranks(4, [&](cct::Communicator& c) {...}) == "");
-std::string on_ranks(int n, const std::function<void(Communicator&)>& body,
-                     double timeout_s = 300);
+std::string on_ranks(int n, const std::function<void(Communicator&)>& body, double timeout_s = 300);
 
 // Throws std::runtime_error(what) when !ok: the way a rank reports a check.
 void expect(bool ok, const std::string& what);

@@ -17,7 +17,9 @@ namespace {
 const std::string kPlugins = CCT_TEST_BUILD_DIR "/lib/cct";
 const std::string kTestPlugins = CCT_TEST_PLUGIN_DIR;
 
-std::string test_plugin(const std::string& name) { return kTestPlugins + "/libcct_test_" + name + ".so"; }
+std::string test_plugin(const std::string& name) {
+  return kTestPlugins + "/libcct_test_" + name + ".so";
+}
 
 bool is_loaded(const std::string& path) {
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_NOLOAD);
@@ -80,7 +82,8 @@ TEST_CASE("a directory mixing good and bad libraries loads the good ones", "[reg
   const fs::path dir = fs::temp_directory_path() / ("cct-registry-" + std::to_string(getpid()));
   fs::create_directories(dir);
   for (const auto& entry : fs::directory_iterator(kTestPlugins))
-    fs::copy_file(entry.path(), dir / entry.path().filename(), fs::copy_options::overwrite_existing);
+    fs::copy_file(entry.path(), dir / entry.path().filename(),
+                  fs::copy_options::overwrite_existing);
   fs::copy_file(kPlugins + "/libcct_example.so", dir / "libcct_example.so",
                 fs::copy_options::overwrite_existing);
   cct::Registry reg;
@@ -134,7 +137,8 @@ TEST_CASE("a plugin written in C runs on several ranks", "[registry]") {
 
 TEST_CASE("a stripped plugin is still listed and loaded", "[registry]") {
   // Installed plugins are often stripped: exports must be read from .dynsym.
-  const fs::path copy = fs::temp_directory_path() / ("libcct-stripped-" + std::to_string(getpid()) + ".so");
+  const fs::path copy =
+      fs::temp_directory_path() / ("libcct-stripped-" + std::to_string(getpid()) + ".so");
   fs::copy_file(test_plugin("c_linear_barrier"), copy, fs::copy_options::overwrite_existing);
   REQUIRE(std::system(("strip " + copy.string()).c_str()) == 0);
   cct::Registry reg;

@@ -26,12 +26,14 @@ cct_status guarded_p2p(cct_transport_instance* self, F&& f) noexcept {
 
 cct_status p2p_isend(cct_transport_instance* self, const void* buf, size_t bytes, int32_t peer,
                      uint32_t tag, cct_request* req) {
-  return guarded_p2p(self, [&] { return Instance::of(self).p2p().isend(buf, bytes, peer, tag, req); });
+  return guarded_p2p(self,
+                     [&] { return Instance::of(self).p2p().isend(buf, bytes, peer, tag, req); });
 }
 
 cct_status p2p_irecv(cct_transport_instance* self, void* buf, size_t bytes, int32_t peer,
                      uint32_t tag, cct_request* req) {
-  return guarded_p2p(self, [&] { return Instance::of(self).p2p().irecv(buf, bytes, peer, tag, req); });
+  return guarded_p2p(self,
+                     [&] { return Instance::of(self).p2p().irecv(buf, bytes, peer, tag, req); });
 }
 
 cct_status p2p_test(cct_transport_instance* self, cct_request* req, int* done) {

@@ -36,8 +36,8 @@ class Communicator {
  public:
   // Collective. Exchanges where each rank is bound (pu_of_rank, -1 when
   // unbound) to derive the topology levels.
-  Communicator(Bootstrap& boot, std::shared_ptr<TransportInstance> transport,
-               const Topology& topo, int my_pu);
+  Communicator(Bootstrap& boot, std::shared_ptr<TransportInstance> transport, const Topology& topo,
+               int my_pu);
 
   const cct_comm* raw() const { return &comm_; }
   int rank() const { return comm_.rank; }

@@ -32,7 +32,7 @@ class Topology {
   Topology& operator=(Topology&&) noexcept;
   ~Topology();
 
-  int pus() const;   // processing units (hardware threads)
+  int pus() const;  // processing units (hardware threads)
   int cores() const;
   // A stable hash (16 hex digits) of the shape: packages, NUMA nodes,
   // caches and their sizes, cores, PUs. No serial numbers, no host names.

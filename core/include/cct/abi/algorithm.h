@@ -38,11 +38,11 @@ typedef enum cct_level_kind {
  * it, is dropped). */
 typedef struct cct_level {
   cct_level_kind kind;
-  int32_t groups;          /* number of groups at this level */
+  int32_t groups; /* number of groups at this level */
   /* group_of[r] = group (0..groups-1) of comm rank r; size entries.
    * Groups are numbered in order of their lowest rank; the lowest rank of
    * a group is its leader. */
-  const int32_t *group_of;
+  const int32_t* group_of;
 } cct_level;
 
 typedef struct cct_comm {
@@ -53,10 +53,10 @@ typedef struct cct_comm {
   /* The transport this algorithm was bound to (its capabilities cover the
    * algorithm's required_caps). Hierarchical algorithms also get one per
    * level in level_transport (NULL where none is bound). */
-  cct_transport_instance *transport;
-  int32_t nlevels;          /* entries in levels, 0 on a flat machine */
-  const cct_level *levels;  /* innermost (e.g. L2) first */
-  cct_transport_instance *const *level_transport; /* nlevels entries or NULL */
+  cct_transport_instance* transport;
+  int32_t nlevels;                                /* entries in levels, 0 on a flat machine */
+  const cct_level* levels;                        /* innermost (e.g. L2) first */
+  cct_transport_instance* const* level_transport; /* nlevels entries or NULL */
 } cct_comm;
 
 /* ----------------------------------------------------------------------
@@ -83,13 +83,13 @@ typedef struct cct_coll_args {
   uint32_t struct_size;
   uint32_t abi_version;
   cct_collective collective;
-  const void *sendbuf;
-  void *recvbuf;
+  const void* sendbuf;
+  void* recvbuf;
   size_t count;
   cct_datatype dtype;
-  cct_op op;     /* reduce, allreduce */
-  int32_t root;  /* bcast, gather, scatter, reduce */
-  uint32_t tag;  /* base tag for this call's messages, from the host */
+  cct_op op;    /* reduce, allreduce */
+  int32_t root; /* bcast, gather, scatter, reduce */
+  uint32_t tag; /* base tag for this call's messages, from the host */
 } cct_coll_args;
 
 /* ----------------------------------------------------------------------
@@ -107,12 +107,12 @@ typedef enum cct_param_step {
 } cct_param_step;
 
 typedef struct cct_param_desc {
-  const char *name; /* stable, [a-z0-9_]+, unique within the algorithm */
-  const char *doc;  /* one line */
+  const char* name; /* stable, [a-z0-9_]+, unique within the algorithm */
+  const char* doc;  /* one line */
   cct_param_type type;
   int64_t default_value;
   /* Either a candidate set (ncandidates > 0) ... */
-  const int64_t *candidates;
+  const int64_t* candidates;
   uint32_t ncandidates;
   /* ... or a range (ncandidates == 0). */
   int64_t lo, hi, step;
@@ -120,39 +120,38 @@ typedef struct cct_param_desc {
 } cct_param_desc;
 
 /* Limits, a bit set in cct_algorithm_desc.limits. */
-#define CCT_LIMIT_POW2_ONLY (1u << 0)   /* size must be a power of two */
-#define CCT_LIMIT_COMMUTATIVE (1u << 1) /* needs a commutative op */
-#define CCT_LIMIT_IN_PLACE (1u << 2)    /* supports the in-place forms */
+#define CCT_LIMIT_POW2_ONLY (1u << 0)    /* size must be a power of two */
+#define CCT_LIMIT_COMMUTATIVE (1u << 1)  /* needs a commutative op */
+#define CCT_LIMIT_IN_PLACE (1u << 2)     /* supports the in-place forms */
 #define CCT_LIMIT_NEEDS_LEVELS (1u << 3) /* needs nlevels >= 1 */
 
 typedef struct cct_algorithm_desc {
   uint32_t struct_size; /* sizeof(cct_algorithm_desc) */
   uint32_t abi_version; /* CCT_ABI_VERSION */
-  const char *name;     /* stable, [a-z0-9_]+, unique per collective across
+  const char* name;     /* stable, [a-z0-9_]+, unique per collective across
                            all loaded libraries; profiles refer to it */
-  const char *doc;      /* one line for ccinfo */
+  const char* doc;      /* one line for ccinfo */
   cct_collective collective;
-  uint64_t required_caps; /* CCT_CAP_* the bound transport must grant */
-  uint32_t limits;        /* CCT_LIMIT_* */
-  int32_t min_ranks;      /* smallest communicator, >= 1 */
-  int32_t max_ranks;      /* largest communicator, 0 = no limit */
-  const cct_param_desc *params; /* nparams entries, owned by the plugin */
+  uint64_t required_caps;       /* CCT_CAP_* the bound transport must grant */
+  uint32_t limits;              /* CCT_LIMIT_* */
+  int32_t min_ranks;            /* smallest communicator, >= 1 */
+  int32_t max_ranks;            /* largest communicator, 0 = no limit */
+  const cct_param_desc* params; /* nparams entries, owned by the plugin */
   uint32_t nparams;
   /* Local, cheap: can this algorithm run this call on this communicator
    * with these parameter values (nparams entries, in table order)? CCT_OK,
    * or CCT_ERR_UNSUPPORTED with the reason in *why. The host checks
    * required_caps, limits and min/max_ranks itself before calling it. */
-  cct_status (*can_use)(const cct_comm *comm, const cct_coll_args *args,
-                        const int64_t *params, cct_error *why);
+  cct_status (*can_use)(const cct_comm* comm, const cct_coll_args* args, const int64_t* params,
+                        cct_error* why);
   /* Collective over comm: builds a plan (schedules, trees, shared buffers)
    * once, for these parameter values. *plan is the algorithm's until
    * destroy(). */
-  cct_status (*prepare)(const cct_comm *comm, const int64_t *params,
-                        void **plan, cct_error *err);
+  cct_status (*prepare)(const cct_comm* comm, const int64_t* params, void** plan, cct_error* err);
   /* Collective: runs one call with a prepared plan. */
-  cct_status (*run)(void *plan, const cct_coll_args *args, cct_error *err);
+  cct_status (*run)(void* plan, const cct_coll_args* args, cct_error* err);
   /* Collective: frees the plan. */
-  void (*destroy)(void *plan);
+  void (*destroy)(void* plan);
 } cct_algorithm_desc;
 
 /* What an algorithm library exports (symbol cct_algorithms_v1). */
@@ -160,7 +159,7 @@ typedef struct cct_algorithm_set {
   uint32_t struct_size; /* sizeof(cct_algorithm_set) */
   uint32_t abi_version; /* CCT_ABI_VERSION */
   uint32_t count;
-  const cct_algorithm_desc *const *algorithms; /* count entries */
+  const cct_algorithm_desc* const* algorithms; /* count entries */
 } cct_algorithm_set;
 
 #ifdef __cplusplus

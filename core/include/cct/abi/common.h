@@ -94,11 +94,12 @@ typedef enum cct_op {
 #define CCT_CAP_AGGREGATE ((uint64_t)1 << 3) /* cct_aggregate_ops */
 #define CCT_CAP_ATOMIC ((uint64_t)1 << 4)    /* cct_atomic_ops */
 #define CCT_CAP_DEVICE ((uint64_t)1 << 5)    /* cct_device_ops */
-#define CCT_CAP_SINGLE_COPY ((uint64_t)1 << 6) /* p2p moves large messages
-                                                  with one copy (CMA etc.) */
+#define CCT_CAP_SINGLE_COPY                      \
+  ((uint64_t)1 << 6) /* p2p moves large messages \
+                        with one copy (CMA etc.) */
 
 /* Marks an in-place collective, as MPI_IN_PLACE does (see cct_coll_args). */
-#define CCT_IN_PLACE ((void *)1)
+#define CCT_IN_PLACE ((void*)1)
 
 #ifdef __cplusplus
 }

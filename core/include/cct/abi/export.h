@@ -23,13 +23,13 @@
   __attribute__((visibility("default"), used, section(CCT_EXPORT_SECTION)))
 
 #ifdef __cplusplus
-#define CCT_EXPORT_POINTER_(symbol, object) \
-  extern "C" {                              \
-  CCT_EXPORT_ATTRIBUTES_ const void *symbol = (const void *)&(object); \
+#define CCT_EXPORT_POINTER_(symbol, object)                           \
+  extern "C" {                                                        \
+  CCT_EXPORT_ATTRIBUTES_ const void* symbol = (const void*)&(object); \
   }
 #else
 #define CCT_EXPORT_POINTER_(symbol, object) \
-  CCT_EXPORT_ATTRIBUTES_ const void *symbol = (const void *)&(object);
+  CCT_EXPORT_ATTRIBUTES_ const void* symbol = (const void*)&(object);
 #endif
 
 /* `set` is a cct_algorithm_set with static storage duration. */

@@ -33,14 +33,13 @@ typedef struct cct_bootstrap {
   int32_t nodes;        /* in: number of nodes the communicator spans */
   /* in: a string unique to this job and communicator, usable in names of
    * system objects (e.g. "/cct-1234-0"); at most 63 characters. */
-  const char *job_key;
-  void *ctx; /* in: host state, passed back to the functions below */
+  const char* job_key;
+  void* ctx; /* in: host state, passed back to the functions below */
   /* Every rank passes `bytes` bytes; `recv` (size * bytes, owned by the
    * caller) receives them in rank order. Collective over all ranks. */
-  cct_status (*allgather)(void *ctx, const void *send, void *recv,
-                          size_t bytes);
+  cct_status (*allgather)(void* ctx, const void* send, void* recv, size_t bytes);
   /* Returns once every rank has called it. Collective. */
-  cct_status (*barrier)(void *ctx);
+  cct_status (*barrier)(void* ctx);
 } cct_bootstrap;
 
 /* ----------------------------------------------------------------------
@@ -65,18 +64,15 @@ typedef struct cct_transport_instance cct_transport_instance;
 typedef struct cct_p2p_ops {
   uint32_t struct_size;
   uint32_t abi_version;
-  cct_status (*isend)(cct_transport_instance *self, const void *buf,
-                      size_t bytes, int32_t peer, uint32_t tag,
-                      cct_request *req);
-  cct_status (*irecv)(cct_transport_instance *self, void *buf, size_t bytes,
-                      int32_t peer, uint32_t tag, cct_request *req);
+  cct_status (*isend)(cct_transport_instance* self, const void* buf, size_t bytes, int32_t peer,
+                      uint32_t tag, cct_request* req);
+  cct_status (*irecv)(cct_transport_instance* self, void* buf, size_t bytes, int32_t peer,
+                      uint32_t tag, cct_request* req);
   /* *done = 1 when the request completed (its buffer is free again). */
-  cct_status (*test)(cct_transport_instance *self, cct_request *req,
-                     int *done);
+  cct_status (*test)(cct_transport_instance* self, cct_request* req, int* done);
   /* Blocks until all `count` requests completed, progressing every other
    * pending operation of the instance meanwhile. */
-  cct_status (*waitall)(cct_transport_instance *self, cct_request *reqs,
-                        size_t count);
+  cct_status (*waitall)(cct_transport_instance* self, cct_request* reqs, size_t count);
 } cct_p2p_ops;
 
 /* A region of shared memory made by cct_shm_ops.alloc: every rank owns
@@ -85,8 +81,8 @@ typedef struct cct_p2p_ops {
  * entries) is owned by the transport until free(). */
 typedef struct cct_shm_region {
   size_t bytes_per_rank; /* out: as requested, rounded up to 128 bytes */
-  void *const *peer;     /* out: peer[r] = start of rank r's part */
-  void *handle;          /* out: the transport's, for free() */
+  void* const* peer;     /* out: peer[r] = start of rank r's part */
+  void* handle;          /* out: the transport's, for free() */
 } cct_shm_region;
 
 /* How cct_shm_ops.wait_u64 compares the flag with the value. */
@@ -104,14 +100,14 @@ typedef struct cct_shm_ops {
   /* Collective: every rank calls it with the same bytes_per_rank, in the
    * same order as its other collective calls. Memory is zeroed. Each rank's
    * part lies on that rank's NUMA node where the system allows it. */
-  cct_status (*alloc)(cct_transport_instance *self, size_t bytes_per_rank,
-                      cct_shm_region *out, cct_error *err);
+  cct_status (*alloc)(cct_transport_instance* self, size_t bytes_per_rank, cct_shm_region* out,
+                      cct_error* err);
   /* Collective. Releases what alloc made; `region` is cleared. */
-  void (*free)(cct_transport_instance *self, cct_shm_region *region);
+  void (*free)(cct_transport_instance* self, cct_shm_region* region);
   /* Blocks until the flag satisfies cmp: spins briefly, then backs off and
    * yields the core, so ranks may outnumber cores. */
-  void (*wait_u64)(cct_transport_instance *self, const uint64_t *flag,
-                   uint64_t value, cct_wait_cmp cmp);
+  void (*wait_u64)(cct_transport_instance* self, const uint64_t* flag, uint64_t value,
+                   cct_wait_cmp cmp);
 } cct_shm_ops;
 
 /* Switch-assisted replication (e.g. the RapidIO switch copies a broadcast
@@ -119,8 +115,8 @@ typedef struct cct_shm_ops {
 typedef struct cct_mcast_ops {
   uint32_t struct_size;
   uint32_t abi_version;
-  cct_status (*bcast)(cct_transport_instance *self, void *buf, size_t bytes,
-                      int32_t root, cct_error *err);
+  cct_status (*bcast)(cct_transport_instance* self, void* buf, size_t bytes, int32_t root,
+                      cct_error* err);
 } cct_mcast_ops;
 
 /* In-switch aggregation: gather packs the payloads of all ranks on the way
@@ -129,12 +125,10 @@ typedef struct cct_mcast_ops {
 typedef struct cct_aggregate_ops {
   uint32_t struct_size;
   uint32_t abi_version;
-  cct_status (*gather)(cct_transport_instance *self, const void *send,
-                       void *recv, size_t bytes_per_rank, int32_t root,
-                       cct_error *err);
-  cct_status (*reduce)(cct_transport_instance *self, const void *send,
-                       void *recv, size_t count, cct_datatype dtype,
-                       cct_op op, int32_t root, cct_error *err);
+  cct_status (*gather)(cct_transport_instance* self, const void* send, void* recv,
+                       size_t bytes_per_rank, int32_t root, cct_error* err);
+  cct_status (*reduce)(cct_transport_instance* self, const void* send, void* recv, size_t count,
+                       cct_datatype dtype, cct_op op, int32_t root, cct_error* err);
 } cct_aggregate_ops;
 
 /* Remote atomics on counters the transport keeps (e.g. a switch counter
@@ -143,10 +137,9 @@ typedef struct cct_atomic_ops {
   uint32_t struct_size;
   uint32_t abi_version;
   uint32_t counters; /* number of counters available */
-  cct_status (*fetch_add)(cct_transport_instance *self, uint32_t counter,
-                          uint64_t add, uint64_t *old_value);
-  cct_status (*wait_ge)(cct_transport_instance *self, uint32_t counter,
-                        uint64_t value);
+  cct_status (*fetch_add)(cct_transport_instance* self, uint32_t counter, uint64_t add,
+                          uint64_t* old_value);
+  cct_status (*wait_ge)(cct_transport_instance* self, uint32_t counter, uint64_t value);
 } cct_atomic_ops;
 
 /* Buffers in accelerator memory (CUDA). Pointers returned by alloc are
@@ -161,17 +154,14 @@ typedef enum cct_copy_kind {
 typedef struct cct_device_ops {
   uint32_t struct_size;
   uint32_t abi_version;
-  cct_status (*alloc)(cct_transport_instance *self, size_t bytes,
-                      void **ptr, cct_error *err);
-  void (*free)(cct_transport_instance *self, void *ptr);
-  cct_status (*copy)(cct_transport_instance *self, void *dst,
-                     const void *src, size_t bytes, cct_copy_kind kind,
-                     cct_error *err);
+  cct_status (*alloc)(cct_transport_instance* self, size_t bytes, void** ptr, cct_error* err);
+  void (*free)(cct_transport_instance* self, void* ptr);
+  cct_status (*copy)(cct_transport_instance* self, void* dst, const void* src, size_t bytes,
+                     cct_copy_kind kind, cct_error* err);
   /* Reduces `count` elements of src into dst, both device pointers. */
-  cct_status (*reduce_local)(cct_transport_instance *self, void *dst,
-                             const void *src, size_t count,
-                             cct_datatype dtype, cct_op op, cct_error *err);
-  cct_status (*synchronize)(cct_transport_instance *self, cct_error *err);
+  cct_status (*reduce_local)(cct_transport_instance* self, void* dst, const void* src, size_t count,
+                             cct_datatype dtype, cct_op op, cct_error* err);
+  cct_status (*synchronize)(cct_transport_instance* self, cct_error* err);
 } cct_device_ops;
 
 /* An open transport, one per communicator. Filled by the transport's open();
@@ -179,18 +169,18 @@ typedef struct cct_device_ops {
 struct cct_transport_instance {
   uint32_t struct_size;
   uint32_t abi_version;
-  int32_t rank;          /* this rank, as in the bootstrap */
-  int32_t size;          /* ranks, as in the bootstrap */
-  uint64_t capabilities; /* CCT_CAP_* granted on this communicator; may be
-                            fewer than the descriptor's (e.g. no SHM when
-                            the ranks span nodes) */
-  const cct_p2p_ops *p2p;             /* NULL: not supported */
-  const cct_shm_ops *shm;             /* NULL: not supported */
-  const cct_mcast_ops *mcast;         /* NULL: not supported */
-  const cct_aggregate_ops *aggregate; /* NULL: not supported */
-  const cct_atomic_ops *atomic;       /* NULL: not supported */
-  const cct_device_ops *device;       /* NULL: not supported */
-  void *state;                        /* the transport's private state */
+  int32_t rank;                       /* this rank, as in the bootstrap */
+  int32_t size;                       /* ranks, as in the bootstrap */
+  uint64_t capabilities;              /* CCT_CAP_* granted on this communicator; may be
+                                         fewer than the descriptor's (e.g. no SHM when
+                                         the ranks span nodes) */
+  const cct_p2p_ops* p2p;             /* NULL: not supported */
+  const cct_shm_ops* shm;             /* NULL: not supported */
+  const cct_mcast_ops* mcast;         /* NULL: not supported */
+  const cct_aggregate_ops* aggregate; /* NULL: not supported */
+  const cct_atomic_ops* atomic;       /* NULL: not supported */
+  const cct_device_ops* device;       /* NULL: not supported */
+  void* state;                        /* the transport's private state */
   /* out: when a call on this instance returns anything but CCT_OK, the
    * transport writes the reason here (the p2p calls have no cct_error of
    * their own, to keep them lean). Read it before the next call. */
@@ -200,28 +190,27 @@ struct cct_transport_instance {
 /* What the tuner may read about a transport before measuring it. Rough
  * figures; 0 means unknown. */
 typedef struct cct_cost_hints {
-  double latency_ns;          /* one small message, one way */
+  double latency_ns;             /* one small message, one way */
   double bandwidth_bytes_per_ns; /* one large message, one way */
 } cct_cost_hints;
 
 /* The descriptor a transport library exports (symbol cct_transport_v1). */
 typedef struct cct_transport_desc {
-  uint32_t struct_size; /* sizeof(cct_transport_desc) */
-  uint32_t abi_version; /* CCT_ABI_VERSION */
-  const char *name;     /* stable, unique: "shm", "mpi", "rapidio_sim" */
-  const char *doc;      /* one line for ccinfo */
+  uint32_t struct_size;  /* sizeof(cct_transport_desc) */
+  uint32_t abi_version;  /* CCT_ABI_VERSION */
+  const char* name;      /* stable, unique: "shm", "mpi", "rapidio_sim" */
+  const char* doc;       /* one line for ccinfo */
   uint64_t capabilities; /* CCT_CAP_* this transport can grant */
   cct_cost_hints hints;
   /* Can this transport serve the communicator described by boot? Returns
    * CCT_OK or CCT_ERR_UNSUPPORTED with the reason (e.g. "ranks on 2 nodes
    * and shm is node-local"). Local: no communication. */
-  cct_status (*probe)(const cct_bootstrap *boot, cct_error *err);
+  cct_status (*probe)(const cct_bootstrap* boot, cct_error* err);
   /* Collective over the bootstrap's ranks. On success *out is valid until
    * close(). On failure every rank returns an error and nothing leaks. */
-  cct_status (*open)(const cct_bootstrap *boot, cct_transport_instance **out,
-                     cct_error *err);
+  cct_status (*open)(const cct_bootstrap* boot, cct_transport_instance** out, cct_error* err);
   /* Collective. Frees everything open() made. */
-  void (*close)(cct_transport_instance *self);
+  void (*close)(cct_transport_instance* self);
 } cct_transport_desc;
 
 #ifdef __cplusplus

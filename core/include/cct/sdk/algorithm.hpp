@@ -142,15 +142,15 @@ inline constexpr cct_algorithm_desc desc_of = detail::make_desc<A>();
 }  // namespace cct::sdk
 
 // Exports the listed algorithm classes as this library's cct_algorithms_v1.
-#define CCT_SDK_EXPORT_ALGORITHMS(...)                                              \
-  namespace {                                                                       \
-  template <class... A>                                                             \
-  constexpr std::array<const cct_algorithm_desc*, sizeof...(A)> cct_sdk_list_of() { \
-    return {&cct::sdk::desc_of<A>...};                                              \
-  }                                                                                 \
-  constexpr auto cct_sdk_list = cct_sdk_list_of<__VA_ARGS__>();                     \
-  constexpr cct_algorithm_set cct_sdk_set{                                          \
-      sizeof(cct_algorithm_set), CCT_ABI_VERSION,                                   \
-      static_cast<uint32_t>(cct_sdk_list.size()), cct_sdk_list.data()};             \
-  }                                                                                 \
+#define CCT_SDK_EXPORT_ALGORITHMS(...)                                                \
+  namespace {                                                                         \
+  template <class... A>                                                               \
+  constexpr std::array<const cct_algorithm_desc*, sizeof...(A)> cct_sdk_list_of() {   \
+    return {&cct::sdk::desc_of<A>...};                                                \
+  }                                                                                   \
+  constexpr auto cct_sdk_list = cct_sdk_list_of<__VA_ARGS__>();                       \
+  constexpr cct_algorithm_set cct_sdk_set{sizeof(cct_algorithm_set), CCT_ABI_VERSION, \
+                                          static_cast<uint32_t>(cct_sdk_list.size()), \
+                                          cct_sdk_list.data()};                       \
+  }                                                                                   \
   CCT_EXPORT_ALGORITHMS(cct_sdk_set)
