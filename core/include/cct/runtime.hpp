@@ -1,0 +1,88 @@
+// ccautotune runtime: the object an application calls collectives on.
+//
+// It owns a communicator (an open transport + topology levels), chooses an
+// algorithm for each call, prepares each chosen (algorithm, parameters) plan
+// once, on first use, and runs it. The choice depends only on what every
+// rank passes identically (collective, count, datatype, op, root), so all
+// ranks always pick the same algorithm; in-place forms an algorithm does not
+// support are turned into out-of-place calls locally, never into a
+// different choice.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cct/abi/algorithm.h"
+#include "cct/communicator.hpp"
+#include "cct/registry.hpp"
+
+namespace cct {
+
+// One (algorithm, parameter values) the runtime may run, with its plan
+// (prepared on first use) and its counters.
+struct Choice {
+  const AlgorithmEntry* algorithm = nullptr;
+  std::vector<int64_t> params;
+  std::unique_ptr<Plan> plan;
+  uint64_t calls = 0;
+  uint64_t bytes = 0;
+  std::chrono::nanoseconds time{0};
+};
+
+class Runtime {
+ public:
+  struct Options {
+    bool stats = false;  // count calls, bytes and time per algorithm
+  };
+
+  // Collective over the communicator's ranks. The registry must outlive the
+  // runtime.
+  Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, Options options);
+  ~Runtime();
+
+  int rank() const { return comm_->rank(); }
+  int size() const { return comm_->size(); }
+
+  void barrier();
+  void bcast(void* buf, std::size_t count, cct_datatype dtype, int root);
+  void gather(const void* send, void* recv, std::size_t count, cct_datatype dtype, int root);
+  void scatter(const void* send, void* recv, std::size_t count, cct_datatype dtype, int root);
+  void reduce(const void* send, void* recv, std::size_t count, cct_datatype dtype, cct_op op,
+              int root);
+  void allreduce(const void* send, void* recv, std::size_t count, cct_datatype dtype, cct_op op);
+  void allgather(const void* send, void* recv, std::size_t count, cct_datatype dtype);
+  void alltoall(const void* send, void* recv, std::size_t count, cct_datatype dtype);
+
+  // Runs one call described by args (tag is set by the runtime). Throws
+  // cct::Error naming the collective and algorithm when it fails.
+  void run(cct_coll_args args);
+
+  // The algorithm chosen for a call with these arguments (for logs and tests).
+  const Choice& choice_for(const cct_coll_args& args) { return select(args); }
+
+  // The CCT_STATS table: per collective and algorithm, calls, bytes, total
+  // and mean time.
+  void print_stats(std::ostream& out) const;
+  const std::vector<std::unique_ptr<Choice>>& choices() const { return choices_; }
+
+ private:
+  Choice& add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t> params);
+  Choice& default_choice(cct_collective c);
+  Choice& select(const cct_coll_args& args);
+  bool usable(const Choice& choice, const cct_coll_args& args) const;
+  cct_coll_args out_of_place(const cct_coll_args& args, const Choice& choice);
+
+  const Registry& registry_;
+  std::shared_ptr<Communicator> comm_;
+  Options options_;
+  std::vector<std::unique_ptr<Choice>> choices_;
+  Choice* defaults_[CCT_COLLECTIVE_COUNT] = {};
+  std::vector<unsigned char> in_place_copy_;  // grows, never shrinks
+  uint32_t next_tag_ = 1;
+};
+
+}  // namespace cct

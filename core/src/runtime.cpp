@@ -1,0 +1,159 @@
+// The runtime's dispatch: choose, prepare once, run, count.
+#include "cct/runtime.hpp"
+
+#include <bit>
+#include <cstring>
+
+#include "cct/error.hpp"
+#include "cct/profile.hpp"
+#include "cct/sdk/datatype.hpp"
+
+namespace cct {
+namespace {
+
+// Used where no profile rule applies: each runs on any communicator size,
+// count, root, datatype and op, so a call always has an algorithm.
+const char* const kDefaults[CCT_COLLECTIVE_COUNT] = {
+    "dissemination",       // barrier
+    "binomial",            // bcast
+    "binomial",            // gather
+    "binomial",            // scatter
+    "binomial",            // reduce
+    "recursive_doubling",  // allreduce
+    "ring",                // allgather
+    "pairwise",            // alltoall
+};
+
+bool is_in_place(const cct_coll_args& a) {
+  return a.sendbuf == CCT_IN_PLACE || a.recvbuf == CCT_IN_PLACE;
+}
+
+cct_coll_args make_args(cct_collective c, const void* send, void* recv, std::size_t count,
+                        cct_datatype dtype, cct_op op, int root) {
+  return cct_coll_args{sizeof(cct_coll_args), CCT_ABI_VERSION, c, send, recv, count, dtype, op,
+                       root, 0};
+}
+
+}  // namespace
+
+Runtime::Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, Options options)
+    : registry_(registry), comm_(std::move(comm)), options_(options) {
+  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {
+    const auto coll = static_cast<cct_collective>(c);
+    const AlgorithmEntry* entry = registry_.find_algorithm(coll, kDefaults[c]);
+    if (entry == nullptr)
+      throw Error(std::string("the built-in default ") + collective_name(coll) + "/" +
+                      kDefaults[c] + " is not registered: is its plugin on CCT_PLUGIN_PATH?",
+                  CCT_ERR_UNSUPPORTED);
+    defaults_[c] = &add_choice(entry, entry->default_params());
+  }
+}
+
+// Plans are collective to destroy; every rank destroys them in the same
+// order because every rank made the same choices.
+Runtime::~Runtime() = default;
+
+Choice& Runtime::add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t> params) {
+  auto choice = std::make_unique<Choice>();
+  choice->algorithm = algorithm;
+  choice->params = std::move(params);
+  choices_.push_back(std::move(choice));
+  return *choices_.back();
+}
+
+Choice& Runtime::default_choice(cct_collective c) { return *defaults_[c]; }
+
+// Only what is equal on every rank decides, so that all ranks agree.
+bool Runtime::usable(const Choice& choice, const cct_coll_args& args) const {
+  const cct_algorithm_desc& d = *choice.algorithm->desc;
+  const cct_comm* comm = comm_->raw();
+  const int n = comm->size;
+  if ((comm->transport->capabilities & d.required_caps) != d.required_caps) return false;
+  if (n < d.min_ranks || (d.max_ranks > 0 && n > d.max_ranks)) return false;
+  if ((d.limits & CCT_LIMIT_POW2_ONLY) && !std::has_single_bit(static_cast<unsigned>(n)))
+    return false;
+  if ((d.limits & CCT_LIMIT_NEEDS_LEVELS) && comm->nlevels == 0) return false;
+  cct_error why;
+  return d.can_use(comm, &args, choice.params.data(), &why) == CCT_OK;
+}
+
+Choice& Runtime::select(const cct_coll_args& args) { return default_choice(args.collective); }
+
+// An algorithm without in-place support gets an out-of-place call: the
+// input is copied to runtime-owned scratch (grown once, reused after).
+cct_coll_args Runtime::out_of_place(const cct_coll_args& args, const Choice& choice) {
+  if (!is_in_place(args) || (choice.algorithm->desc->limits & CCT_LIMIT_IN_PLACE)) return args;
+  const std::size_t block = args.count * sdk::dtype_size(args.dtype);
+  const std::size_t n = comm_->size();
+  cct_coll_args out = args;
+  auto scratch = [&](std::size_t bytes) {
+    if (in_place_copy_.size() < bytes) in_place_copy_.resize(bytes);
+    return in_place_copy_.data();
+  };
+  auto* recv = static_cast<unsigned char*>(args.recvbuf);
+  switch (args.collective) {
+    case CCT_SCATTER:  // the root's block stays where it is in sendbuf
+      out.recvbuf = scratch(block);
+      break;
+    case CCT_GATHER:
+    case CCT_ALLGATHER:
+      out.sendbuf = std::memcpy(scratch(block), recv + comm_->rank() * block, block);
+      break;
+    case CCT_ALLTOALL:
+      out.sendbuf = std::memcpy(scratch(n * block), recv, n * block);
+      break;
+    default:  // reduce, allreduce: the input is in recvbuf
+      out.sendbuf = std::memcpy(scratch(block), recv, block);
+      break;
+  }
+  return out;
+}
+
+void Runtime::run(cct_coll_args args) {
+  Choice& choice = select(args);
+  args = out_of_place(args, choice);
+  args.tag = next_tag_++;
+  if (!choice.plan) choice.plan = std::make_unique<Plan>(*choice.algorithm, *comm_, choice.params);
+  if (!options_.stats) return choice.plan->run(args);
+  const auto start = std::chrono::steady_clock::now();
+  choice.plan->run(args);
+  choice.time += std::chrono::steady_clock::now() - start;
+  ++choice.calls;
+  choice.bytes += message_bytes(args.collective, args.count, args.dtype);
+}
+
+void Runtime::barrier() { run(make_args(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0)); }
+
+void Runtime::bcast(void* buf, std::size_t count, cct_datatype dtype, int root) {
+  run(make_args(CCT_BCAST, nullptr, buf, count, dtype, CCT_SUM, root));
+}
+
+void Runtime::gather(const void* send, void* recv, std::size_t count, cct_datatype dtype,
+                     int root) {
+  run(make_args(CCT_GATHER, send, recv, count, dtype, CCT_SUM, root));
+}
+
+void Runtime::scatter(const void* send, void* recv, std::size_t count, cct_datatype dtype,
+                      int root) {
+  run(make_args(CCT_SCATTER, send, recv, count, dtype, CCT_SUM, root));
+}
+
+void Runtime::reduce(const void* send, void* recv, std::size_t count, cct_datatype dtype,
+                     cct_op op, int root) {
+  run(make_args(CCT_REDUCE, send, recv, count, dtype, op, root));
+}
+
+void Runtime::allreduce(const void* send, void* recv, std::size_t count, cct_datatype dtype,
+                        cct_op op) {
+  run(make_args(CCT_ALLREDUCE, send, recv, count, dtype, op, 0));
+}
+
+void Runtime::allgather(const void* send, void* recv, std::size_t count, cct_datatype dtype) {
+  run(make_args(CCT_ALLGATHER, send, recv, count, dtype, CCT_SUM, 0));
+}
+
+void Runtime::alltoall(const void* send, void* recv, std::size_t count, cct_datatype dtype) {
+  run(make_args(CCT_ALLTOALL, send, recv, count, dtype, CCT_SUM, 0));
+}
+
+}  // namespace cct

@@ -1,0 +1,100 @@
+// The runtime: every collective through the dispatcher gives the reference
+// result (in place too), plans are prepared once and reused, and the stats
+// count what ran.
+#include <catch2/catch.hpp>
+#include <memory>
+#include <sstream>
+
+#include "cct/runtime.hpp"
+#include "support/harness.hpp"
+#include "support/reference.hpp"
+
+namespace {
+
+using cct::test::expect;
+
+std::shared_ptr<cct::Communicator> share(cct::Communicator& comm) {
+  // The harness owns the communicator; the runtime only borrows it here.
+  return std::shared_ptr<cct::Communicator>(&comm, [](cct::Communicator*) {});
+}
+
+void check(const std::vector<unsigned char>& got, const std::vector<unsigned char>& want,
+           std::size_t count, cct_datatype dtype, const std::string& what) {
+  const std::string diff = cct::test::compare(got.data(), want.data(), count, dtype);
+  expect(diff.empty(), what + ": " + diff);
+}
+
+void allreduce_both_forms(cct::Runtime& rt, std::size_t count) {
+  const int n = rt.size();
+  auto in = cct::test::buffer(count, CCT_INT32), out = in, want = in;
+  cct::test::fill(in.data(), count, CCT_INT32, rt.rank(), 3);
+  cct::test::expected_reduction(want.data(), count, CCT_INT32, CCT_SUM, n, 3);
+  rt.allreduce(in.data(), out.data(), count, CCT_INT32, CCT_SUM);
+  check(out, want, count, CCT_INT32, "allreduce");
+  rt.allreduce(CCT_IN_PLACE, in.data(), count, CCT_INT32, CCT_SUM);
+  check(in, want, count, CCT_INT32, "allreduce in place");
+}
+
+void bcast_every_root(cct::Runtime& rt, std::size_t count) {
+  for (int root = 0; root < rt.size(); ++root) {
+    auto buf = cct::test::buffer(count, CCT_UINT8), want = buf;
+    cct::test::fill(want.data(), count, CCT_UINT8, root, 5);
+    if (rt.rank() == root) buf = want;
+    rt.bcast(buf.data(), count, CCT_UINT8, root);
+    check(buf, want, count, CCT_UINT8, "bcast from " + std::to_string(root));
+  }
+}
+
+void alltoall_in_place(cct::Runtime& rt, std::size_t count) {
+  const int n = rt.size();
+  auto buf = cct::test::buffer(count * n, CCT_INT16);
+  // Block r of rank s holds fill(s, salt r); after the exchange block s of
+  // rank r must hold what rank s sent it.
+  for (int r = 0; r < n; ++r)
+    cct::test::fill(buf.data() + r * count * 2, count, CCT_INT16, rt.rank(), r);
+  rt.alltoall(CCT_IN_PLACE, buf.data(), count, CCT_INT16);
+  for (int s = 0; s < n; ++s) {
+    auto want = cct::test::buffer(count, CCT_INT16);
+    cct::test::fill(want.data(), count, CCT_INT16, s, rt.rank());
+    std::vector<unsigned char> got(buf.begin() + s * count * 2, buf.begin() + (s + 1) * count * 2);
+    check(got, want, count, CCT_INT16, "alltoall block from " + std::to_string(s));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("runtime dispatches every collective with correct results", "[runtime]") {
+  for (int n : {1, 3, 4}) {
+    INFO(n << " ranks");
+    CHECK(cct::test::on_ranks(n, [](cct::Communicator& comm) {
+            cct::Runtime rt(cct::test::registry(), share(comm), {.stats = true});
+            for (std::size_t count : {0, 1, 1000}) {
+              allreduce_both_forms(rt, count);
+              bcast_every_root(rt, count);
+              alltoall_in_place(rt, count);
+              rt.barrier();
+            }
+          }) == "");
+  }
+}
+
+TEST_CASE("runtime prepares each plan once and counts calls in its stats", "[runtime]") {
+  CHECK(cct::test::on_ranks(2, [](cct::Communicator& comm) {
+          cct::Runtime rt(cct::test::registry(), share(comm), {.stats = true});
+          for (int i = 0; i < 5; ++i) allreduce_both_forms(rt, 10);
+          rt.barrier();
+          uint64_t allreduce_calls = 0, barrier_calls = 0, plans = 0;
+          for (const auto& c : rt.choices()) {
+            plans += c->plan != nullptr;
+            if (c->algorithm->desc->collective == CCT_ALLREDUCE) allreduce_calls += c->calls;
+            if (c->algorithm->desc->collective == CCT_BARRIER) barrier_calls += c->calls;
+          }
+          expect(allreduce_calls == 10, "allreduce calls " + std::to_string(allreduce_calls));
+          expect(barrier_calls == 1, "barrier calls " + std::to_string(barrier_calls));
+          expect(plans == 2, "plans prepared: " + std::to_string(plans));
+          std::ostringstream table;
+          rt.print_stats(table);
+          expect(table.str().find("allreduce recursive_doubling") != std::string::npos,
+                 "stats table:\n" + table.str());
+        }) == "");
+}
