@@ -141,7 +141,11 @@ typedef struct cct_algorithm_desc {
   /* Local, cheap: can this algorithm run this call on this communicator
    * with these parameter values (nparams entries, in table order)? CCT_OK,
    * or CCT_ERR_UNSUPPORTED with the reason in *why. The host checks
-   * required_caps, limits and min/max_ranks itself before calling it. */
+   * required_caps, limits and min/max_ranks itself before calling it.
+   * Decide only from what every rank passes equally (comm size, params,
+   * collective, count, dtype, op, root), never from buffer addresses or
+   * the in-place marker: each rank asks on its own, and ranks that answer
+   * differently would run different algorithms. */
   cct_status (*can_use)(const cct_comm* comm, const cct_coll_args* args, const int64_t* params,
                         cct_error* why);
   /* Collective over comm: builds a plan (schedules, trees, shared buffers)
