@@ -30,8 +30,8 @@ bool is_in_place(const cct_coll_args& a) {
 
 cct_coll_args make_args(cct_collective c, const void* send, void* recv, std::size_t count,
                         cct_datatype dtype, cct_op op, int root) {
-  return cct_coll_args{sizeof(cct_coll_args), CCT_ABI_VERSION, c, send, recv, count, dtype, op,
-                       root, 0};
+  return cct_coll_args{
+      sizeof(cct_coll_args), CCT_ABI_VERSION, c, send, recv, count, dtype, op, root, 0};
 }
 
 }  // namespace
@@ -61,7 +61,9 @@ Choice& Runtime::add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t
   return *choices_.back();
 }
 
-Choice& Runtime::default_choice(cct_collective c) { return *defaults_[c]; }
+Choice& Runtime::default_choice(cct_collective c) {
+  return *defaults_[c];
+}
 
 // Only what is equal on every rank decides, so that all ranks agree.
 bool Runtime::usable(const Choice& choice, const cct_coll_args& args) const {
@@ -77,7 +79,9 @@ bool Runtime::usable(const Choice& choice, const cct_coll_args& args) const {
   return d.can_use(comm, &args, choice.params.data(), &why) == CCT_OK;
 }
 
-Choice& Runtime::select(const cct_coll_args& args) { return default_choice(args.collective); }
+Choice& Runtime::select(const cct_coll_args& args) {
+  return default_choice(args.collective);
+}
 
 // An algorithm without in-place support gets an out-of-place call: the
 // input is copied to runtime-owned scratch (grown once, reused after).
@@ -99,9 +103,7 @@ cct_coll_args Runtime::out_of_place(const cct_coll_args& args, const Choice& cho
     case CCT_ALLGATHER:
       out.sendbuf = std::memcpy(scratch(block), recv + comm_->rank() * block, block);
       break;
-    case CCT_ALLTOALL:
-      out.sendbuf = std::memcpy(scratch(n * block), recv, n * block);
-      break;
+    case CCT_ALLTOALL: out.sendbuf = std::memcpy(scratch(n * block), recv, n * block); break;
     default:  // reduce, allreduce: the input is in recvbuf
       out.sendbuf = std::memcpy(scratch(block), recv, block);
       break;
@@ -122,7 +124,9 @@ void Runtime::run(cct_coll_args args) {
   choice.bytes += message_bytes(args.collective, args.count, args.dtype);
 }
 
-void Runtime::barrier() { run(make_args(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0)); }
+void Runtime::barrier() {
+  run(make_args(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0));
+}
 
 void Runtime::bcast(void* buf, std::size_t count, cct_datatype dtype, int root) {
   run(make_args(CCT_BCAST, nullptr, buf, count, dtype, CCT_SUM, root));
@@ -138,8 +142,8 @@ void Runtime::scatter(const void* send, void* recv, std::size_t count, cct_datat
   run(make_args(CCT_SCATTER, send, recv, count, dtype, CCT_SUM, root));
 }
 
-void Runtime::reduce(const void* send, void* recv, std::size_t count, cct_datatype dtype,
-                     cct_op op, int root) {
+void Runtime::reduce(const void* send, void* recv, std::size_t count, cct_datatype dtype, cct_op op,
+                     int root) {
   run(make_args(CCT_REDUCE, send, recv, count, dtype, op, root));
 }
 

@@ -43,15 +43,16 @@ void Runtime::print_stats(std::ostream& out) const {
     r.time += c->time;
   }
   out << "cct stats, rank " << rank() << " of " << size() << "\n"
-      << std::left << std::setw(10) << "collective" << std::setw(34) << "algorithm" << std::right
+      << std::left << std::setw(11) << "collective" << std::setw(34) << "algorithm" << std::right
       << std::setw(10) << "calls" << std::setw(14) << "bytes" << std::setw(12) << "total s"
-      << std::setw(12) << "mean us" << "\n";
+      << std::setw(12) << "mean us"
+      << "\n";
   for (const auto& [key, r] : rows) {
     const double total = std::chrono::duration<double>(r.time).count();
-    out << std::left << std::setw(10) << collective_name(static_cast<cct_collective>(key.first))
+    out << std::left << std::setw(11) << collective_name(static_cast<cct_collective>(key.first))
         << std::setw(34) << key.second << std::right << std::setw(10) << r.calls << std::setw(14)
-        << r.bytes << std::setw(12) << std::fixed << std::setprecision(6) << total
-        << std::setw(12) << std::setprecision(2) << total * 1e6 / r.calls << "\n";
+        << r.bytes << std::setw(12) << std::fixed << std::setprecision(6) << total << std::setw(12)
+        << std::setprecision(2) << total * 1e6 / r.calls << "\n";
   }
 }
 
