@@ -1,0 +1,164 @@
+// ccautotune host library: the selection profile (what the tuner learned and
+// the runtime applies), its YAML form, the CCT_FORCE override and the
+// compiled lookup used on every collective call. The schema is documented
+// field by field in profiles/README.md.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cct/abi/algorithm.h"
+#include "cct/registry.hpp"
+
+namespace cct {
+
+// The schema version this build reads and writes.
+inline constexpr int kProfileSchema = 1;
+// An unbounded upper end: "max" in a profile or in CCT_FORCE.
+inline constexpr int64_t kMaxBytes = std::numeric_limits<int64_t>::max();
+inline constexpr int32_t kMaxRanks = std::numeric_limits<int32_t>::max();
+
+// The message size a rule is keyed by, defined per collective: barrier 0;
+// bcast the buffer; gather, scatter, allgather one rank's block; reduce,
+// allreduce the vector; alltoall the bytes sent to each peer. With the
+// argument conventions of cct_coll_args that is count * element size for
+// every collective but barrier.
+std::size_t message_bytes(cct_collective c, std::size_t count, cct_datatype dtype);
+
+// The machine a profile was tuned on.
+struct MachineInfo {
+  std::string fingerprint;  // Topology::fingerprint(): what profiles are keyed by
+  std::string summary;      // Topology::summary()
+  int nodes = 1;
+  int ranks_per_node = 1;
+  int packages = 1;
+  int numa_nodes = 1;
+  int cores = 1;
+  int pus = 1;
+  std::string caches;  // free text, e.g. "L1d 32k x8, L2 1M x8, L3 32M"
+  bool operator==(const MachineInfo&) const = default;
+};
+
+// One message-size range [lo, hi) and the algorithm that won it.
+struct SizeRule {
+  int64_t lo = 0;
+  int64_t hi = kMaxBytes;  // exclusive; kMaxBytes = unbounded
+  std::string algorithm;
+  std::map<std::string, int64_t> params;  // by name; missing ones take their default
+  std::optional<double> median_s;         // the measured figure that won
+  bool operator==(const SizeRule&) const = default;
+};
+
+// The rules of one communicator-size bucket [np_lo, np_hi]: ordered size
+// ranges that cover 0..max without gaps or overlaps.
+struct RankBucket {
+  int32_t np_lo = 1;
+  int32_t np_hi = kMaxRanks;  // inclusive; kMaxRanks = unbounded
+  std::vector<SizeRule> sizes;
+  bool operator==(const RankBucket&) const = default;
+};
+
+// Buckets of one (collective, transport), with disjoint rank ranges; a
+// communicator size outside every bucket falls back to the built-in default.
+using TransportRules = std::map<std::string, std::vector<RankBucket>>;
+
+struct Profile {
+  int schema = kProfileSchema;
+  std::string tool_version;
+  std::string date;  // ISO 8601, UTC
+  MachineInfo machine;
+  std::map<std::string, std::string> tuning;  // settings of the run (min_bytes, reps, ...)
+  std::map<cct_collective, TransportRules> rules;
+  bool operator==(const Profile&) const = default;
+};
+
+// Reads and validates a profile. Throws cct::Error "<file>:<line>: <what>"
+// for malformed YAML, a wrong schema version, missing, mistyped or unknown
+// fields, size ranges that overlap, leave gaps, or do not span 0..max, and
+// rank ranges that overlap. With a registry, also for an algorithm it does
+// not know for that collective, a parameter the algorithm does not declare,
+// and a value outside the parameter's candidates or range.
+Profile load_profile(const std::string& path, const Registry* registry);
+// The same from text; `source` stands for the file name in messages.
+Profile profile_from_yaml(const std::string& text, const std::string& source,
+                          const Registry* registry);
+
+// The YAML form of a profile (sizes written like "64k").
+std::string profile_to_yaml(const Profile& profile);
+// Writes atomically: a temporary file in the same directory, then rename.
+// On failure the previous file is untouched and cct::Error names the path.
+void save_profile(const Profile& profile, const std::string& path);
+
+// The path of a profile in `dirs` (searched in order) whose machine
+// fingerprint is `fingerprint`: <dir>/<fingerprint>.yaml first, then the
+// other *.yaml files of the directory; the content decides, not the name.
+// Empty when none matches.
+std::string find_profile_for(const std::string& fingerprint, const std::vector<std::string>& dirs);
+
+// One CCT_FORCE rule: for every transport and communicator size, messages
+// of `collective` in [rule.lo, rule.hi) use rule.algorithm.
+struct ForceRule {
+  cct_collective collective = CCT_BARRIER;
+  SizeRule rule;
+  bool operator==(const ForceRule&) const = default;
+};
+
+// Parses CCT_FORCE text: rules separated by ';', each
+//   collective:lo-hi:algorithm  or  collective:lo-hi:algorithm(name=value,...)
+// with sizes like 0, 4k, 1M and hi possibly "max". Throws cct::Error naming
+// the rule and the character position (1-based) of what is wrong. With a
+// registry, algorithms and parameter values are checked as in a profile.
+std::vector<ForceRule> parse_force(std::string_view text, const Registry* registry);
+
+// Why `value` is not a valid value of parameter `param` (not one of its
+// candidates, outside its range, off its step), or "" when it is.
+std::string param_value_problem(const cct_param_desc& param, int64_t value);
+
+// What a lookup returns: an algorithm and its parameter values in the
+// order of its parameter table, defaults filled in.
+struct Selection {
+  const AlgorithmEntry* algorithm = nullptr;
+  std::vector<int64_t> params;
+  bool forced = false;  // from CCT_FORCE rather than the profile
+};
+
+// The rules of a profile and CCT_FORCE compiled for one transport and one
+// communicator size. select() does no string work and no allocation.
+// Entries point into the registry: it must outlive the selector and load no
+// further libraries meanwhile.
+class Selector {
+ public:
+  Selector() = default;
+  // Force rules come first (in their order), then the profile's bucket for
+  // (transport, np). A rule whose algorithm or parameters the registry
+  // rejects is left out, so its sizes fall back to the default; warnings()
+  // says why.
+  Selector(const Profile& profile, const std::vector<ForceRule>& force, const Registry& registry,
+           std::string_view transport, int np);
+
+  // The first rule of collective c whose range holds `bytes`, or nullptr
+  // when none does (the caller then uses its built-in default).
+  const Selection* select(cct_collective c, std::size_t bytes) const noexcept;
+  const std::vector<std::string>& warnings() const { return warnings_; }
+
+ private:
+  struct Range {
+    std::size_t lo;
+    std::size_t last;  // inclusive, so that an unbounded range holds SIZE_MAX too
+    Selection selection;
+  };
+  void add(cct_collective c, const SizeRule& rule, bool forced, const Registry& registry,
+           const std::string& origin);
+
+  std::array<std::vector<Range>, CCT_COLLECTIVE_COUNT> ranges_;
+  std::vector<std::string> warnings_;
+};
+
+}  // namespace cct

@@ -1,0 +1,129 @@
+// The profile model's rules that do not depend on YAML: the message-size
+// definition, and what makes an algorithm name and parameter values valid.
+#include <charconv>
+
+#include "cct/error.hpp"
+#include "cct/profile.hpp"
+#include "cct/sdk/datatype.hpp"
+#include "cct/units.hpp"
+#include "profile_check.hpp"
+
+namespace cct {
+namespace {
+
+std::string value_text(const cct_param_desc& param, int64_t value) {
+  return param.type == CCT_PARAM_BYTES && value >= 0 ? format_bytes(value) : std::to_string(value);
+}
+
+std::string candidates_problem(const cct_param_desc& param, int64_t value) {
+  std::string list;
+  for (uint32_t i = 0; i < param.ncandidates; ++i) {
+    if (param.candidates[i] == value) return "";
+    list += (i ? ", " : "") + value_text(param, param.candidates[i]);
+  }
+  return value_text(param, value) + " is not one of " + list;
+}
+
+// Whether value is lo combined with step some number of times (the values
+// the tuner would try), without overflowing.
+bool on_step(const cct_param_desc& param, int64_t value) {
+  if (param.step_kind == CCT_STEP_ADD)
+    return param.step <= 0 || (value - param.lo) % param.step == 0;
+  if (param.step < 2 || param.lo <= 0) return value == param.lo;
+  int64_t v = param.lo;
+  while (v < value && v <= param.hi / param.step) v *= param.step;
+  return v == value;
+}
+
+std::string range_problem(const cct_param_desc& param, int64_t value) {
+  if (value < param.lo || value > param.hi)
+    return value_text(param, value) + " is outside " + value_text(param, param.lo) + ".." +
+           value_text(param, param.hi);
+  if (!on_step(param, value))
+    return value_text(param, value) + " is not on the range's steps (" +
+           (param.step_kind == CCT_STEP_MUL ? "times " : "plus ") + std::to_string(param.step) +
+           " from " + value_text(param, param.lo) + ")";
+  return "";
+}
+
+const cct_param_desc* find_param(const cct_algorithm_desc& desc, const std::string& name) {
+  for (uint32_t i = 0; i < desc.nparams; ++i)
+    if (name == desc.params[i].name) return &desc.params[i];
+  return nullptr;
+}
+
+}  // namespace
+
+std::size_t message_bytes(cct_collective c, std::size_t count, cct_datatype dtype) {
+  return c == CCT_BARRIER ? 0 : count * sdk::dtype_size(dtype);
+}
+
+std::string param_value_problem(const cct_param_desc& param, int64_t value) {
+  return param.ncandidates > 0 ? candidates_problem(param, value) : range_problem(param, value);
+}
+
+namespace detail {
+
+const AlgorithmEntry* find_algorithm_or_why(const Registry& registry, cct_collective c,
+                                            const std::string& name, std::string* why) {
+  if (const AlgorithmEntry* entry = registry.find_algorithm(c, name)) return entry;
+  std::string known;
+  for (const auto& a : registry.algorithms())
+    if (a.desc->collective == c) known += (known.empty() ? "" : ", ") + std::string(a.desc->name);
+  *why = std::string("unknown ") + collective_name(c) + " algorithm '" + name +
+         "' (registered: " + (known.empty() ? "none" : known) + ")";
+  return nullptr;
+}
+
+std::string param_problem(const AlgorithmEntry& alg, const std::string& name, int64_t value) {
+  const std::string where =
+      std::string(collective_name(alg.desc->collective)) + "/" + alg.desc->name;
+  const cct_param_desc* param = find_param(*alg.desc, name);
+  if (param == nullptr) {
+    std::string known;
+    for (uint32_t i = 0; i < alg.desc->nparams; ++i)
+      known += (i ? ", " : "") + std::string(alg.desc->params[i].name);
+    return where + " has no parameter '" + name + "' (" +
+           (known.empty() ? "it has none" : "parameters: " + known) + ")";
+  }
+  const std::string problem = param_value_problem(*param, value);
+  return problem.empty() ? "" : where + " parameter " + name + ": " + problem;
+}
+
+std::string rule_problem(const Registry& registry, cct_collective c, const std::string& algorithm,
+                         const std::map<std::string, int64_t>& params) {
+  std::string why;
+  const AlgorithmEntry* alg = find_algorithm_or_why(registry, c, algorithm, &why);
+  if (alg == nullptr) return why;
+  for (const auto& [name, value] : params)
+    if (std::string problem = param_problem(*alg, name, value); !problem.empty()) return problem;
+  return "";
+}
+
+std::vector<int64_t> param_values(const AlgorithmEntry& alg,
+                                  const std::map<std::string, int64_t>& params) {
+  std::vector<int64_t> values = alg.default_params();
+  for (uint32_t i = 0; i < alg.desc->nparams; ++i)
+    if (auto it = params.find(alg.desc->params[i].name); it != params.end()) values[i] = it->second;
+  return values;
+}
+
+std::string format_size(int64_t bytes) {
+  return bytes == kMaxBytes ? "max" : format_bytes(bytes);
+}
+
+std::optional<int64_t> parse_size(const std::string& text) {
+  if (text == "max") return kMaxBytes;
+  return parse_bytes(text);
+}
+
+std::optional<int64_t> parse_param_value(const std::string& text) {
+  int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec == std::errc() && ptr == end) return value;
+  return parse_bytes(text);
+}
+
+}  // namespace detail
+}  // namespace cct

@@ -1,0 +1,312 @@
+// The YAML reader: parses a profile with yaml-cpp and validates every field,
+// so that the runtime can trust what it loaded. Every complaint is
+// "<file>:<line>: <what>", the line being the node's (1-based).
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <initializer_list>
+#include <set>
+#include <sstream>
+
+#include "cct/error.hpp"
+#include "cct/profile.hpp"
+#include "profile_check.hpp"
+
+namespace cct {
+namespace {
+
+using Keys = std::initializer_list<const char*>;
+
+class Reader {
+ public:
+  Reader(std::string source, const Registry* registry)
+      : source_(std::move(source)), registry_(registry) {}
+
+  Profile read(const YAML::Node& root) const;
+
+ private:
+  // yaml-cpp counts lines from 0; a node without a position (the empty
+  // document) is blamed on line 1.
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& what) const {
+    throw Error(source_ + ":" + std::to_string(std::max(at.Mark().line, 0) + 1) + ": " + what,
+                CCT_ERR_INVALID_ARG);
+  }
+
+  void check_keys(const YAML::Node& map, const std::string& ctx, Keys required,
+                  Keys optional) const;
+  void expect_map(const YAML::Node& node, const std::string& ctx) const;
+  void expect_seq(const YAML::Node& node, const std::string& ctx, std::size_t size) const;
+  std::string text(const YAML::Node& node, const std::string& ctx) const;
+  int64_t integer(const YAML::Node& node, const std::string& ctx, int64_t lo, int64_t hi) const;
+  int64_t size(const YAML::Node& node, const std::string& ctx) const;
+
+  MachineInfo machine(const YAML::Node& node) const;
+  std::map<std::string, std::string> tuning(const YAML::Node& node) const;
+  std::map<cct_collective, TransportRules> rules(const YAML::Node& node) const;
+  std::vector<RankBucket> buckets(cct_collective c, const YAML::Node& node,
+                                  const std::string& ctx) const;
+  RankBucket bucket(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
+  SizeRule size_rule(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
+  std::map<std::string, int64_t> params(const AlgorithmEntry* alg, const YAML::Node& node,
+                                        const std::string& ctx) const;
+  void check_coverage(const std::vector<SizeRule>& sizes, const YAML::Node& node,
+                      const std::string& ctx) const;
+
+  std::string source_;
+  const Registry* registry_;
+};
+
+std::string quoted(const YAML::Node& node) {
+  return node.IsScalar() ? "'" + node.Scalar() + "'" : node.IsNull() ? "nothing" : "a collection";
+}
+
+// Checks that a mapping has every required key, no unknown key and no key
+// twice (yaml-cpp keeps duplicates; the runtime must not pick one silently).
+void Reader::check_keys(const YAML::Node& map, const std::string& ctx, Keys required,
+                        Keys optional) const {
+  expect_map(map, ctx);
+  std::set<std::string> seen;
+  for (const auto& kv : map) {
+    const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+    bool known = false;
+    for (Keys keys : {required, optional})
+      for (const char* k : keys) known = known || key == k;
+    if (!known) fail(kv.first, ctx + ": unknown field " + quoted(kv.first));
+    if (!seen.insert(key).second) fail(kv.first, ctx + ": field '" + key + "' given twice");
+  }
+  for (const char* k : required)
+    if (!seen.count(k)) fail(map, ctx + ": missing field '" + k + "'");
+}
+
+void Reader::expect_map(const YAML::Node& node, const std::string& ctx) const {
+  if (!node.IsMap()) fail(node, ctx + ": expected a mapping, got " + quoted(node));
+}
+
+void Reader::expect_seq(const YAML::Node& node, const std::string& ctx, std::size_t size) const {
+  if (!node.IsSequence() || node.size() != size)
+    fail(node, ctx + ": expected a list of " + std::to_string(size) + ", got " +
+                   (node.IsSequence() ? std::to_string(node.size()) + " items" : quoted(node)));
+}
+
+std::string Reader::text(const YAML::Node& node, const std::string& ctx) const {
+  if (!node.IsScalar()) fail(node, ctx + ": expected text, got " + quoted(node));
+  return node.Scalar();
+}
+
+int64_t Reader::integer(const YAML::Node& node, const std::string& ctx, int64_t lo,
+                        int64_t hi) const {
+  const std::string s = text(node, ctx);
+  int64_t value = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+  if (ec != std::errc() || end != s.data() + s.size() || value < lo || value > hi)
+    fail(node, ctx + ": expected an integer in " + std::to_string(lo) + ".." + std::to_string(hi) +
+                   ", got '" + s + "'");
+  return value;
+}
+
+int64_t Reader::size(const YAML::Node& node, const std::string& ctx) const {
+  const std::string s = text(node, ctx);
+  auto value = detail::parse_size(s);
+  if (!value) fail(node, ctx + ": expected a size (0, 4k, 1M, max), got '" + s + "'");
+  return *value;
+}
+
+Profile Reader::read(const YAML::Node& root) const {
+  if (!root.IsMap()) fail(root, "expected a profile (a mapping), got " + quoted(root));
+  // The version is checked before anything else: another version's fields
+  // would only produce confusing complaints.
+  const YAML::Node schema = root["schema"];
+  if (!schema) fail(root, "missing field 'schema'");
+  if (integer(schema, "schema", 0, INT32_MAX) != kProfileSchema)
+    fail(schema, "unsupported schema version " + schema.Scalar() + " (this build reads " +
+                     std::to_string(kProfileSchema) + ")");
+  check_keys(root, "profile", {"schema", "tool_version", "date", "machine", "tuning", "rules"}, {});
+  Profile p;
+  p.tool_version = text(root["tool_version"], "tool_version");
+  p.date = text(root["date"], "date");
+  p.machine = machine(root["machine"]);
+  p.tuning = tuning(root["tuning"]);
+  p.rules = rules(root["rules"]);
+  return p;
+}
+
+MachineInfo Reader::machine(const YAML::Node& node) const {
+  check_keys(node, "machine",
+             {"fingerprint", "summary", "nodes", "ranks_per_node", "packages", "numa_nodes",
+              "cores", "pus", "caches"},
+             {});
+  auto count = [&](const char* key) {
+    return static_cast<int>(integer(node[key], std::string("machine.") + key, 1, INT32_MAX));
+  };
+  return MachineInfo{.fingerprint = text(node["fingerprint"], "machine.fingerprint"),
+                     .summary = text(node["summary"], "machine.summary"),
+                     .nodes = count("nodes"),
+                     .ranks_per_node = count("ranks_per_node"),
+                     .packages = count("packages"),
+                     .numa_nodes = count("numa_nodes"),
+                     .cores = count("cores"),
+                     .pus = count("pus"),
+                     .caches = text(node["caches"], "machine.caches")};
+}
+
+std::map<std::string, std::string> Reader::tuning(const YAML::Node& node) const {
+  expect_map(node, "tuning");
+  std::map<std::string, std::string> out;
+  for (const auto& kv : node) {
+    const std::string key = text(kv.first, "tuning");
+    if (!out.emplace(key, text(kv.second, "tuning." + key)).second)
+      fail(kv.first, "tuning: field '" + key + "' given twice");
+  }
+  return out;
+}
+
+std::map<cct_collective, TransportRules> Reader::rules(const YAML::Node& node) const {
+  expect_map(node, "rules");
+  std::map<cct_collective, TransportRules> out;
+  for (const auto& kv : node) {
+    cct_collective c;
+    const std::string name = text(kv.first, "rules");
+    if (!parse_collective(name, &c)) fail(kv.first, "rules: unknown collective '" + name + "'");
+    if (out.count(c)) fail(kv.first, "rules: collective '" + name + "' given twice");
+    expect_map(kv.second, "rules." + name);
+    TransportRules& transports = out[c];
+    for (const auto& tv : kv.second) {
+      const std::string transport = text(tv.first, "rules." + name);
+      const std::string ctx = "rules." + name + "." + transport;
+      if (transports.count(transport)) fail(tv.first, ctx + ": transport given twice");
+      transports[transport] = buckets(c, tv.second, ctx);
+    }
+  }
+  return out;
+}
+
+std::vector<RankBucket> Reader::buckets(cct_collective c, const YAML::Node& node,
+                                        const std::string& ctx) const {
+  if (!node.IsSequence()) fail(node, ctx + ": expected a list of np buckets, got " + quoted(node));
+  std::vector<RankBucket> out;
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    RankBucket b = bucket(c, node[i], ctx + "[" + std::to_string(i) + "]");
+    for (const RankBucket& other : out)
+      if (b.np_lo <= other.np_hi && other.np_lo <= b.np_hi)
+        fail(node[i], ctx + "[" + std::to_string(i) + "]: np range overlaps an earlier bucket's [" +
+                          std::to_string(other.np_lo) + ", " + std::to_string(other.np_hi) + "]");
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::string& ctx) const {
+  check_keys(node, ctx, {"np", "sizes"}, {});
+  const YAML::Node np = node["np"];
+  expect_seq(np, ctx + ".np", 2);
+  RankBucket b;
+  b.np_lo = static_cast<int32_t>(integer(np[0], ctx + ".np", 1, kMaxRanks));
+  b.np_hi =
+      np[1].IsScalar() && np[1].Scalar() == "max"
+          ? kMaxRanks
+          : static_cast<int32_t>(integer(np[1], ctx + ".np end (or max)", b.np_lo, kMaxRanks));
+  const YAML::Node sizes = node["sizes"];
+  if (!sizes.IsSequence() || sizes.size() == 0)
+    fail(sizes, ctx + ".sizes: expected a non-empty list of size ranges");
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    b.sizes.push_back(size_rule(c, sizes[i], ctx + ".sizes[" + std::to_string(i) + "]"));
+  check_coverage(b.sizes, sizes, ctx + ".sizes");
+  return b;
+}
+
+SizeRule Reader::size_rule(cct_collective c, const YAML::Node& node, const std::string& ctx) const {
+  check_keys(node, ctx, {"range", "algorithm"}, {"params", "median_s"});
+  SizeRule r;
+  const YAML::Node range = node["range"];
+  expect_seq(range, ctx + ".range", 2);
+  r.lo = size(range[0], ctx + ".range");
+  r.hi = size(range[1], ctx + ".range");
+  if (r.lo >= r.hi) fail(range, ctx + ".range: empty range, its start is not below its end");
+  r.algorithm = text(node["algorithm"], ctx + ".algorithm");
+  const AlgorithmEntry* alg = nullptr;
+  std::string why;
+  if (registry_ && !(alg = detail::find_algorithm_or_why(*registry_, c, r.algorithm, &why)))
+    fail(node["algorithm"], ctx + ".algorithm: " + why);
+  if (const YAML::Node params = node["params"]) r.params = this->params(alg, params, ctx);
+  if (const YAML::Node median = node["median_s"]) {
+    double value = 0;
+    const bool number = median.IsScalar() && YAML::convert<double>::decode(median, value);
+    if (!number || !(value >= 0 && std::isfinite(value)))
+      fail(median, ctx + ".median_s: expected seconds (a number >= 0), got " + quoted(median));
+    r.median_s = value;
+  }
+  return r;
+}
+
+std::map<std::string, int64_t> Reader::params(const AlgorithmEntry* alg, const YAML::Node& node,
+                                              const std::string& ctx) const {
+  expect_map(node, ctx + ".params");
+  std::map<std::string, int64_t> out;
+  for (const auto& kv : node) {
+    const std::string name = text(kv.first, ctx + ".params");
+    const std::string value_text = text(kv.second, ctx + ".params." + name);
+    auto value = detail::parse_param_value(value_text);
+    if (!value)
+      fail(kv.second, ctx + ".params." + name + ": expected an integer, got '" + value_text + "'");
+    if (alg)
+      if (std::string problem = detail::param_problem(*alg, name, *value); !problem.empty())
+        fail(kv.first, ctx + ".params: " + problem);
+    if (!out.emplace(name, *value).second)
+      fail(kv.first, ctx + ".params: parameter '" + name + "' given twice");
+  }
+  return out;
+}
+
+// The ranges of a bucket must tile [0, max): start at 0, each begin where
+// the previous ended, the last end at max. Then every size has exactly one
+// rule and a lookup never depends on the order of overlapping entries.
+void Reader::check_coverage(const std::vector<SizeRule>& sizes, const YAML::Node& node,
+                            const std::string& ctx) const {
+  auto where = [&](std::size_t i) { return ctx + "[" + std::to_string(i) + "].range: "; };
+  if (sizes.front().lo != 0)
+    fail(node[0], where(0) + "the first range must start at 0, not " +
+                      detail::format_size(sizes.front().lo));
+  for (std::size_t i = 1; i < sizes.size(); ++i) {
+    const int64_t prev_hi = sizes[i - 1].hi;
+    if (sizes[i].lo < prev_hi)
+      fail(node[i],
+           where(i) + "overlaps the previous range, which ends at " + detail::format_size(prev_hi));
+    if (sizes[i].lo > prev_hi)
+      fail(node[i], where(i) + "leaves a gap [" + detail::format_size(prev_hi) + ", " +
+                        detail::format_size(sizes[i].lo) + ") after the previous range");
+  }
+  if (sizes.back().hi != kMaxBytes)
+    fail(node[sizes.size() - 1], where(sizes.size() - 1) + "the last range must end at max, not " +
+                                     detail::format_size(sizes.back().hi));
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot open the profile", CCT_ERR_INVALID_ARG);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw Error(path + ": cannot read the profile", CCT_ERR_INVALID_ARG);
+  return text.str();
+}
+
+}  // namespace
+
+Profile profile_from_yaml(const std::string& text, const std::string& source,
+                          const Registry* registry) {
+  // ParserException for malformed YAML; any other yaml-cpp exception would
+  // be a reader bug, still reported with its position rather than escaping.
+  try {
+    return Reader(source, registry).read(YAML::Load(text));
+  } catch (const YAML::Exception& e) {
+    throw Error(source + ":" + std::to_string(std::max(e.mark.line, 0) + 1) + ": " + e.msg,
+                CCT_ERR_INVALID_ARG);
+  }
+}
+
+Profile load_profile(const std::string& path, const Registry* registry) {
+  return profile_from_yaml(read_file(path), path, registry);
+}
+
+}  // namespace cct

@@ -1,0 +1,609 @@
+// The selection profile: YAML round trip, every rejection with its
+// file:line, the compiled lookup, CCT_FORCE, atomic save, profile search.
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <new>
+#include <sstream>
+
+#include "cct/error.hpp"
+#include "cct/profile.hpp"
+#include "support/harness.hpp"
+
+namespace fs = std::filesystem;
+
+// Counts allocations so that a test can show select() makes none. Replacing
+// the global operators affects the whole test binary, harmlessly: they only
+// forward to malloc/free, as the default ones do. Not inlined, so that g++
+// does not mistake the free() for a mismatch with the standard new. Left out
+// under AddressSanitizer, which replaces these operators itself.
+#ifndef __SANITIZE_ADDRESS__
+#define CCT_COUNT_ALLOCATIONS 1
+static std::atomic<long> g_allocations{0};
+__attribute__((noinline)) void* operator new(std::size_t n) {
+  ++g_allocations;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+__attribute__((noinline)) void operator delete(void* p) noexcept {
+  std::free(p);
+}
+__attribute__((noinline)) void operator delete(void* p, std::size_t) noexcept {
+  std::free(p);
+}
+#endif
+
+namespace {
+
+// A fresh directory under $TMPDIR, removed with everything in it.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "cct_profile_XXXXXX").string();
+    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
+    path = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(path, ec);
+  }
+  std::string file(const std::string& name) const { return (path / name).string(); }
+};
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+std::string read_file(const std::string& path) {
+  std::ostringstream text;
+  text << std::ifstream(path).rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> files_in(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A valid profile; the line numbers are what the rejection cases refer to.
+const char* const kValidYaml =
+    "schema: 1\n"                                 // 1
+    "tool_version: 0.1.0\n"                       // 2
+    "date: 2026-11-22T04:00:00Z\n"                // 3
+    "machine:\n"                                  // 4
+    "  fingerprint: 0123456789abcdef\n"           // 5
+    "  summary: pack:1 core:2 pu:2\n"             // 6
+    "  nodes: 1\n"                                // 7
+    "  ranks_per_node: 2\n"                       // 8
+    "  packages: 1\n"                             // 9
+    "  numa_nodes: 1\n"                           // 10
+    "  cores: 2\n"                                // 11
+    "  pus: 2\n"                                  // 12
+    "  caches: L2 1M x2\n"                        // 13
+    "tuning:\n"                                   // 14
+    "  reps: 20\n"                                // 15
+    "  max_bytes: 4M\n"                           // 16
+    "rules:\n"                                    // 17
+    "  bcast:\n"                                  // 18
+    "    shm:\n"                                  // 19
+    "      - np: [2, 8]\n"                        // 20
+    "        sizes:\n"                            // 21
+    "          - range: [0, 4k]\n"                // 22
+    "            algorithm: binomial\n"           // 23
+    "            median_s: 1.5e-06\n"             // 24
+    "          - range: [4k, max]\n"              // 25
+    "            algorithm: knomial\n"            // 26
+    "            params: {radix: 8}\n"            // 27
+    "      - np: [9, max]\n"                      // 28
+    "        sizes:\n"                            // 29
+    "          - range: [0, max]\n"               // 30
+    "            algorithm: scatter_allgather\n"  // 31
+    "  allreduce:\n"                              // 32
+    "    shm:\n"                                  // 33
+    "      - np: [1, max]\n"                      // 34
+    "        sizes:\n"                            // 35
+    "          - range: [0, max]\n"               // 36
+    "            algorithm: ring\n";              // 37
+
+// kValidYaml with line `line` (1-based) replaced by `text` ("" deletes it).
+std::string with_line(int line, const std::string& text) {
+  std::istringstream in(kValidYaml);
+  std::string out;
+  int n = 0;
+  for (std::string l; std::getline(in, l);)
+    if (++n != line)
+      out += l + "\n";
+    else if (!text.empty())
+      out += text + "\n";
+  return out;
+}
+
+// The first `n` lines of kValidYaml.
+std::string first_lines(int n) {
+  std::string text = kValidYaml;
+  std::size_t end = 0;
+  for (int i = 0; i < n; ++i) end = text.find('\n', end) + 1;
+  return text.substr(0, end);
+}
+
+// The message load_profile() throws for `yaml`, checked to start with
+// "<file>:<line>: ".
+std::string rejection(const TempDir& dir, const std::string& yaml, int line,
+                      const cct::Registry* registry = &cct::test::registry()) {
+  const std::string path = dir.file("bad.yaml");
+  write_file(path, yaml);
+  try {
+    cct::load_profile(path, registry);
+  } catch (const cct::Error& e) {
+    const std::string prefix = path + ":" + std::to_string(line) + ": ";
+    INFO(e.what());
+    CHECK(std::string(e.what()).rfind(prefix, 0) == 0);
+    return std::string(e.what()).substr(std::min(prefix.size(), std::strlen(e.what())));
+  }
+  FAIL("load_profile accepted:\n" << yaml);
+  return "";
+}
+
+cct::Profile sample_profile() {
+  cct::Profile p;
+  p.tool_version = "0.1.0";
+  p.date = "2026-11-22T04:00:00Z";
+  p.machine = {.fingerprint = "0123456789abcdef",
+               .summary = "pack:1 numa:1 l3:1(32MiB) core:2 pu:2",
+               .nodes = 1,
+               .ranks_per_node = 2,
+               .packages = 1,
+               .numa_nodes = 1,
+               .cores = 2,
+               .pus = 2,
+               .caches = "L2 1M x2, L3 32M"};
+  p.tuning = {{"min_bytes", "0"}, {"max_bytes", "4M"}, {"reps", "20"},
+              {"quick", "false"}, {"note", ""},        {"odd", "~: null"}};
+  p.rules[CCT_BCAST]["shm"] = {
+      {.np_lo = 2,
+       .np_hi = 8,
+       .sizes = {{.lo = 0, .hi = 4096, .algorithm = "binomial", .median_s = 1.5e-6},
+                 {.lo = 4096,
+                  .hi = 65536,
+                  .algorithm = "knomial",
+                  .params = {{"radix", 8}},
+                  .median_s = 0.1 + 0.2},
+                 {.lo = 65536,
+                  .hi = cct::kMaxBytes,
+                  .algorithm = "chain",
+                  .params = {{"segment", 131072}}}}},
+      {.np_lo = 9, .np_hi = cct::kMaxRanks, .sizes = {{.algorithm = "scatter_allgather"}}}};
+  p.rules[CCT_ALLREDUCE]["shm"] = {{.sizes = {{.algorithm = "ring", .median_s = 0.0}}}};
+  p.rules[CCT_ALLREDUCE]["mpi"] = {{.np_lo = 4, .np_hi = 4, .sizes = {{.algorithm = "ring"}}}};
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("profile: message size per collective", "[profile]") {
+  CHECK(cct::message_bytes(CCT_BARRIER, 100, CCT_DOUBLE) == 0);
+  CHECK(cct::message_bytes(CCT_BCAST, 100, CCT_DOUBLE) == 800);
+  CHECK(cct::message_bytes(CCT_GATHER, 10, CCT_INT32) == 40);  // one rank's block
+  CHECK(cct::message_bytes(CCT_ALLGATHER, 10, CCT_INT16) == 20);
+  CHECK(cct::message_bytes(CCT_ALLREDUCE, 3, CCT_FLOAT) == 12);  // the vector
+  CHECK(cct::message_bytes(CCT_ALLTOALL, 5, CCT_UINT8) == 5);    // to each peer
+}
+
+TEST_CASE("profile: save then load gives the same profile", "[profile]") {
+  TempDir dir;
+  const cct::Profile p = sample_profile();
+  const std::string path = dir.file("p.yaml");
+  cct::save_profile(p, path);
+  CHECK(cct::load_profile(path, &cct::test::registry()) == p);
+  CHECK(cct::load_profile(path, nullptr) == p);
+  const std::string text = read_file(path);
+  CHECK(text.find("range: [4k, 64k]") != std::string::npos);
+  CHECK(text.find("range: [64k, max]") != std::string::npos);
+  CHECK(text.find("np: [9, max]") != std::string::npos);
+  CHECK(files_in(dir.path) == std::vector<std::string>{"p.yaml"});
+  // Empty text, empty settings and no rules survive too.
+  CHECK(cct::profile_from_yaml(cct::profile_to_yaml(cct::Profile{}), "empty", nullptr) ==
+        cct::Profile{});
+}
+
+TEST_CASE("profile: the documented example loads", "[profile]") {
+  TempDir dir;
+  write_file(dir.file("p.yaml"), kValidYaml);
+  const cct::Profile p = cct::load_profile(dir.file("p.yaml"), &cct::test::registry());
+  CHECK(p.machine.cores == 2);
+  CHECK(p.tuning.at("max_bytes") == "4M");
+  const auto& buckets = p.rules.at(CCT_BCAST).at("shm");
+  REQUIRE(buckets.size() == 2);
+  CHECK(buckets[0].sizes[1].params.at("radix") == 8);
+  CHECK(buckets[0].sizes[0].median_s == 1.5e-6);
+  CHECK(buckets[1].np_hi == cct::kMaxRanks);
+}
+
+TEST_CASE("profile: the example in profiles/README.md loads", "[profile]") {
+  const std::string doc = read_file(CCT_TEST_SOURCE_DIR "/profiles/README.md");
+  const std::size_t begin = doc.find("```yaml\n");
+  REQUIRE(begin != std::string::npos);
+  const std::size_t end = doc.find("```", begin + 8);
+  TempDir dir;
+  write_file(dir.file("p.yaml"), doc.substr(begin + 8, end - begin - 8));
+  CHECK(cct::load_profile(dir.file("p.yaml"), &cct::test::registry()) ==
+        cct::profile_from_yaml(kValidYaml, "valid", &cct::test::registry()));
+}
+
+TEST_CASE("profile: rejections name the file and line", "[profile]") {
+  TempDir dir;
+  struct Case {
+    std::string yaml;
+    int line;
+    std::string message;
+  };
+  const Case cases[] = {
+      {with_line(1, "schema: 2"), 1, "unsupported schema version 2 (this build reads 1)"},
+      {with_line(1, "schema: one"), 1, "schema: expected an integer"},
+      {with_line(1, ""), 1, "missing field 'schema'"},
+      {with_line(11, "  cores: two"), 11, "machine.cores: expected an integer in 1.."},
+      {with_line(12, ""), 5, "machine: missing field 'pus'"},
+      {with_line(13, "  caches: [L2]"), 13, "machine.caches: expected text, got a collection"},
+      {with_line(13, "  cache: L2"), 13, "machine: unknown field 'cache'"},
+      {with_line(32, "  allreduse:"), 32, "rules: unknown collective 'allreduse'"},
+      {with_line(23, "            algorithm: binomal"), 23,
+       "unknown bcast algorithm 'binomal' (registered: binomial, knomial,"},
+      {with_line(37, "            algorithm: binomial"), 37,
+       "unknown allreduce algorithm 'binomial'"},
+      {with_line(27, "            params: {radx: 8}"), 27,
+       "bcast/knomial has no parameter 'radx' (parameters: radix)"},
+      {with_line(27, "            params: {radix: 5}"), 27,
+       "bcast/knomial parameter radix: 5 is not one of 2, 3, 4, 8"},
+      {with_line(27, "            params: {radix: four}"), 27, "params.radix: expected an integer"},
+      {with_line(24, "            median_s: fast"), 24, "median_s: expected seconds"},
+      {with_line(24, "            medain_s: 1"), 24, "unknown field 'medain_s'"},
+      {with_line(25, "          - range: [2k, max]"), 25,
+       "sizes[1].range: overlaps the previous range, which ends at 4k"},
+      {with_line(25, "          - range: [8k, max]"), 25,
+       "leaves a gap [4k, 8k) after the previous range"},
+      {with_line(22, "          - range: [1, 4k]"), 22, "the first range must start at 0, not 1"},
+      {with_line(30, "          - range: [0, 1M]"), 30, "the last range must end at max, not 1M"},
+      {with_line(30, "          - range: [0, lots]"), 30,
+       "expected a size (0, 4k, 1M, max), got 'lots'"},
+      {with_line(30, "          - range: [0]"), 30, "range: expected a list of 2, got 1 items"},
+      {with_line(30, "          - range: [4k, 4k]"), 30, "empty range"},
+      {with_line(28, "      - np: [8, max]"), 28, "np range overlaps an earlier bucket's [2, 8]"},
+      {with_line(28, "      - np: [0, max]"), 28, "np: expected an integer in 1.."},
+      {with_line(20, "      - np: [8, 2]"), 20,
+       "np end (or max): expected an integer in 8..2147483647, got '2'"},
+      {with_line(27, "            params: {radix: 8"), 28, "end of map flow not found"},
+      {with_line(7, " nodes: 1"), 7, "end of map not found"},
+      {with_line(2, "tool_version: 0.1.0\ntool_version: 0.2"), 3,
+       "profile: field 'tool_version' given twice"},
+      {with_line(32, "  bcast:"), 32, "rules: collective 'bcast' given twice"},
+      {first_lines(32) + "    shm: {}\n", 33, "rules.allreduce.shm: expected a list of np buckets"},
+      {first_lines(34) + "        sizes: []\n", 35,
+       "rules.allreduce.shm[0].sizes: expected a non-empty list of size ranges"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.yaml);
+    CHECK_THAT(rejection(dir, c.yaml, c.line),
+               Catch::Contains(c.message, Catch::CaseSensitive::Yes));
+  }
+}
+
+TEST_CASE("profile: mangled files are rejected, never crash, and round-trip when accepted",
+          "[profile]") {
+  const std::string valid = kValidYaml;
+  const std::string alphabet = " :-[]{},\n#&*!|>'\"0ak\t?";
+  uint64_t state = 12345;
+  auto next = [&](std::size_t bound) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::size_t>((state >> 33) % bound);
+  };
+  int accepted = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string text = valid;
+    for (int edits = 1 + next(3); edits > 0; --edits) {
+      const std::size_t at = next(text.size());
+      if (next(2))
+        text.erase(at, 1 + next(4));
+      else
+        text.insert(at, 1, alphabet[next(alphabet.size())]);
+    }
+    INFO(text);
+    try {
+      const cct::Profile p = cct::profile_from_yaml(text, "m.yaml", &cct::test::registry());
+      ++accepted;
+      CHECK(cct::profile_from_yaml(cct::profile_to_yaml(p), "again", nullptr) == p);
+    } catch (const cct::Error& e) {
+      CHECK_THAT(e.what(), Catch::StartsWith("m.yaml:"));
+    }
+  }
+  CHECK(accepted > 0);
+}
+
+TEST_CASE("profile: without a registry, names are not checked", "[profile]") {
+  TempDir dir;
+  write_file(dir.file("p.yaml"), with_line(27, "            params: {radx: 8}"));
+  CHECK(cct::load_profile(dir.file("p.yaml"), nullptr).rules.at(CCT_BCAST).at("shm").size() == 2);
+  CHECK_THAT(rejection(dir, with_line(24, "            median_s: -1"), 24, nullptr),
+             Catch::Contains("median_s: expected seconds (a number >= 0), got '-1'"));
+}
+
+TEST_CASE("profile: unreadable and empty files", "[profile]") {
+  TempDir dir;
+  CHECK_THROWS_WITH(cct::load_profile(dir.file("none.yaml"), nullptr),
+                    dir.file("none.yaml") + ": cannot open the profile");
+  CHECK_THAT(rejection(dir, "", 1), Catch::Contains("expected a profile (a mapping)"));
+  CHECK_THAT(rejection(dir, "- 1\n- 2\n", 1), Catch::Contains("expected a profile (a mapping)"));
+}
+
+TEST_CASE("profile: parameter ranges", "[profile]") {
+  cct_param_desc add{.name = "threads",
+                     .type = CCT_PARAM_INT,
+                     .default_value = 4,
+                     .lo = 2,
+                     .hi = 10,
+                     .step = 2,
+                     .step_kind = CCT_STEP_ADD};
+  CHECK(cct::param_value_problem(add, 2) == "");
+  CHECK(cct::param_value_problem(add, 10) == "");
+  CHECK(cct::param_value_problem(add, 12) == "12 is outside 2..10");
+  CHECK(cct::param_value_problem(add, 5) == "5 is not on the range's steps (plus 2 from 2)");
+  cct_param_desc mul{.name = "segment",
+                     .type = CCT_PARAM_BYTES,
+                     .default_value = 8192,
+                     .lo = 4096,
+                     .hi = 1 << 20,
+                     .step = 4,
+                     .step_kind = CCT_STEP_MUL};
+  CHECK(cct::param_value_problem(mul, 4096) == "");
+  CHECK(cct::param_value_problem(mul, 1 << 20) == "");
+  CHECK(cct::param_value_problem(mul, 8192) == "8k is not on the range's steps (times 4 from 4k)");
+  CHECK(cct::param_value_problem(mul, 2048) == "2k is outside 4k..1M");
+}
+
+TEST_CASE("profile: lookup boundaries", "[profile]") {
+  const cct::Registry& reg = cct::test::registry();
+  const cct::Profile p = sample_profile();
+  cct::Selector s(p, {}, reg, "shm", 4);
+  CHECK(s.warnings().empty());
+  auto name = [&](cct_collective c, std::size_t bytes) -> std::string {
+    const cct::Selection* sel = s.select(c, bytes);
+    return sel ? sel->algorithm->desc->name : "none";
+  };
+  CHECK(name(CCT_BCAST, 0) == "binomial");
+  CHECK(name(CCT_BCAST, 4095) == "binomial");
+  CHECK(name(CCT_BCAST, 4096) == "knomial");  // [lo, hi): the boundary belongs above
+  CHECK(name(CCT_BCAST, 65535) == "knomial");
+  CHECK(name(CCT_BCAST, 65536) == "chain");
+  CHECK(name(CCT_BCAST, SIZE_MAX) == "chain");
+  CHECK(name(CCT_ALLREDUCE, 0) == "ring");
+  CHECK(name(CCT_GATHER, 0) == "none");  // no rules for gather
+  CHECK(s.select(CCT_BCAST, 4096)->params == std::vector<int64_t>{8});
+  CHECK(s.select(CCT_BCAST, 65536)->params == std::vector<int64_t>{131072});
+  CHECK_FALSE(s.select(CCT_BCAST, 0)->forced);
+
+  // np outside every bucket, another transport, a bucket of one size.
+  CHECK(cct::Selector(p, {}, reg, "shm", 1).select(CCT_BCAST, 0) == nullptr);
+  CHECK(cct::Selector(p, {}, reg, "shm", 1).select(CCT_ALLREDUCE, 0) != nullptr);
+  CHECK(cct::Selector(p, {}, reg, "tcp", 4).select(CCT_BCAST, 0) == nullptr);
+  CHECK(cct::Selector(p, {}, reg, "mpi", 4).select(CCT_ALLREDUCE, 0) != nullptr);
+  CHECK(cct::Selector(p, {}, reg, "mpi", 5).select(CCT_ALLREDUCE, 0) == nullptr);
+  CHECK(cct::Selector(p, {}, reg, "shm", 1000).select(CCT_BCAST, 0)->algorithm->desc->name ==
+        std::string("scatter_allgather"));
+  CHECK(s.select(static_cast<cct_collective>(CCT_COLLECTIVE_COUNT), 0) == nullptr);
+}
+
+#ifdef CCT_COUNT_ALLOCATIONS
+TEST_CASE("profile: lookup does not allocate", "[profile]") {
+  cct::Selector s(sample_profile(), cct::parse_force("bcast:0-1k:knomial", nullptr),
+                  cct::test::registry(), "shm", 4);
+  const long before = g_allocations.load();
+  std::size_t found = 0;
+  for (std::size_t bytes : {0ul, 1000ul, 4096ul, 1ul << 20, SIZE_MAX})
+    found += s.select(CCT_BCAST, bytes) != nullptr;
+  CHECK(g_allocations.load() == before);
+  CHECK(found == 5);
+}
+#endif
+
+TEST_CASE("profile: defaults fill unnamed parameters", "[profile]") {
+  cct::Profile p;
+  p.rules[CCT_BCAST]["shm"] = {{.sizes = {{.algorithm = "knomial"}}}};
+  cct::Selector s(p, {}, cct::test::registry(), "shm", 4);
+  const auto& knomial = cct::test::algorithm(CCT_BCAST, "knomial");
+  CHECK(s.select(CCT_BCAST, 0)->algorithm == &knomial);
+  CHECK(s.select(CCT_BCAST, 0)->params == knomial.default_params());
+}
+
+TEST_CASE("profile: rules the registry rejects fall back, with a warning", "[profile]") {
+  cct::Profile p;
+  p.rules[CCT_BCAST]["shm"] = {
+      {.sizes = {{.hi = 1024, .algorithm = "gone"},
+                 {.lo = 1024, .algorithm = "knomial", .params = {{"radix", 7}}}}}};
+  cct::Selector s(p, {}, cct::test::registry(), "shm", 4);
+  CHECK(s.select(CCT_BCAST, 0) == nullptr);
+  CHECK(s.select(CCT_BCAST, 1024) == nullptr);
+  REQUIRE(s.warnings().size() == 2);
+  CHECK_THAT(s.warnings()[0], Catch::StartsWith("profile rule bcast [0, 1k) left out: unknown "
+                                                "bcast algorithm 'gone'"));
+  CHECK_THAT(s.warnings()[1], Catch::Contains("radix: 7 is not one of 2, 3, 4, 8"));
+  p.rules[CCT_BCAST]["shm"][0].sizes = {{.lo = 8, .hi = 8, .algorithm = "binomial"}};
+  cct::Selector empty(p, {}, cct::test::registry(), "shm", 4);
+  CHECK(empty.select(CCT_BCAST, 8) == nullptr);
+  CHECK(empty.warnings() ==
+        std::vector<std::string>{"profile rule bcast [8, 8) left out: empty range"});
+}
+
+TEST_CASE("profile: CCT_FORCE parsing", "[profile]") {
+  const cct::Registry* reg = &cct::test::registry();
+  auto rules = cct::parse_force("bcast:0-4k:binomial;bcast:4k-max:scatter_allgather", reg);
+  REQUIRE(rules.size() == 2);
+  CHECK(rules[0] == cct::ForceRule{CCT_BCAST, {.lo = 0, .hi = 4096, .algorithm = "binomial"}});
+  CHECK(rules[1] ==
+        cct::ForceRule{CCT_BCAST,
+                       {.lo = 4096, .hi = cct::kMaxBytes, .algorithm = "scatter_allgather"}});
+  rules = cct::parse_force("allreduce:0-max:ring", reg);
+  REQUIRE(rules.size() == 1);
+  CHECK(rules[0].collective == CCT_ALLREDUCE);
+  rules =
+      cct::parse_force(" bcast:0-max:knomial(radix=8) ; bcast:1M-max:chain(segment=128k);", reg);
+  REQUIRE(rules.size() == 2);
+  CHECK(rules[0].rule.params == std::map<std::string, int64_t>{{"radix", 8}});
+  CHECK(rules[1].rule.lo == 1 << 20);
+  CHECK(rules[1].rule.params.at("segment") == 131072);
+  CHECK(cct::parse_force("", reg).empty());
+  CHECK(cct::parse_force("bcast:0-max:anything(x=1)", nullptr).size() == 1);
+}
+
+TEST_CASE("profile: CCT_FORCE rejections name the rule and position", "[profile]") {
+  const cct::Registry* reg = &cct::test::registry();
+  const std::pair<std::string, std::string> cases[] = {
+      {"bcast:0-4k",
+       "CCT_FORCE rule 1 'bcast:0-4k' at character 11: expected ':' after the "
+       "size range, got the end of the rule"},
+      {"bcast:0-4k:binomial;bcst:0-max:ring",
+       "CCT_FORCE rule 2 'bcst:0-max:ring' at character 21: unknown collective 'bcst'"},
+      {"allreduce:4k-1k:ring",
+       "CCT_FORCE rule 1 'allreduce:4k-1k:ring' at character 11: empty range"},
+      {"bcast:x-max:binomial", "at character 7: expected the range's start (0, 4k, 1M), got 'x'"},
+      {"bcast:max-max:binomial", "at character 7: expected the range's start"},
+      {"bcast:0:binomial", "at character 8: expected '-' between the range's start and end"},
+      {"bcast:0-huge:binomial", "at character 9: expected the range's end (4k, 1M, max)"},
+      {"bcast:0-max:nope", "at character 13: unknown bcast algorithm 'nope' (registered:"},
+      {"bcast:0-max:", "at character 13: expected an algorithm name"},
+      {"bcast:0-max:knomial(radix=5)",
+       "at character 21: bcast/knomial parameter radix: 5 is not one of 2, 3, 4, 8"},
+      {"bcast:0-max:knomial(radx=8)",
+       "at character 21: bcast/knomial has no parameter 'radx' (parameters: radix)"},
+      {"bcast:0-max:knomial(radix=8", "at character 28: expected ')' to close the parameter list"},
+      {"bcast:0-max:knomial(radix)", "at character 26: expected '=' after the parameter name"},
+      {"bcast:0-max:knomial(radix=eight)", "at character 27: expected an integer or a size"},
+      {"bcast:0-max:knomial(radix=2,radix=4)", "at character 29: parameter 'radix' given twice"},
+      {"bcast:0-max:knomial(radix=2)x", "at character 29: unexpected 'x'"},
+      {"bcast:0-max:Binomial", "at character 13: expected an algorithm name"},
+  };
+  for (const auto& [text, message] : cases) {
+    INFO(text);
+    CHECK_THROWS_WITH(cct::parse_force(text, reg), Catch::Contains(message));
+  }
+}
+
+TEST_CASE("profile: CCT_FORCE takes precedence over the profile", "[profile]") {
+  const cct::Registry& reg = cct::test::registry();
+  const auto force = cct::parse_force("bcast:0-4k:knomial(radix=2);bcast:0-max:binomial", &reg);
+  cct::Selector s(sample_profile(), force, reg, "shm", 4);
+  const cct::Selection* small = s.select(CCT_BCAST, 100);
+  REQUIRE(small != nullptr);
+  CHECK(small->forced);
+  CHECK(small->algorithm->desc->name == std::string("knomial"));
+  CHECK(small->params == std::vector<int64_t>{2});
+  // The first force rule that matches wins over later ones and the profile.
+  CHECK(s.select(CCT_BCAST, 1 << 20)->algorithm->desc->name == std::string("binomial"));
+  CHECK(s.select(CCT_ALLREDUCE, 0)->forced == false);
+  // Any transport, any communicator size, even where the profile has none.
+  for (const char* transport : {"shm", "mpi", "rapidio_sim"})
+    for (int np : {1, 4, 1000})
+      CHECK(cct::Selector(cct::Profile{}, force, reg, transport, np).select(CCT_BCAST, 4096) !=
+            nullptr);
+}
+
+TEST_CASE("profile: save is atomic", "[profile]") {
+  TempDir dir;
+  const std::string path = dir.file("p.yaml");
+  write_file(path, "old contents\n");
+
+  SECTION("a successful save replaces the file and leaves no temporary") {
+    cct::save_profile(sample_profile(), path);
+    CHECK(cct::load_profile(path, nullptr) == sample_profile());
+    CHECK(files_in(dir.path) == std::vector<std::string>{"p.yaml"});
+    CHECK((fs::status(path).permissions() & fs::perms::others_read) != fs::perms::none);
+  }
+  SECTION("a profile that would not load is refused") {
+    cct::Profile p = sample_profile();
+    p.rules[CCT_BCAST]["shm"][0].sizes[1].lo = 8192;
+    CHECK_THROWS_WITH(
+        cct::save_profile(p, path),
+        Catch::StartsWith("cannot save profile " + path + ": it would not load: " + path + ":") &&
+            Catch::Contains("leaves a gap [4k, 8k)"));
+    CHECK(read_file(path) == "old contents\n");
+  }
+  SECTION("a missing directory") {
+    const std::string missing = dir.file("no/such/dir/p.yaml");
+    CHECK_THROWS_WITH(cct::save_profile(sample_profile(), missing),
+                      Catch::StartsWith("cannot save profile " + missing + ": "));
+  }
+  SECTION("the target is a directory: it stays, no temporary is left") {
+    fs::create_directory(dir.file("sub"));
+    CHECK_THROWS_WITH(cct::save_profile(sample_profile(), dir.file("sub")),
+                      Catch::StartsWith("cannot save profile " + dir.file("sub") +
+                                        ": renaming the temporary file"));
+    CHECK(fs::is_directory(dir.file("sub")));
+    CHECK(files_in(dir.path) == std::vector<std::string>{"p.yaml", "sub"});
+  }
+  SECTION("an unwritable directory") {
+    // root ignores directory permissions; the write-failure case below
+    // covers it there.
+    if (::geteuid() == 0) return;
+    fs::permissions(dir.path, fs::perms::owner_read | fs::perms::owner_exec);
+    CHECK_THROWS_WITH(cct::save_profile(sample_profile(), path),
+                      Catch::StartsWith("cannot save profile " + path + ": creating"));
+    CHECK(read_file(path) == "old contents\n");
+  }
+  SECTION("a failing write keeps the old file") {
+    // A file-size limit makes the temporary file's write fail (EFBIG) even
+    // for root; done in a child so the limit does not outlive the test.
+    pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      ::signal(SIGXFSZ, SIG_IGN);
+      rlimit limit{64, 64};
+      ::setrlimit(RLIMIT_FSIZE, &limit);
+      try {
+        cct::save_profile(sample_profile(), path);
+      } catch (const cct::Error& e) {
+        ::_exit(std::string(e.what()).rfind("cannot save profile " + path + ": writing", 0) == 0
+                    ? 0
+                    : 2);
+      }
+      ::_exit(1);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    CHECK(read_file(path) == "old contents\n");
+    CHECK(files_in(dir.path) == std::vector<std::string>{"p.yaml"});
+  }
+}
+
+TEST_CASE("profile: finding the profile of a machine", "[profile]") {
+  TempDir a, b;
+  cct::Profile p = sample_profile();
+  p.machine.fingerprint = "aaaa000000000000";
+  cct::save_profile(p, a.file("aaaa000000000000.yaml"));
+  // Named for one machine but tuned on another: the content decides.
+  p.machine.fingerprint = "bbbb000000000000";
+  cct::save_profile(p, a.file("cccc000000000000.yaml"));
+  cct::save_profile(p, b.file("renamed.yaml"));
+  write_file(b.file("broken.yaml"), "machine: [");
+  write_file(b.file("cccc000000000000.yaml"), "machine: {fingerprint: dddd}\n");
+
+  const std::vector<std::string> dirs = {a.file("missing"), a.path.string(), b.path.string()};
+  CHECK(cct::find_profile_for("aaaa000000000000", dirs) == a.file("aaaa000000000000.yaml"));
+  CHECK(cct::find_profile_for("bbbb000000000000", {b.path.string(), a.path.string()}) ==
+        b.file("renamed.yaml"));
+  CHECK(cct::find_profile_for("bbbb000000000000", {a.path.string()}) ==
+        a.file("cccc000000000000.yaml"));
+  CHECK(cct::find_profile_for("cccc000000000000", dirs) == "");
+  CHECK(cct::find_profile_for("dddd", dirs) == b.file("cccc000000000000.yaml"));
+}
