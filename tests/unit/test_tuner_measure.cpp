@@ -1,0 +1,331 @@
+// The tuner's measurement engine: timing of a point over real ranks, the raw
+// results file, the points to measure, and the progress line. No test
+// asserts a timing value, only the shape of the results.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "cct/error.hpp"
+#include "support/harness.hpp"
+#include "tuner/measure.hpp"
+#include "tuner/plan_space.hpp"
+#include "tuner/progress.hpp"
+#include "tuner/results_csv.hpp"
+
+namespace {
+
+using cct::tuner::PointResult;
+using cct::tuner::ResultRow;
+
+constexpr double kTimeoutS = 60;
+
+// One result per rank, in memory the forked ranks share with the test.
+class SharedResults {
+ public:
+  SharedResults()
+      : results_(static_cast<PointResult*>(
+            mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0))) {
+    if (results_ == MAP_FAILED) throw std::runtime_error("mmap of the shared results failed");
+  }
+  ~SharedResults() { munmap(results_, kBytes); }
+  SharedResults(const SharedResults&) = delete;
+  SharedResults& operator=(const SharedResults&) = delete;
+
+  PointResult& operator[](int rank) const { return results_[rank]; }
+
+ private:
+  static constexpr std::size_t kBytes = 8 * sizeof(PointResult);
+  PointResult* results_;
+};
+
+// Measures one point of algorithm `name` on 2 ranks; returns rank 0's
+// result after checking that rank 1 got the same one.
+PointResult measure_on_2(cct_collective c, const char* name, int64_t bytes,
+                         const cct::tuner::MeasureOptions& opts) {
+  const cct::AlgorithmEntry& alg = cct::test::algorithm(c, name);
+  const SharedResults results;
+  REQUIRE(cct::test::on_ranks(
+              2,
+              [&](cct::Communicator& comm) {
+                const cct::tuner::Call call{c, bytes};
+                cct::tuner::Measurer measurer(cct::test::registry(), comm, {&call, 1}, opts);
+                cct::Plan plan(alg, comm, alg.default_params());
+                results[comm.rank()] = measurer.measure(plan, call);
+              },
+              kTimeoutS) == "");
+  CHECK(results[0].median_s == results[1].median_s);
+  CHECK(results[0].reps == results[1].reps);
+  return results[0];
+}
+
+void check_sane(const PointResult& r, const cct::tuner::MeasureOptions& opts) {
+  CHECK(r.min_s > 0);
+  CHECK(r.min_s <= r.median_s);
+  CHECK(r.median_s <= r.max_s);
+  CHECK(r.reps >= opts.min_reps);
+  CHECK(r.reps <= opts.max_reps);
+}
+
+std::string temp_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() /
+          ("cct-tuner-" + std::to_string(getpid()) + "-" + name))
+      .string();
+}
+
+ResultRow sample_row(int64_t bytes, const std::string& params) {
+  return ResultRow{.collective = "bcast",
+                   .transport = "shm",
+                   .np = 4,
+                   .bytes = bytes,
+                   .algorithm = "knomial",
+                   .params = params,
+                   .result = {.median_s = 1.25e-6, .min_s = 1e-6, .max_s = 3.00001e-5, .reps = 17}};
+}
+
+void write_text(const std::string& path, const std::string& text, std::ios::openmode mode) {
+  std::ofstream(path, mode) << text;
+}
+
+std::string read_text(const std::string& path) {
+  std::ostringstream s;
+  s << std::ifstream(path).rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("summarize and spread of figures", "[tuner]") {
+  const PointResult r = cct::tuner::summarize({3.0, 1.0, 2.0, 10.0});
+  CHECK(r.min_s == 1.0);
+  CHECK(r.median_s == 2.5);
+  CHECK(r.max_s == 10.0);
+  CHECK(r.reps == 4);
+  CHECK(cct::tuner::spread_is_tight({1.0, 1.01, 1.02, 0.99, 1.0}, 0.05));
+  CHECK_FALSE(cct::tuner::spread_is_tight({1.0, 2.0, 3.0, 4.0}, 0.05));
+}
+
+TEST_CASE("measuring a real plan on 2 ranks gives sane figures", "[tuner]") {
+  const cct::tuner::MeasureOptions opts{.min_reps = 5, .max_reps = 40, .budget_s = 0.5};
+  check_sane(measure_on_2(CCT_BCAST, "binomial", 4096, opts), opts);
+  check_sane(measure_on_2(CCT_BARRIER, "dissemination", 0, opts), opts);
+  // Rotating buffers, and a reduction (int32 elements).
+  cct::tuner::MeasureOptions rotating = opts;
+  rotating.buffers = 3;
+  check_sane(measure_on_2(CCT_ALLREDUCE, "ring", 1 << 16, rotating), rotating);
+  check_sane(measure_on_2(CCT_ALLTOALL, "pairwise", 3, rotating), rotating);
+}
+
+TEST_CASE("measurement stops on a tight spread, at max_reps, or at the budget", "[tuner]") {
+  cct::tuner::MeasureOptions opts{.min_reps = 6, .max_reps = 15};
+  SECTION("any spread counts as tight: the first round is the last") {
+    opts.tight = 1e9;
+    CHECK(measure_on_2(CCT_BCAST, "binomial", 64, opts).reps == 6);
+  }
+  SECTION("no spread is tight and the budget is ample: max_reps") {
+    opts.tight = 0;
+    opts.budget_s = 60;
+    CHECK(measure_on_2(CCT_BCAST, "binomial", 64, opts).reps == 15);
+  }
+  SECTION("the budget is spent by the first round") {
+    opts.tight = 0;
+    opts.budget_s = 1e-12;
+    CHECK(measure_on_2(CCT_BCAST, "binomial", 64, opts).reps == 6);
+  }
+}
+
+TEST_CASE("buffers fit the largest footprint of the calls given", "[tuner]") {
+  using cct::tuner::footprint;
+  const auto is = [](cct::tuner::Footprint f, std::size_t send, std::size_t recv) {
+    return f.send == send && f.recv == recv;
+  };
+  CHECK(is(footprint({CCT_BARRIER, 0}, 4), 0, 0));
+  CHECK(is(footprint({CCT_BCAST, 16}, 4), 0, 16));
+  CHECK(is(footprint({CCT_GATHER, 16}, 4), 16, 64));
+  CHECK(is(footprint({CCT_SCATTER, 16}, 4), 64, 16));
+  CHECK(is(footprint({CCT_ALLREDUCE, 16}, 4), 16, 16));
+  CHECK(is(footprint({CCT_ALLGATHER, 16}, 4), 16, 64));
+  CHECK(is(footprint({CCT_ALLTOALL, 16}, 4), 64, 64));
+
+  const cct::AlgorithmEntry& alg = cct::test::algorithm(CCT_BCAST, "binomial");
+  REQUIRE(cct::test::on_ranks(
+              2,
+              [&](cct::Communicator& comm) {
+                const cct::tuner::Call planned[] = {{CCT_BCAST, 1024}, {CCT_GATHER, 16}};
+                cct::tuner::Measurer measurer(cct::test::registry(), comm, planned, {});
+                cct::Plan plan(alg, comm, alg.default_params());
+                // Refused before running: the plan does not matter.
+                for (const cct::tuner::Call too_big :
+                     {cct::tuner::Call{CCT_BCAST, 2048}, cct::tuner::Call{CCT_ALLTOALL, 1024}}) {
+                  bool refused = false;
+                  try {
+                    measurer.measure(plan, too_big);
+                  } catch (const cct::Error& e) {
+                    refused = e.status() == CCT_ERR_INVALID_ARG;
+                  }
+                  cct::test::expect(refused, "a call larger than the buffers was not refused");
+                }
+              },
+              kTimeoutS) == "");
+}
+
+TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
+  const std::string path = temp_path("results.csv");
+  std::filesystem::remove(path);
+  const std::vector<ResultRow> rows{sample_row(1, "radix=4"), sample_row(65536, "radix=8"),
+                                    sample_row(0, "")};
+  {
+    cct::tuner::ResultsWriter writer(path);
+    for (const ResultRow& row : rows) writer.append(row);
+  }
+  std::vector<ResultRow> back = cct::tuner::read_results(path);
+  REQUIRE(back.size() == 3);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CHECK(back[i].key() == rows[i].key());
+    CHECK(back[i].result.median_s == rows[i].result.median_s);
+    CHECK(back[i].result.max_s == rows[i].result.max_s);
+    CHECK(back[i].result.reps == rows[i].result.reps);
+  }
+  CHECK(cct::tuner::finished_keys(back) ==
+        std::set<std::string>{"bcast,shm,4,1,knomial,radix=4", "bcast,shm,4,65536,knomial,radix=8",
+                              "bcast,shm,4,0,knomial,"});
+
+  SECTION("a partial last line is ignored, then cut off by the next writer") {
+    write_text(path, "bcast,shm,4,2,knomial,radix=4,1.2e-0", std::ios::app);
+    CHECK(cct::tuner::read_results(path).size() == 3);
+    cct::tuner::ResultsWriter(path).append(sample_row(2, "radix=2"));
+    back = cct::tuner::read_results(path);
+    REQUIRE(back.size() == 4);
+    CHECK(back[3].key() == "bcast,shm,4,2,knomial,radix=2");
+    CHECK(read_text(path).find("1.2e-0\n") == std::string::npos);
+  }
+  SECTION("a malformed row names the file and line") {
+    write_text(path, "bcast,shm,4,2,knomial,radix=4,oops,1,1,3\n", std::ios::app);
+    CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":5: bad seconds"));
+  }
+  SECTION("a file that is not a results file is refused") {
+    write_text(path, "a,b,c\n", std::ios::trunc);
+    CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":1:"));
+    CHECK_THROWS_WITH(cct::tuner::ResultsWriter(path), Catch::Contains(path + ":1:"));
+  }
+  std::filesystem::remove(path);
+  CHECK(cct::tuner::read_results(path).empty());
+}
+
+TEST_CASE("parameters print as the SDK names them and parse back", "[tuner]") {
+  const cct_algorithm_desc& chain = *cct::test::algorithm(CCT_BCAST, "chain").desc;
+  const std::vector<int64_t> values{32768};
+  CHECK(cct::tuner::format_params(chain, values) == "segment=32k");
+  CHECK(cct::tuner::parse_params(chain, "segment=32k") == values);
+  CHECK(cct::tuner::parse_params(chain, "segment=32768") == values);
+  CHECK_THROWS_WITH(cct::tuner::parse_params(chain, "radix=2"), Catch::Contains("unknown item"));
+  CHECK_THROWS_WITH(cct::tuner::parse_params(chain, ""), Catch::Contains("segment is missing"));
+  const cct_algorithm_desc& binomial = *cct::test::algorithm(CCT_BCAST, "binomial").desc;
+  CHECK(cct::tuner::format_params(binomial, {}).empty());
+  CHECK(cct::tuner::parse_params(binomial, "").empty());
+}
+
+TEST_CASE("message sizes per collective, full and quick", "[tuner]") {
+  using cct::tuner::message_sizes;
+  CHECK(message_sizes(CCT_BARRIER, 1, 1 << 20, false) == std::vector<int64_t>{0});
+  CHECK(message_sizes(CCT_BCAST, 1, 1 << 20, false).size() == 21);
+  CHECK(message_sizes(CCT_BCAST, 0, 8, false) == std::vector<int64_t>{1, 2, 4, 8});
+  CHECK(message_sizes(CCT_BCAST, 3, 40, false) == std::vector<int64_t>{4, 8, 16, 32});
+  CHECK(message_sizes(CCT_BCAST, 1, 1 << 20, true) ==
+        std::vector<int64_t>{1, 16, 256, 4096, 65536, 1 << 20});
+  CHECK(message_sizes(CCT_ALLTOALL, 1, 1 << 10, true) == std::vector<int64_t>{1, 16, 256, 1024});
+}
+
+TEST_CASE("parameter grids: candidates, ranges, the cap, quick", "[tuner]") {
+  using cct::tuner::parameter_grid;
+  const cct_algorithm_desc& knomial = *cct::test::algorithm(CCT_BCAST, "knomial").desc;
+  CHECK(parameter_grid(knomial, false, 64).size() == 4);
+  CHECK(parameter_grid(knomial, true, 64) == std::vector<std::vector<int64_t>>{{4}});
+
+  const cct_param_desc params[] = {
+      {.name = "a", .type = CCT_PARAM_INT, .default_value = 5, .lo = 1, .hi = 16, .step = 1},
+      {.name = "b",
+       .type = CCT_PARAM_BYTES,
+       .default_value = 4096,
+       .lo = 1024,
+       .hi = 1 << 20,
+       .step = 2,
+       .step_kind = CCT_STEP_MUL},
+      {.name = "c", .type = CCT_PARAM_INT, .default_value = 7, .lo = 0, .hi = 100000, .step = 1}};
+  CHECK(cct::tuner::parameter_values(params[0]).size() == 16);
+  CHECK(cct::tuner::parameter_values(params[1]).size() == 11);
+  const std::vector<int64_t> sampled = cct::tuner::parameter_values(params[2]);
+  CHECK(sampled.size() <= 65);
+  CHECK(std::find(sampled.begin(), sampled.end(), 7) != sampled.end());
+
+  const cct_algorithm_desc alg{.name = "made_up", .params = params, .nparams = 3};
+  const auto grid = parameter_grid(alg, false, 64);
+  CHECK(grid.size() <= 64);
+  CHECK(std::find(grid.begin(), grid.end(), std::vector<int64_t>{5, 4096, 7}) != grid.end());
+  CHECK(parameter_grid(alg, true, 64) == std::vector<std::vector<int64_t>>{{5, 4096, 7}});
+}
+
+TEST_CASE("points on a communicator: counts, quick, skipped with a reason", "[tuner]") {
+  const auto space_on = [](int ranks, const cct::tuner::SpaceFilter& filter) {
+    auto* shared = static_cast<std::size_t*>(
+        mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+    std::string skip_reason;
+    REQUIRE(cct::test::on_ranks(
+                ranks,
+                [&](cct::Communicator& comm) {
+                  const auto space = cct::tuner::enumerate(cct::test::registry(), comm, filter);
+                  shared[0] = space.points.size();
+                  shared[1] = space.skipped.size();
+                  shared[2] = space.skipped.empty() ? 0 : space.skipped[0].points;
+                  for (const auto& skip : space.skipped)
+                    cct::test::expect(skip.reason == "needs a power-of-two number of ranks, not 3",
+                                      "unexpected reason: " + skip.reason);
+                },
+                kTimeoutS) == "");
+    const std::vector<std::size_t> counts(shared, shared + 3);
+    munmap(shared, 4096);
+    return counts;
+  };
+  cct::tuner::SpaceFilter filter{
+      .collectives = {"bcast"}, .algorithms = {"knomial", "binomial"}, .max_bytes = 1024};
+  // knomial: 4 radices x 11 sizes; binomial: no parameters, 11 sizes.
+  CHECK(space_on(2, filter) == std::vector<std::size_t>{55, 0, 0});
+  filter.quick = true;  // sizes 1, 16, 256, 1024; default radix only
+  CHECK(space_on(2, filter) == std::vector<std::size_t>{8, 0, 0});
+  filter.transports = {"mpi"};
+  CHECK(space_on(2, filter) == std::vector<std::size_t>{0, 0, 0});
+
+  const cct::tuner::SpaceFilter allgather{
+      .collectives = {"allgather"}, .algorithms = {"recursive_doubling"}, .max_bytes = 64};
+  CHECK(space_on(3, allgather) == std::vector<std::size_t>{0, 1, 7});
+  CHECK(space_on(4, allgather) == std::vector<std::size_t>{7, 0, 0});
+}
+
+TEST_CASE("progress: plain lines off a terminal, one rewritten line on it", "[tuner]") {
+  CHECK(cct::tuner::format_duration(9.4) == "9s");
+  CHECK(cct::tuner::format_duration(247) == "4m07s");
+  CHECK(cct::tuner::format_duration(7380) == "2h03m");
+  std::ostringstream plain;
+  cct::tuner::Progress log(plain, 2, false);
+  log.start("bcast shm np=2 1k binomial");
+  log.finish_one();
+  log.start("bcast shm np=2 2k binomial");
+  log.finish_one();
+  log.close();
+  CHECK(plain.str().rfind(
+            "[1/2] bcast shm np=2 1k binomial\n[2/2] bcast shm np=2 2k binomial  ETA ", 0) == 0);
+  CHECK(plain.str().find('\r') == std::string::npos);
+  std::ostringstream tty;
+  cct::tuner::Progress line(tty, 1, true);
+  line.start("barrier shm np=2 0 dissemination");
+  line.finish_one();
+  line.close();
+  CHECK(tty.str() == "\r[1/1] barrier shm np=2 0 dissemination\033[K\n");
+  CHECK(log.done() == 2);
+}

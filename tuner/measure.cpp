@@ -1,0 +1,173 @@
+#include "tuner/measure.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+#include <string>
+
+#include "cct/error.hpp"
+#include "cct/sdk/datatype.hpp"
+
+namespace cct::tuner {
+namespace {
+
+// Distinct tags for the three roles, so that a transport that matches tags
+// (MPI) reports a mismatch instead of pairing the wrong messages.
+constexpr uint32_t kCallTag = 1;
+constexpr uint32_t kAlignTag = 2;
+constexpr uint32_t kTimesTag = 3;
+
+cct_coll_args make_args(cct_collective c, const void* send, void* recv, std::size_t count,
+                        cct_datatype dtype, cct_op op, uint32_t tag) {
+  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
+                       .abi_version = CCT_ABI_VERSION,
+                       .collective = c,
+                       .sendbuf = send,
+                       .recvbuf = recv,
+                       .count = count,
+                       .dtype = dtype,
+                       .op = op,
+                       .root = 0,
+                       .tag = tag};
+}
+
+// A plan of a baseline algorithm the measurement itself relies on.
+std::unique_ptr<Plan> helper_plan(const Registry& registry, const Communicator& comm,
+                                  cct_collective c, const char* name) {
+  const AlgorithmEntry* alg = registry.find_algorithm(c, name);
+  const std::string label = std::string(collective_name(c)) + "/" + name;
+  if (alg == nullptr) throw Error("measurement needs " + label + ", which is not registered");
+  const cct_coll_args sample = make_args(c, nullptr, nullptr, 0, CCT_DOUBLE, CCT_MAX, 0);
+  const std::vector<int64_t> params = alg->default_params();
+  if (std::string why = why_unusable(*alg, comm, sample, params); !why.empty())
+    throw Error("measurement needs " + label + ", which cannot run here: " + why,
+                CCT_ERR_UNSUPPORTED);
+  return std::make_unique<Plan>(*alg, comm, params);
+}
+
+// Linear interpolation between the closest ranks of sorted values.
+double quantile(const std::vector<double>& sorted, double q) {
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const std::size_t lo = static_cast<std::size_t>(pos);
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
+
+}  // namespace
+
+cct_datatype measured_dtype(const Call& call) {
+  const bool reduction = call.collective == CCT_REDUCE || call.collective == CCT_ALLREDUCE;
+  return reduction && call.bytes % 4 == 0 ? CCT_INT32 : CCT_UINT8;
+}
+
+PointResult summarize(std::vector<double> figures) {
+  std::sort(figures.begin(), figures.end());
+  return PointResult{.median_s = quantile(figures, 0.5),
+                     .min_s = figures.front(),
+                     .max_s = figures.back(),
+                     .reps = static_cast<int>(figures.size())};
+}
+
+bool spread_is_tight(std::vector<double> figures, double tight) {
+  std::sort(figures.begin(), figures.end());
+  const double median = quantile(figures, 0.5);
+  return median > 0 && (quantile(figures, 0.75) - quantile(figures, 0.25)) / median < tight;
+}
+
+Footprint footprint(const Call& call, int np) {
+  const auto block = static_cast<std::size_t>(call.bytes);
+  const std::size_t all = block * static_cast<std::size_t>(np);
+  switch (call.collective) {
+    case CCT_BARRIER: return {0, 0};
+    case CCT_BCAST: return {0, block};
+    case CCT_GATHER:
+    case CCT_ALLGATHER: return {block, all};
+    case CCT_SCATTER: return {all, block};
+    case CCT_ALLTOALL: return {all, all};
+    default: return {block, block};
+  }
+}
+
+Measurer::Measurer(const Registry& registry, const Communicator& comm, std::span<const Call> calls,
+                   MeasureOptions opts)
+    : opts_(opts), np_(comm.size()) {
+  if (opts_.warmup < 0 || opts_.min_reps < 1 || opts_.max_reps < opts_.min_reps ||
+      opts_.buffers < 1)
+    throw Error("measure options: need warmup >= 0, 1 <= min_reps <= max_reps, buffers >= 1",
+                CCT_ERR_INVALID_ARG);
+  for (const Call& call : calls) {
+    const Footprint f = footprint(call, np_);
+    capacity_ = {std::max(capacity_.send, f.send), std::max(capacity_.recv, f.recv)};
+  }
+  for (int i = 0; i < opts_.buffers; ++i)
+    buffers_.push_back(
+        Buffers{std::vector<std::byte>(capacity_.send), std::vector<std::byte>(capacity_.recv)});
+  barrier_ = helper_plan(registry, comm, CCT_BARRIER, "dissemination");
+  reduce_max_ = helper_plan(registry, comm, CCT_ALLREDUCE, "recursive_doubling");
+}
+
+PointResult Measurer::measure(Plan& plan, const Call& call) {
+  const Footprint need = footprint(call, np_);
+  if (call.bytes < 0 || need.send > capacity_.send || need.recv > capacity_.recv)
+    throw Error(std::string("measure: ") + collective_name(call.collective) + " of " +
+                    std::to_string(call.bytes) + " bytes is larger than the calls given",
+                CCT_ERR_INVALID_ARG);
+  for (int i = 0; i < opts_.warmup; ++i) {
+    const cct_coll_args args = args_for(call, next_rep_++);
+    align();
+    plan.run(args);
+  }
+  std::vector<double> figures;
+  run_rounds(plan, call, figures);
+  return summarize(std::move(figures));
+}
+
+cct_coll_args Measurer::args_for(const Call& call, int rep) {
+  Buffers& b = buffers_[rep % buffers_.size()];
+  const cct_datatype dtype = measured_dtype(call);
+  const std::size_t count = call.bytes / sdk::dtype_size(dtype);
+  return make_args(call.collective, b.send.data(), b.recv.data(), count, dtype, CCT_SUM, kCallTag);
+}
+
+void Measurer::run_rounds(Plan& plan, const Call& call, std::vector<double>& figures) {
+  for (int round = opts_.min_reps; round > 0; round = next_round(figures)) {
+    std::vector<double> mine(round);
+    for (double& seconds : mine) {
+      const cct_coll_args args = args_for(call, next_rep_++);
+      align();
+      const auto start = std::chrono::steady_clock::now();
+      plan.run(args);
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    const std::vector<double> maxima = rank_max(mine);
+    figures.insert(figures.end(), maxima.begin(), maxima.end());
+  }
+}
+
+// The size of the next round, 0 to stop. A round is at most min_reps long
+// and no longer than the remaining budget allows at the median so far, so
+// after the first round a slow point overshoots its budget by about one
+// repetition.
+int Measurer::next_round(const std::vector<double>& figures) const {
+  const int done = static_cast<int>(figures.size());
+  const double spent = std::accumulate(figures.begin(), figures.end(), 0.0);
+  if (done >= opts_.max_reps || spent >= opts_.budget_s || spread_is_tight(figures, opts_.tight))
+    return 0;
+  const double median = summarize(figures).median_s;
+  const double affordable = median > 0 ? (opts_.budget_s - spent) / median : opts_.min_reps;
+  const int round = static_cast<int>(std::min<double>(opts_.min_reps, std::max(1.0, affordable)));
+  return std::min(round, opts_.max_reps - done);
+}
+
+std::vector<double> Measurer::rank_max(const std::vector<double>& mine) {
+  std::vector<double> out(mine.size());
+  reduce_max_->run(make_args(CCT_ALLREDUCE, mine.data(), out.data(), mine.size(), CCT_DOUBLE,
+                             CCT_MAX, kTimesTag));
+  return out;
+}
+
+void Measurer::align() {
+  barrier_->run(make_args(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, kAlignTag));
+}
+
+}  // namespace cct::tuner

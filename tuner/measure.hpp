@@ -1,0 +1,117 @@
+// ccautotune tuner: timing of one point (a prepared plan, one call shape).
+//
+// What a figure means (DESIGN.md, "Timing method"): after warm-up runs,
+// every repetition re-aligns the ranks with a barrier, then each rank times
+// its own call with std::chrono::steady_clock; the figure of a repetition is
+// the maximum over ranks (the collective is done when its last rank is), and
+// the point is the median of the figures, with min and max kept.
+//
+// Alignment uses the barrier/dissemination plan from the registry rather
+// than a counter in the transport's shm table: it runs on every transport
+// that grants p2p (shm, and later MPI and the RapidIO simulator, where shm
+// is not granted across nodes), so a figure means the same thing on every
+// transport. Every rank leaves it after the same ceil(log2 p) rounds, so
+// ranks leave at most about one message latency apart; a shm counter would
+// release them a cache-line transfer apart, a little tighter, but only
+// where shm is granted.
+//
+// Per-rank times travel once per round of repetitions, not per repetition,
+// through an allreduce/recursive_doubling plan with op MAX on doubles (bit
+// identical on every rank): every rank then holds the same figures and takes
+// the same stop decision, and the bootstrap socket is never used.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "cct/communicator.hpp"
+#include "cct/registry.hpp"
+
+namespace cct::tuner {
+
+// One call shape. `bytes` is the message size as the profile schema defines
+// it per collective: barrier 0; bcast the buffer; gather, scatter and
+// allgather one rank's block; reduce and allreduce the vector; alltoall the
+// bytes sent to each peer.
+struct Call {
+  cct_collective collective = CCT_BARRIER;
+  int64_t bytes = 0;
+};
+
+// The element type a call is measured with: reductions use int32 sums where
+// the size allows it (what applications reduce; integer adds have no
+// denormal slow paths whatever the buffers hold), uint8 otherwise, so every
+// byte count is representable. Root is always 0.
+cct_datatype measured_dtype(const Call& call);
+
+// Bytes a call reads from sendbuf and writes to recvbuf, on the rank that
+// needs the most (the root of gather and scatter), on np ranks.
+struct Footprint {
+  std::size_t send = 0;
+  std::size_t recv = 0;
+};
+Footprint footprint(const Call& call, int np);
+
+struct MeasureOptions {
+  int warmup = 2;       // untimed runs before the first repetition
+  int min_reps = 5;     // repetitions before the spread is first judged
+  int max_reps = 200;   // hard cap
+  double tight = 0.05;  // stop once (p75 - p25) / median is below this
+  // Stop once the figures so far add up to this (seconds); checked between
+  // rounds, whose size is chosen so that a round overshoots little.
+  double budget_s = 1.0;
+  int buffers = 1;  // > 1: rotate among this many buffer sets (cold caches)
+};
+
+struct PointResult {
+  double median_s = 0;
+  double min_s = 0;
+  double max_s = 0;
+  int reps = 0;
+};
+
+// Median, min and max of figures (not empty), with reps = figures.size().
+PointResult summarize(std::vector<double> figures);
+
+// True when (p75 - p25) / median < tight (figures not empty).
+bool spread_is_tight(std::vector<double> figures, double tight);
+
+// Measures points on one communicator. Buffers large enough for every call
+// in `calls` (the largest footprint among them, not np * the largest size
+// for every collective: a bcast-only run on many ranks stays small) are
+// allocated once, touched, and reused by every point. Collective: every
+// rank constructs it and measures the same points in the same order.
+class Measurer {
+ public:
+  Measurer(const Registry& registry, const Communicator& comm, std::span<const Call> calls,
+           MeasureOptions opts);
+
+  // Collective. Throws cct::Error when the plan fails or the call does not
+  // fit the buffers. Every rank returns the same result.
+  PointResult measure(Plan& plan, const Call& call);
+
+ private:
+  struct Buffers {
+    std::vector<std::byte> send;
+    std::vector<std::byte> recv;
+  };
+
+  cct_coll_args args_for(const Call& call, int rep);
+  void run_rounds(Plan& plan, const Call& call, std::vector<double>& figures);
+  int next_round(const std::vector<double>& figures) const;
+  std::vector<double> rank_max(const std::vector<double>& mine);
+  void align();
+
+  MeasureOptions opts_;
+  int np_;
+  Footprint capacity_;
+  std::vector<Buffers> buffers_;
+  std::unique_ptr<Plan> barrier_;
+  std::unique_ptr<Plan> reduce_max_;
+  int next_rep_ = 0;  // rotates the buffer sets across points too
+};
+
+}  // namespace cct::tuner

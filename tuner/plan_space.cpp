@@ -1,0 +1,184 @@
+#include "tuner/plan_space.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+#include <map>
+
+#include "cct/error.hpp"
+#include "cct/sdk/datatype.hpp"
+
+namespace cct::tuner {
+namespace {
+
+constexpr int64_t kMaxRangeValues = 64;
+constexpr int kQuickStride = 4;
+
+std::vector<int64_t> sorted_with(std::vector<int64_t> values, int64_t also) {
+  values.push_back(also);
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
+
+std::vector<int64_t> expand_add(const cct_param_desc& p) {
+  std::vector<int64_t> values;
+  if (p.step <= 0 || p.hi < p.lo) return values;
+  const int64_t count = (p.hi - p.lo) / p.step + 1;
+  const int64_t stride = (count + kMaxRangeValues - 1) / kMaxRangeValues;
+  for (int64_t k = 0; k < count; k += stride) values.push_back(p.lo + k * p.step);
+  return values;
+}
+
+std::vector<int64_t> expand_mul(const cct_param_desc& p) {
+  std::vector<int64_t> values;
+  if (p.step < 2 || p.lo <= 0) return values;
+  for (int64_t v = p.lo; v <= p.hi; v *= p.step) {
+    values.push_back(v);
+    if (v > std::numeric_limits<int64_t>::max() / p.step) break;
+  }
+  return values;
+}
+
+// Every other value, keeping the last and the default; a list of two keeps
+// only the default.
+std::vector<int64_t> thin(const std::vector<int64_t>& values, int64_t default_value) {
+  if (values.size() <= 2) return {default_value};
+  std::vector<int64_t> kept;
+  for (std::size_t i = 0; i < values.size(); i += 2) kept.push_back(values[i]);
+  kept.push_back(values.back());
+  return sorted_with(kept, default_value);
+}
+
+std::size_t product(const std::vector<std::vector<int64_t>>& lists) {
+  std::size_t n = 1;
+  for (const auto& l : lists) n *= l.size();
+  return n;
+}
+
+// The cartesian product of lists, the last list varying fastest.
+std::vector<std::vector<int64_t>> combinations(const std::vector<std::vector<int64_t>>& lists) {
+  std::vector<std::vector<int64_t>> out{{}};
+  for (const auto& list : lists) {
+    std::vector<std::vector<int64_t>> next;
+    for (const auto& prefix : out)
+      for (int64_t v : list) {
+        next.push_back(prefix);
+        next.back().push_back(v);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+std::vector<cct_collective> selected_collectives(const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    cct_collective c;
+    if (!parse_collective(name, &c)) throw Error("unknown collective '" + name + "'");
+  }
+  std::vector<cct_collective> out;
+  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
+    if (selected(names, collective_name(static_cast<cct_collective>(c))))
+      out.push_back(static_cast<cct_collective>(c));
+  return out;
+}
+
+// The call why_unusable judges: what the measurement will pass, less the
+// buffers (never in place).
+cct_coll_args sample_args(const Call& call) {
+  const cct_datatype dtype = measured_dtype(call);
+  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
+                       .abi_version = CCT_ABI_VERSION,
+                       .collective = call.collective,
+                       .sendbuf = nullptr,
+                       .recvbuf = nullptr,
+                       .count = static_cast<std::size_t>(call.bytes) / sdk::dtype_size(dtype),
+                       .dtype = dtype,
+                       .op = CCT_SUM,
+                       .root = 0,
+                       .tag = 0};
+}
+
+// Adds the usable points of one algorithm; refusals are counted per reason.
+void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const SpaceFilter& filter,
+                   Space& space) {
+  const cct_algorithm_desc& d = *alg.desc;
+  const std::string transport = comm.transport().entry().desc->name;
+  std::map<std::string, std::size_t> refused;
+  for (const auto& params : parameter_grid(d, filter.quick, filter.max_combinations))
+    for (int64_t bytes :
+         message_sizes(d.collective, filter.min_bytes, filter.max_bytes, filter.quick)) {
+      const Call call{d.collective, bytes};
+      if (std::string why = why_unusable(alg, comm, sample_args(call), params); !why.empty())
+        ++refused[why];
+      else
+        space.points.push_back(Point{&alg, params, transport, comm.size(), call});
+    }
+  for (const auto& [why, n] : refused)
+    space.skipped.push_back(Skip{collective_name(d.collective), d.name, why, n});
+}
+
+}  // namespace
+
+bool selected(const std::vector<std::string>& names, const std::string& name) {
+  return names.empty() || std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::vector<int64_t> message_sizes(cct_collective c, int64_t min_bytes, int64_t max_bytes,
+                                   bool quick) {
+  if (c == CCT_BARRIER) return {0};
+  std::vector<int64_t> sizes;
+  const uint64_t first = std::bit_ceil(static_cast<uint64_t>(std::max<int64_t>(1, min_bytes)));
+  int n = 0;
+  for (uint64_t s = first; s <= static_cast<uint64_t>(max_bytes); s *= 2, ++n)
+    if (!quick || n % kQuickStride == 0) sizes.push_back(static_cast<int64_t>(s));
+  const int64_t largest = static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(max_bytes)));
+  if (quick && largest >= static_cast<int64_t>(first) && sizes.back() != largest)
+    sizes.push_back(largest);
+  return sizes;
+}
+
+std::vector<int64_t> parameter_values(const cct_param_desc& p) {
+  if (p.ncandidates > 0)
+    return sorted_with(std::vector<int64_t>(p.candidates, p.candidates + p.ncandidates),
+                       p.default_value);
+  return sorted_with(p.step_kind == CCT_STEP_MUL ? expand_mul(p) : expand_add(p), p.default_value);
+}
+
+std::vector<std::vector<int64_t>> parameter_grid(const cct_algorithm_desc& alg, bool quick,
+                                                 std::size_t max_combinations) {
+  std::vector<std::vector<int64_t>> lists;
+  for (uint32_t i = 0; i < alg.nparams; ++i)
+    lists.push_back(quick ? std::vector<int64_t>{alg.params[i].default_value}
+                          : parameter_values(alg.params[i]));
+  while (product(lists) > std::max<std::size_t>(1, max_combinations)) {
+    auto longest = std::max_element(lists.begin(), lists.end(), [](const auto& a, const auto& b) {
+      return a.size() < b.size();
+    });
+    *longest = thin(*longest, alg.params[longest - lists.begin()].default_value);
+  }
+  return combinations(lists);
+}
+
+ResultRow Point::row(const PointResult& result) const {
+  return ResultRow{.collective = collective_name(call.collective),
+                   .transport = transport,
+                   .np = np,
+                   .bytes = call.bytes,
+                   .algorithm = algorithm->desc->name,
+                   .params = format_params(*algorithm->desc, params),
+                   .result = result};
+}
+
+Space enumerate(const Registry& registry, const Communicator& comm, const SpaceFilter& filter) {
+  Space space;
+  const std::vector<cct_collective> collectives = selected_collectives(filter.collectives);
+  if (!selected(filter.transports, comm.transport().entry().desc->name)) return space;
+  for (cct_collective c : collectives)
+    for (const AlgorithmEntry& alg : registry.algorithms())
+      if (alg.desc->collective == c && selected(filter.algorithms, alg.desc->name))
+        add_algorithm(alg, comm, filter, space);
+  return space;
+}
+
+}  // namespace cct::tuner

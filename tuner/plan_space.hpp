@@ -1,0 +1,87 @@
+// ccautotune tuner: the points to measure on one communicator.
+//
+// A point is (collective, transport, np, message size, algorithm, parameter
+// values). For a communicator (which fixes the transport and np) the space
+// holds every registered algorithm that passes the filters, with every
+// combination of its parameter values, at every message size, except where
+// cct::why_unusable refuses the call; refusals are kept with their reason.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cct/communicator.hpp"
+#include "cct/registry.hpp"
+#include "tuner/measure.hpp"
+#include "tuner/results_csv.hpp"
+
+namespace cct::tuner {
+
+struct SpaceFilter {
+  // Names as ccinfo prints them; empty means all.
+  std::vector<std::string> collectives;
+  std::vector<std::string> transports;
+  std::vector<std::string> algorithms;
+  int64_t min_bytes = 1;
+  int64_t max_bytes = 1 << 20;
+  // Every 4th power of two (and the largest), default parameters only.
+  bool quick = false;
+  // Most parameter combinations per algorithm; see parameter_grid.
+  std::size_t max_combinations = 64;
+};
+
+// True when names is empty or holds name.
+bool selected(const std::vector<std::string>& names, const std::string& name);
+
+// The sizes measured for collective c: barrier only 0; the others the powers
+// of two from max(1, min_bytes) rounded up, to max_bytes. quick keeps every
+// 4th of them and the largest.
+std::vector<int64_t> message_sizes(cct_collective c, int64_t min_bytes, int64_t max_bytes,
+                                   bool quick);
+
+// The values of one parameter: its candidate set, or its range expanded
+// (lo, lo+step.. or lo, lo*step.. up to hi; a range of more than 64 values
+// is sampled at an even stride), the default always included, sorted.
+std::vector<int64_t> parameter_values(const cct_param_desc& p);
+
+// Every combination of the algorithm's parameter values (table order), only
+// the defaults when quick. When the product exceeds max_combinations, the
+// longest value list is thinned to every other value (its first, last and
+// default kept; a list of two keeps its default) until it fits, so every
+// parameter keeps its extremes and its default as long as possible.
+std::vector<std::vector<int64_t>> parameter_grid(const cct_algorithm_desc& alg, bool quick,
+                                                 std::size_t max_combinations);
+
+struct Point {
+  const AlgorithmEntry* algorithm = nullptr;
+  std::vector<int64_t> params;
+  std::string transport;
+  int np = 0;
+  Call call;
+
+  // The results-file row of this point with a measured result.
+  ResultRow row(const PointResult& result) const;
+};
+
+// An algorithm, or some of its points, that cannot run here, and why.
+struct Skip {
+  std::string collective;
+  std::string algorithm;
+  std::string reason;
+  std::size_t points = 0;  // how many points it removed
+};
+
+struct Space {
+  // Ordered by collective, algorithm, parameter values, size: consecutive
+  // points with the same algorithm and values share one prepared plan.
+  std::vector<Point> points;
+  std::vector<Skip> skipped;
+};
+
+// The space on comm (its transport and size). Throws cct::Error for an
+// unknown collective name in the filter. Local: no communication.
+Space enumerate(const Registry& registry, const Communicator& comm, const SpaceFilter& filter);
+
+}  // namespace cct::tuner

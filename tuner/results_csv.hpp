@@ -1,0 +1,74 @@
+// ccautotune tuner: the raw results file, one CSV row per measured point.
+//
+//   collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps
+//   bcast,shm,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37
+//
+// bytes is a plain integer (tools sort and plot it as a number); params is
+// `name=value;name=value` in the algorithm's table order, empty when it has
+// none, with values as the SDK prints them: CCT_PARAM_BYTES values through
+// cct::format_bytes (65536 -> "64k", exact, the grammar of profiles and
+// CCT_FORCE), CCT_PARAM_INT values in decimal. Names are [a-z0-9_] by the
+// ABI's rules and values contain neither ',' nor ';', so no quoting exists.
+// Times are seconds with six significant digits.
+//
+// Rows are appended and flushed one at a time, so an interrupted run keeps
+// every finished point. A last line without its newline is the remains of a
+// crash: the reader ignores it and the writer cuts it off before appending.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cct/abi/algorithm.h"
+#include "tuner/measure.hpp"
+
+namespace cct::tuner {
+
+inline constexpr const char* kResultsHeader =
+    "collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps";
+
+struct ResultRow {
+  std::string collective;
+  std::string transport;
+  int np = 0;
+  int64_t bytes = 0;
+  std::string algorithm;
+  std::string params;
+  PointResult result;
+
+  // What identifies a point: every column before the figures.
+  std::string key() const;
+};
+
+// `name=value;...` for these values of alg's parameters (table order).
+std::string format_params(const cct_algorithm_desc& alg, std::span<const int64_t> values);
+// The inverse: every parameter of alg named once, in any order. Throws
+// cct::Error naming the algorithm and the offending text.
+std::vector<int64_t> parse_params(const cct_algorithm_desc& alg, const std::string& text);
+
+// Appends rows to a results file, creating it with its header, or checking
+// the header of an existing one (cct::Error with file:line if it differs).
+class ResultsWriter {
+ public:
+  explicit ResultsWriter(const std::string& path);
+  // Writes one row and flushes it to the file.
+  void append(const ResultRow& row);
+
+ private:
+  std::string path_;
+  std::ofstream out_;
+};
+
+// Every finished row of a results file; none when the file does not exist.
+// A malformed row gives cct::Error("path:line: why").
+std::vector<ResultRow> read_results(const std::string& path);
+
+// The keys of rows, for --resume: a point whose key is in it is not measured
+// again.
+std::set<std::string> finished_keys(const std::vector<ResultRow>& rows);
+
+}  // namespace cct::tuner
