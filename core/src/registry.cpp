@@ -109,15 +109,14 @@ std::string check_algorithm(const cct_algorithm_desc* d) {
   return "";
 }
 
-// Directory holding the host library itself (build/lib or <prefix>/lib).
+}  // namespace
+
 std::string host_library_dir() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<const void*>(&host_library_dir), &info) == 0 || !info.dli_fname)
     return "";
   return fs::path(info.dli_fname).parent_path().string();
 }
-
-}  // namespace
 
 std::vector<int64_t> AlgorithmEntry::default_params() const {
   std::vector<int64_t> values;

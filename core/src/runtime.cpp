@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cstring>
+#include <iostream>
 
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
@@ -36,8 +37,13 @@ cct_coll_args make_args(cct_collective c, const void* send, void* recv, std::siz
 
 }  // namespace
 
-Runtime::Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, Options options)
-    : registry_(registry), comm_(std::move(comm)), options_(options) {
+Runtime::Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, Options options,
+                 Selector selector)
+    : registry_(registry),
+      comm_(std::move(comm)),
+      options_(options),
+      selector_(std::move(selector)),
+      by_selection_(selector_.selections(), nullptr) {
   for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {
     const auto coll = static_cast<cct_collective>(c);
     const AlgorithmEntry* entry = registry_.find_algorithm(coll, kDefaults[c]);
@@ -79,8 +85,40 @@ bool Runtime::usable(const Choice& choice, const cct_coll_args& args) const {
   return d.can_use(comm, &args, choice.params.data(), &why) == CCT_OK;
 }
 
+// Rules that name the same algorithm and parameters share one choice, so
+// one plan serves them all.
+Choice& Runtime::choice_of(const Selection& s) {
+  Choice*& cached = by_selection_[s.index];
+  if (cached != nullptr) return *cached;
+  for (auto& c : choices_)
+    if (c->algorithm == s.algorithm && c->params == s.params) return *(cached = c.get());
+  return *(cached = &add_choice(s.algorithm, s.params));
+}
+
+// First match of the profile (or CCT_FORCE) that can run this call, else
+// the built-in default.
 Choice& Runtime::select(const cct_coll_args& args) {
-  return default_choice(args.collective);
+  const std::size_t bytes = message_bytes(args.collective, args.count, args.dtype);
+  if (const Selection* s = selector_.select(args.collective, bytes)) {
+    Choice& choice = choice_of(*s);
+    if (usable(choice, args)) return noted(choice, args, s->forced ? "CCT_FORCE" : "profile");
+    if (options_.log != Log::kOff)
+      std::cerr << "cct: " << collective_name(args.collective) << " " << bytes << " B: rule "
+                << choice.algorithm->desc->name << " cannot run here ("
+                << why_unusable(*choice.algorithm, *comm_, args, choice.params)
+                << "), using the default\n";
+  }
+  return noted(default_choice(args.collective), args, "built-in default");
+}
+
+Choice& Runtime::noted(Choice& choice, const cct_coll_args& args, const char* origin) {
+  const bool once = options_.log == Log::kInfo && !choice.logged && comm_->rank() == 0;
+  if (once || options_.log == Log::kDebug)
+    std::cerr << "cct: rank " << comm_->rank() << ": " << collective_name(args.collective) << " "
+              << message_bytes(args.collective, args.count, args.dtype) << " B -> "
+              << choice.algorithm->desc->name << " (" << origin << ")\n";
+  choice.logged = true;
+  return choice;
 }
 
 // An algorithm without in-place support gets an out-of-place call: the

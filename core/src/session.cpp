@@ -5,9 +5,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 
 #include "cct/error.hpp"
 #include "cct/launcher.hpp"
+#include "cct/profile.hpp"
 
 namespace cct {
 namespace {
@@ -27,6 +29,56 @@ class SoloBootstrap final : public Bootstrap {
 bool env_is_on(const char* name) {
   const char* v = std::getenv(name);
   return v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0;
+}
+
+std::string env_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+Runtime::Log log_level() {
+  const std::string v = env_or_empty("CCT_LOG");
+  if (v.empty() || v == "off" || v == "0") return Runtime::Log::kOff;
+  if (v == "info") return Runtime::Log::kInfo;
+  if (v == "debug") return Runtime::Log::kDebug;
+  throw Error("CCT_LOG='" + v + "': expected off, info or debug", CCT_ERR_INVALID_ARG);
+}
+
+// CCT_PROFILE_PATH's directories, then profiles/ beside the host library's
+// directory (build/profiles, <prefix>/profiles), then the user's.
+std::vector<std::string> profile_dirs() {
+  std::vector<std::string> dirs;
+  std::stringstream ss(env_or_empty("CCT_PROFILE_PATH"));
+  for (std::string dir; std::getline(ss, dir, ':');)
+    if (!dir.empty()) dirs.push_back(dir);
+  dirs.push_back(host_library_dir() + "/../profiles");
+  const std::string data = env_or_empty("XDG_DATA_HOME");
+  const std::string home = env_or_empty("HOME");
+  if (!data.empty() || !home.empty())
+    dirs.push_back((data.empty() ? home + "/.local/share" : data) + "/ccautotune/profiles");
+  return dirs;
+}
+
+// CCT_PROFILE names the file; else the profile whose fingerprint is this
+// machine's; else none (and rank 0 says so once).
+Profile machine_profile(const Registry& registry, const Topology& topo, bool talk) {
+  std::string path = env_or_empty("CCT_PROFILE");
+  if (path.empty()) path = find_profile_for(topo.fingerprint(), profile_dirs());
+  if (!path.empty()) return load_profile(path, &registry);
+  if (talk)
+    std::cerr << "cct: no profile for this machine (fingerprint " << topo.fingerprint()
+              << ") in CCT_PROFILE_PATH or the profile directories; using built-in defaults "
+                 "(run ccautotune to make one)\n";
+  return Profile{};
+}
+
+Selector make_selector(const Registry& registry, const Topology& topo, int rank, int size) {
+  const Profile profile = machine_profile(registry, topo, rank == 0);
+  const auto force = parse_force(env_or_empty("CCT_FORCE"), &registry);
+  Selector selector(profile, force, registry, "shm", size);
+  if (rank == 0)
+    for (const auto& w : selector.warnings()) std::cerr << "cct: " << w << "\n";
+  return selector;
 }
 
 }  // namespace
@@ -52,7 +104,9 @@ Session::Session(std::unique_ptr<Bootstrap> boot)
   if (!topology_.bind_to_pu(pu)) pu = -1;
   auto transport = std::make_shared<TransportInstance>(*shm, *boot_);
   comm_ = std::make_shared<Communicator>(*boot_, transport, topology_, pu);
-  runtime_ = std::make_unique<Runtime>(registry_, comm_, Runtime::Options{.stats = print_stats_});
+  runtime_ = std::make_unique<Runtime>(
+      registry_, comm_, Runtime::Options{.stats = print_stats_, .log = log_level()},
+      make_selector(registry_, topology_, boot_->rank(), boot_->size()));
 }
 
 Session::~Session() {

@@ -99,3 +99,37 @@ TEST_CASE("runtime prepares each plan once and counts calls in its stats", "[run
                  "stats table:\n" + table.str());
         }) == "");
 }
+
+namespace {
+
+// Calls of each algorithm name for collective c, from the runtime's counters.
+uint64_t calls_of(const cct::Runtime& rt, cct_collective c, const std::string& name) {
+  uint64_t calls = 0;
+  for (const auto& choice : rt.choices())
+    if (choice->algorithm->desc->collective == c && name == choice->algorithm->desc->name)
+      calls += choice->calls;
+  return calls;
+}
+
+}  // namespace
+
+TEST_CASE("runtime follows CCT_FORCE rules and falls back where a rule cannot run", "[runtime]") {
+  const auto force = cct::parse_force(
+      "bcast:0-4k:knomial(radix=2);allreduce:0-max:ring;allgather:0-max:recursive_doubling",
+      &cct::test::registry());
+  CHECK(cct::test::on_ranks(3, [&](cct::Communicator& comm) {
+          cct::Selector selector({}, force, cct::test::registry(), "shm", comm.size());
+          cct::Runtime rt(cct::test::registry(), share(comm), {.stats = true}, std::move(selector));
+          bcast_every_root(rt, 100);   // 100 B: knomial
+          bcast_every_root(rt, 8192);  // 8 KiB: past the rule, the default
+          allreduce_both_forms(rt, 50);
+          std::vector<unsigned char> block(4, 1), all(12);
+          rt.allgather(block.data(), all.data(), 4, CCT_UINT8);
+          expect(calls_of(rt, CCT_BCAST, "knomial") == 3, "knomial bcast calls");
+          expect(calls_of(rt, CCT_BCAST, "binomial") == 3, "default bcast calls");
+          expect(calls_of(rt, CCT_ALLREDUCE, "ring") == 2, "ring allreduce calls");
+          // recursive_doubling allgather needs a power of two: 3 ranks fall back.
+          expect(calls_of(rt, CCT_ALLGATHER, "recursive_doubling") == 0, "pow2-only rule ran");
+          expect(calls_of(rt, CCT_ALLGATHER, "ring") == 1, "allgather fallback calls");
+        }) == "");
+}

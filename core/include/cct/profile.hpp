@@ -127,6 +127,7 @@ struct Selection {
   const AlgorithmEntry* algorithm = nullptr;
   std::vector<int64_t> params;
   bool forced = false;  // from CCT_FORCE rather than the profile
+  uint32_t index = 0;   // 0..Selector::selections()-1, for the caller's caches
 };
 
 // The rules of a profile and CCT_FORCE compiled for one transport and one
@@ -147,6 +148,8 @@ class Selector {
   // when none does (the caller then uses its built-in default).
   const Selection* select(cct_collective c, std::size_t bytes) const noexcept;
   const std::vector<std::string>& warnings() const { return warnings_; }
+  // How many selections select() can return (their `index` is below this).
+  uint32_t selections() const { return selections_; }
 
  private:
   struct Range {
@@ -159,6 +162,7 @@ class Selector {
 
   std::array<std::vector<Range>, CCT_COLLECTIVE_COUNT> ranges_;
   std::vector<std::string> warnings_;
+  uint32_t selections_ = 0;
 };
 
 }  // namespace cct

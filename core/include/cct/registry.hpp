@@ -42,6 +42,9 @@ struct TransportEntry {
   std::shared_ptr<LoadedLibrary> owner;
 };
 
+// The directory holding libcct itself (build/lib, or <prefix>/lib).
+std::string host_library_dir();
+
 class Registry {
  public:
   // CCT_PLUGIN_PATH's directories, then the plugin directory beside the

@@ -18,6 +18,7 @@
 
 #include "cct/abi/algorithm.h"
 #include "cct/communicator.hpp"
+#include "cct/profile.hpp"
 #include "cct/registry.hpp"
 
 namespace cct {
@@ -31,17 +32,22 @@ struct Choice {
   uint64_t calls = 0;
   uint64_t bytes = 0;
   std::chrono::nanoseconds time{0};
+  bool logged = false;  // CCT_LOG=info reports each choice once
 };
 
 class Runtime {
  public:
+  enum class Log { kOff, kInfo, kDebug };
   struct Options {
-    bool stats = false;  // count calls, bytes and time per algorithm
+    bool stats = false;   // count calls, bytes and time per algorithm
+    Log log = Log::kOff;  // info: each choice once (rank 0); debug: every call
   };
 
-  // Collective over the communicator's ranks. The registry must outlive the
-  // runtime.
-  Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, Options options);
+  // Collective over the communicator's ranks. The selector holds the
+  // profile's rules and CCT_FORCE's for this communicator (empty: built-in
+  // defaults everywhere). The registry must outlive the runtime.
+  Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, Options options,
+          Selector selector = {});
   ~Runtime();
 
   int rank() const { return comm_->rank(); }
@@ -73,12 +79,16 @@ class Runtime {
   Choice& add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t> params);
   Choice& default_choice(cct_collective c);
   Choice& select(const cct_coll_args& args);
+  Choice& choice_of(const Selection& selection);
+  Choice& noted(Choice& choice, const cct_coll_args& args, const char* origin);
   bool usable(const Choice& choice, const cct_coll_args& args) const;
   cct_coll_args out_of_place(const cct_coll_args& args, const Choice& choice);
 
   const Registry& registry_;
   std::shared_ptr<Communicator> comm_;
   Options options_;
+  Selector selector_;
+  std::vector<Choice*> by_selection_;  // Selection::index -> its choice
   std::vector<std::unique_ptr<Choice>> choices_;
   Choice* defaults_[CCT_COLLECTIVE_COUNT] = {};
   std::vector<unsigned char> in_place_copy_;  // grows, never shrinks
