@@ -72,7 +72,7 @@ Choice& Runtime::default_choice(cct_collective c) {
 }
 
 // Only what is equal on every rank decides, so that all ranks agree.
-bool Runtime::usable(const Choice& choice, const cct_coll_args& args) const {
+bool Runtime::ask_usable(const Choice& choice, const cct_coll_args& args) const {
   const cct_algorithm_desc& d = *choice.algorithm->desc;
   const cct_comm* comm = comm_->raw();
   const int n = comm->size;
@@ -83,6 +83,13 @@ bool Runtime::usable(const Choice& choice, const cct_coll_args& args) const {
   if ((d.limits & CCT_LIMIT_NEEDS_LEVELS) && comm->nlevels == 0) return false;
   cct_error why;
   return d.can_use(comm, &args, choice.params.data(), &why) == CCT_OK;
+}
+
+bool Runtime::usable(Choice& choice, const cct_coll_args& args) const {
+  Choice::Verdict& v = choice.last;
+  if (v.count != args.count || v.dtype != args.dtype || v.op != args.op || v.root != args.root)
+    v = {args.count, args.dtype, args.op, args.root, ask_usable(choice, args)};
+  return v.usable;
 }
 
 // Rules that name the same algorithm and parameters share one choice, so

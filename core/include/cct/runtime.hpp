@@ -33,6 +33,16 @@ struct Choice {
   uint64_t bytes = 0;
   std::chrono::nanoseconds time{0};
   bool logged = false;  // CCT_LOG=info reports each choice once
+  // The last call usable() judged, and its verdict: applications repeat
+  // the same call, and asking the plugin again would cost more than the
+  // rest of the dispatch.
+  struct Verdict {
+    std::size_t count = 0;
+    cct_datatype dtype = CCT_DATATYPE_COUNT;  // matches no call: nothing judged yet
+    cct_op op = CCT_SUM;
+    int32_t root = 0;
+    bool usable = false;
+  } last;
 };
 
 class Runtime {
@@ -81,7 +91,8 @@ class Runtime {
   Choice& select(const cct_coll_args& args);
   Choice& choice_of(const Selection& selection);
   Choice& noted(Choice& choice, const cct_coll_args& args, const char* origin);
-  bool usable(const Choice& choice, const cct_coll_args& args) const;
+  bool usable(Choice& choice, const cct_coll_args& args) const;
+  bool ask_usable(const Choice& choice, const cct_coll_args& args) const;
   cct_coll_args out_of_place(const cct_coll_args& args, const Choice& choice);
 
   const Registry& registry_;
