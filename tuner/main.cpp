@@ -1,14 +1,19 @@
-// ccautotune, first version: measures every applicable point on this
-// machine and appends it to the raw results file. Search and pruning, the
-// choice of winners and the profile come with the profile module.
+// ccautotune: measures every applicable point on this machine, appends it
+// to the raw results file, then writes the tuned profile from the winners.
 //
 // One local job per (transport, np): its ranks enumerate the same points,
-// measure them together, and rank 0 writes the rows and the progress.
+// measure them together, and rank 0 writes the rows and the progress. The
+// profile is built from every row of the results file (with --resume, also
+// those of earlier runs), saved as <out>/<fingerprint>.yaml and loaded back
+// with the registry as a check.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -17,15 +22,20 @@
 
 #include "cct/error.hpp"
 #include "cct/launcher.hpp"
+#include "cct/profile.hpp"
 #include "cct/registry.hpp"
 #include "cct/topology.hpp"
 #include "cct/units.hpp"
+#include "tuner/machine.hpp"
 #include "tuner/measure.hpp"
 #include "tuner/plan_space.hpp"
 #include "tuner/progress.hpp"
 #include "tuner/results_csv.hpp"
+#include "tuner/winners.hpp"
 
 namespace {
+
+namespace fs = std::filesystem;
 
 using namespace cct::tuner;
 
@@ -34,7 +44,10 @@ const char* const kUsage =
     "\n"
     "Measures every algorithm that can run, with every combination of its\n"
     "parameters, over message sizes and rank counts, on every transport, and\n"
-    "appends one CSV row per point to the results file as it finishes.\n"
+    "appends one CSV row per point to DIR/<fingerprint>.csv as it finishes.\n"
+    "Then writes the profile DIR/<fingerprint>.yaml: for each collective,\n"
+    "transport, rank count and size, the fastest algorithm of every row of\n"
+    "the results file (also when a job failed).\n"
     "\n"
     "  --np N,N,..          rank counts (default: 2, 4, .. up to the cores, and the cores)\n"
     "  --collectives a,b    only these collectives (default: all)\n"
@@ -45,8 +58,9 @@ const char* const kUsage =
     "  --quick              every 4th size, default parameters only\n"
     "  --budget SECONDS     time budget per point (default 1)\n"
     "  --buffers K          rotate among K buffer sets (default 1)\n"
-    "  --out FILE           results file (default ccautotune-results.csv)\n"
-    "  --resume             continue FILE, skipping the points it holds\n"
+    "  --out DIR            profile and results directory (default: the profiles\n"
+    "                       directory beside libcct's, where the runtime looks)\n"
+    "  --resume             continue the results file, skipping the points it holds\n"
     "  --timeout SECONDS    limit per job of one transport and rank count (default 3600)\n"
     "  --help               this text\n"
     "\n"
@@ -56,7 +70,8 @@ struct Options {
   SpaceFilter filter;
   MeasureOptions measure;
   std::vector<int> nps;
-  std::string out = "ccautotune-results.csv";
+  std::string out;      // default: default_out_dir()
+  std::string results;  // <out>/<fingerprint>.csv
   bool resume = false;
   double timeout_s = 3600;
 };
@@ -203,7 +218,7 @@ void measure_space(const cct::Registry& registry, cct::Communicator& comm, const
                    const Options& opts, const std::set<std::string>& keys) {
   const std::vector<const Point*> todo = unfinished(space, keys);
   std::optional<Reporter> reporter;
-  if (comm.rank() == 0) reporter.emplace(space, todo.size(), opts.out, comm.size());
+  if (comm.rank() == 0) reporter.emplace(space, todo.size(), opts.results, comm.size());
   std::vector<Call> calls;
   for (const Point* p : todo) calls.push_back(p->call);
   Measurer measurer(registry, comm, calls, opts.measure);
@@ -236,11 +251,56 @@ bool run_job(const cct::Registry& registry, const cct::Topology& topo,
 }
 
 std::set<std::string> resume_keys(const Options& opts) {
-  namespace fs = std::filesystem;
-  if (opts.resume) return finished_keys(read_results(opts.out));
-  if (fs::exists(opts.out) && fs::file_size(opts.out) > 0)
-    throw UsageError(opts.out + " exists: pass --resume to continue it, or remove it");
+  if (opts.resume) return finished_keys(read_results(opts.results));
+  if (fs::exists(opts.results) && fs::file_size(opts.results) > 0)
+    throw UsageError(opts.results + " exists: pass --resume to continue it, or remove it");
   return {};
+}
+
+// <dir of libcct>/../profiles: build/profiles in the build tree, where the
+// runtime looks for the profile of its machine.
+std::string default_out_dir() {
+  const std::string lib = cct::host_library_dir();
+  return lib.empty() ? "profiles" : (fs::path(lib).parent_path() / "profiles").string();
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::map<std::string, std::string> tuning_settings(const Options& opts) {
+  std::ostringstream nps, budget;
+  for (int np : opts.nps) nps << (nps.tellp() > 0 ? "," : "") << np;
+  budget << opts.measure.budget_s;
+  return {{"min_bytes", cct::format_bytes(opts.filter.min_bytes)},
+          {"max_bytes", cct::format_bytes(opts.filter.max_bytes)},
+          {"quick", opts.filter.quick ? "true" : "false"},
+          {"budget_s", budget.str()},
+          {"np", nps.str()}};
+}
+
+// The profile of every row of the results file, saved, loaded back with the
+// registry as a check, and shown.
+void write_profile(const cct::Registry& registry, const cct::Topology& topo, const Options& opts) {
+  const Winners winners = pick_winners(read_results(opts.results), registry);
+  for (const std::string& why : winners.ignored)
+    std::cerr << "ccautotune: results rows left out of the profile: " << why << "\n";
+  const cct::Profile profile{
+      .tool_version = CCT_VERSION,
+      .date = utc_now(),
+      .machine = describe_machine(topo, *std::max_element(opts.nps.begin(), opts.nps.end())),
+      .tuning = tuning_settings(opts),
+      .rules = build_rules(winners.best)};
+  const std::string path = (fs::path(opts.out) / (profile.machine.fingerprint + ".yaml")).string();
+  cct::save_profile(profile, path);
+  cct::load_profile(path, &registry);
+  std::cout << rules_table(profile.rules) << "profile: " << path << "\nresults: " << opts.results
+            << "\n";
 }
 
 int run(Options opts) {
@@ -248,13 +308,17 @@ int run(Options opts) {
   registry.load_default();
   const cct::Topology topo = cct::Topology::discover();
   if (opts.nps.empty()) opts.nps = default_nps(topo.cores());
+  if (opts.out.empty()) opts.out = default_out_dir();
+  opts.results = (fs::path(opts.out) / (topo.fingerprint() + ".csv")).string();
   const std::set<std::string> keys = resume_keys(opts);
+  fs::create_directories(opts.out);
   std::cout << "ccautotune: " << topo.summary() << ", fingerprint " << topo.fingerprint()
-            << "; results in " << opts.out << std::endl;  // flushed: the ranks are forks
+            << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
   bool ok = true;
   for (const cct::TransportEntry& transport : registry.transports())
     if (selected(opts.filter.transports, transport.desc->name))
       for (int np : opts.nps) ok = run_job(registry, topo, transport, np, opts, keys) && ok;
+  write_profile(registry, topo, opts);
   return ok ? 0 : 1;
 }
 

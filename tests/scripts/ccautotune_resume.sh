@@ -1,21 +1,37 @@
 #!/usr/bin/env bash
 # ccautotune end to end on 2 ranks: a small quick run writes a results file
-# with one row per point; after a simulated crash (the last row cut in half)
-# --resume measures only the missing point, and no point appears twice; an
-# existing file without --resume, or a bad argument, is refused with status 2.
+# with one row per point and a profile that its own load-back accepts; after
+# a simulated crash (the last row cut in half) --resume measures only the
+# missing point, no point appears twice, and the profile is written again;
+# an existing file without --resume, or a bad argument, is refused with
+# status 2.
 # usage: ccautotune_resume.sh <ccautotune>
 set -euo pipefail
 tuner=$1
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-csv=$dir/results.csv
+out=$dir/profiles
 run() {
   "$tuner" --np 2 --collectives barrier,bcast --max-bytes 4k --quick --budget 0.05 \
-    --out "$csv" "$@"
+    --out "$out" "$@"
 }
 fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
+# The profile of this machine: written, named by the fingerprint, shown.
+check_profile() {
+  grep -q "^profile: $yaml\$" "$1" || fail "no 'profile: $yaml' line" "$1"
+  grep -q '^schema: 1$' "$yaml" || fail "no 'schema: 1'" "$yaml"
+  grep -q "^  fingerprint: $fp\$" "$yaml" || fail "no fingerprint $fp" "$yaml"
+  grep -q '^  ranks_per_node: 2$' "$yaml" || fail "ranks_per_node is not 2" "$yaml"
+  grep -q '^  bcast:$' "$yaml" || fail "no bcast rules" "$yaml"
+  grep -Eq '^bcast +shm +1-max +0-' "$1" || fail "no bcast line in the table" "$1"
+}
 
 run >"$dir/first.log" || fail "first run exited $?" "$dir/first.log"
+fp=$(sed -n 's/.*, fingerprint \([0-9a-f]*\);.*/\1/p' "$dir/first.log")
+[ -n "$fp" ] || fail "no fingerprint in the log" "$dir/first.log"
+csv=$out/$fp.csv
+yaml=$out/$fp.yaml
+check_profile "$dir/first.log"
 header='collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps'
 [ "$(head -1 "$csv")" = "$header" ] || fail "header is '$(head -1 "$csv")'"
 rows=$(($(wc -l <"$csv") - 1))
@@ -30,6 +46,7 @@ grep -q '^\[1/1\] ' "$dir/second.log" || fail "resume did not measure 1 point" "
 [ $(($(wc -l <"$csv") - 1)) -eq "$rows" ] || fail "$rows rows expected after resume" "$csv"
 dups=$(cut -d, -f1-6 "$csv" | sort | uniq -d)
 [ -z "$dups" ] || fail "measured twice: $dups"
+check_profile "$dir/second.log"
 
 status=0
 run >/dev/null 2>&1 || status=$?
@@ -37,4 +54,4 @@ run >/dev/null 2>&1 || status=$?
 status=0
 "$tuner" --bogus >/dev/null 2>&1 || status=$?
 [ "$status" -eq 2 ] || fail "--bogus exited $status, want 2"
-echo "PASS: $rows points, resumed after a cut row without repeating any"
+echo "PASS: $rows points and a profile, resumed after a cut row without repeating any"

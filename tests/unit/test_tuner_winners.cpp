@@ -1,0 +1,185 @@
+// The tuner's choice of winners and the profile rules built from them, from
+// synthetic result rows: no processes, no timing.
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cct/profile.hpp"
+#include "cct/topology.hpp"
+#include "support/harness.hpp"
+#include "tuner/machine.hpp"
+#include "tuner/winners.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using cct::kMaxBytes;
+using cct::kMaxRanks;
+using cct::tuner::ResultRow;
+
+ResultRow row(const std::string& collective, int np, int64_t bytes, const std::string& algorithm,
+              const std::string& params, double median_s) {
+  return {.collective = collective,
+          .transport = "shm",
+          .np = np,
+          .bytes = bytes,
+          .algorithm = algorithm,
+          .params = params,
+          .result = {.median_s = median_s, .min_s = median_s, .max_s = median_s, .reps = 5}};
+}
+
+std::vector<cct::tuner::Winner> winners_of(const std::vector<ResultRow>& rows) {
+  const cct::tuner::Winners w = cct::tuner::pick_winners(rows, cct::test::registry());
+  REQUIRE(w.ignored.empty());
+  return w.best;
+}
+
+std::vector<cct::RankBucket> bcast_buckets(const std::vector<ResultRow>& rows) {
+  auto rules = cct::tuner::build_rules(winners_of(rows));
+  REQUIRE(rules.size() == 1);
+  REQUIRE(rules[CCT_BCAST].size() == 1);
+  return rules[CCT_BCAST]["shm"];
+}
+
+// (lo, hi, algorithm) of each size rule of a bucket.
+using Range = std::tuple<int64_t, int64_t, std::string>;
+std::vector<Range> ranges(const cct::RankBucket& bucket) {
+  std::vector<Range> out;
+  for (const cct::SizeRule& s : bucket.sizes) out.emplace_back(s.lo, s.hi, s.algorithm);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("pick_winners keeps the lowest median of each point group", "[tuner]") {
+  const std::vector<ResultRow> rows{
+      row("bcast", 2, 1024, "binomial", "", 3e-6),
+      row("bcast", 2, 1024, "knomial", "radix=4", 2e-6),
+      row("bcast", 2, 1024, "knomial", "radix=8", 2e-6),  // a tie: the earlier row wins
+      row("bcast", 2, 64, "binomial", "", 1e-6),
+      row("bcast", 4, 64, "chain", "segment=8k", 5e-6),
+      row("barrier", 2, 0, "dissemination", "", 4e-7),
+  };
+  const std::vector<cct::tuner::Winner> best = winners_of(rows);
+  REQUIRE(best.size() == 4);
+  // Ordered by collective, transport, np, bytes.
+  CHECK(best[0].collective == CCT_BARRIER);
+  CHECK((best[1].np == 2 && best[1].bytes == 64 && best[1].algorithm == "binomial"));
+  CHECK((best[2].bytes == 1024 && best[2].algorithm == "knomial"));
+  CHECK(best[2].params == std::map<std::string, int64_t>{{"radix", 4}});
+  CHECK(best[2].median_s == 2e-6);
+  CHECK(best[3].params == std::map<std::string, int64_t>{{"segment", 8192}});
+}
+
+TEST_CASE("pick_winners leaves out rows the registry does not accept", "[tuner]") {
+  const std::vector<ResultRow> rows{
+      row("bcast", 2, 64, "no_such", "", 1e-9),
+      row("bcast", 2, 64, "knomial", "radix=5", 1e-9),
+      row("bcast", 2, 64, "knomial", "fanout=4", 1e-9),
+      row("bcst", 2, 64, "binomial", "", 1e-9),
+      row("bcast", 2, 64, "binomial", "", 1e-6),
+  };
+  const cct::tuner::Winners w = cct::tuner::pick_winners(rows, cct::test::registry());
+  REQUIRE(w.best.size() == 1);
+  CHECK(w.best[0].algorithm == "binomial");
+  REQUIRE(w.ignored.size() == 4);
+  CHECK(w.ignored[0].find("bcast/knomial") != std::string::npos);
+  CHECK(w.ignored[2].find("bcast/no_such: not registered") != std::string::npos);
+  CHECK(w.ignored[3] == "unknown collective 'bcst'");
+}
+
+TEST_CASE("build_rules: one size range per measured size, covering 0..max", "[tuner]") {
+  const auto buckets = bcast_buckets({
+      row("bcast", 2, 64, "binomial", "", 1e-6),
+      row("bcast", 2, 1024, "knomial", "radix=4", 2e-6),
+      row("bcast", 2, 65536, "chain", "segment=32k", 9e-6),
+  });
+  REQUIRE(buckets.size() == 1);
+  CHECK(buckets[0].np_lo == 1);
+  CHECK(buckets[0].np_hi == kMaxRanks);
+  CHECK(ranges(buckets[0]) == std::vector<Range>{{0, 1024, "binomial"},
+                                                 {1024, 65536, "knomial"},
+                                                 {65536, kMaxBytes, "chain"}});
+  CHECK(buckets[0].sizes[1].median_s == 2e-6);
+  CHECK(buckets[0].sizes[2].params == std::map<std::string, int64_t>{{"segment", 32768}});
+}
+
+TEST_CASE("build_rules merges neighbours with the same algorithm and values", "[tuner]") {
+  const auto buckets = bcast_buckets({
+      row("bcast", 2, 1, "knomial", "radix=4", 1e-6),
+      row("bcast", 2, 16, "knomial", "radix=4", 2e-6),
+      row("bcast", 2, 256, "knomial", "radix=8", 3e-6),
+      row("bcast", 2, 4096, "binomial", "", 4e-6),
+      row("bcast", 2, 65536, "binomial", "", 5e-6),
+  });
+  REQUIRE(buckets.size() == 1);
+  CHECK(ranges(buckets[0]) == std::vector<Range>{{0, 256, "knomial"},
+                                                 {256, 4096, "knomial"},
+                                                 {4096, kMaxBytes, "binomial"}});
+  // A merged range keeps the figure of its first measured size.
+  CHECK(buckets[0].sizes[0].median_s == 1e-6);
+  CHECK(buckets[0].sizes[2].median_s == 4e-6);
+}
+
+TEST_CASE("build_rules: one bucket per measured np, from 1 to max", "[tuner]") {
+  const auto buckets = bcast_buckets({
+      row("bcast", 8, 64, "binomial", "", 1e-6),
+      row("bcast", 2, 64, "knomial", "radix=2", 1e-6),
+      row("bcast", 4, 64, "knomial", "radix=4", 1e-6),
+  });
+  REQUIRE(buckets.size() == 3);
+  CHECK((buckets[0].np_lo == 1 && buckets[0].np_hi == 3));
+  CHECK((buckets[1].np_lo == 4 && buckets[1].np_hi == 7));
+  CHECK((buckets[2].np_lo == 8 && buckets[2].np_hi == kMaxRanks));
+  CHECK(buckets[2].sizes[0].algorithm == "binomial");
+}
+
+TEST_CASE("a profile of the built rules passes load_profile with the registry", "[tuner]") {
+  const std::vector<ResultRow> rows{
+      row("barrier", 2, 0, "dissemination", "", 4e-7),
+      row("bcast", 2, 1, "knomial", "radix=4", 1e-6),
+      row("bcast", 2, 4096, "chain", "segment=128k", 3e-6),
+      row("bcast", 4, 1, "binomial", "", 2e-6),
+      row("allreduce", 4, 1048576, "ring", "", 9e-5),
+  };
+  const cct::Topology topo = cct::Topology::synthetic("pack:2 numa:2 l3:2 core:4 pu:2");
+  const cct::Profile profile{.tool_version = "test",
+                             .date = "2026-11-22T04:00:00Z",
+                             .machine = cct::tuner::describe_machine(topo, 4),
+                             .tuning = {{"quick", "true"}},
+                             .rules = cct::tuner::build_rules(winners_of(rows))};
+  std::string dir = (fs::temp_directory_path() / "cct_winners_XXXXXX").string();
+  REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  const std::string path = dir + "/profile.yaml";
+  cct::save_profile(profile, path);
+  const cct::Profile loaded = cct::load_profile(path, &cct::test::registry());
+  fs::remove_all(dir);
+  CHECK(loaded == profile);
+}
+
+TEST_CASE("describe_machine reads the shape from the topology", "[tuner]") {
+  const cct::Topology topo = cct::Topology::synthetic("pack:2 numa:2 l3:2 core:4 pu:2");
+  const cct::MachineInfo m = cct::tuner::describe_machine(topo, 6);
+  CHECK(m.fingerprint == topo.fingerprint());
+  CHECK(m.summary == topo.summary());
+  CHECK((m.nodes == 1 && m.ranks_per_node == 6));
+  CHECK((m.packages == 2 && m.numa_nodes == 4 && m.cores == 32 && m.pus == 64));
+  CHECK(m.caches.rfind("L3 ", 0) == 0);
+  CHECK(m.caches.find(" x8") != std::string::npos);
+}
+
+TEST_CASE("rules_table shows one line per size rule", "[tuner]") {
+  const auto rules = cct::tuner::build_rules(winners_of({
+      row("bcast", 2, 64, "binomial", "", 1e-6),
+      row("bcast", 2, 1024, "knomial", "radix=4", 2.5e-6),
+  }));
+  const std::string table = cct::tuner::rules_table(rules);
+  INFO(table);
+  CHECK(table.find("collective") == 0);
+  CHECK(table.find("bcast       shm        1-max  0-1k    binomial          1.00\n") !=
+        std::string::npos);
+  CHECK(table.find("1k-max  knomial(radix=4)  2.50\n") != std::string::npos);
+}

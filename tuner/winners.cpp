@@ -1,0 +1,170 @@
+#include "tuner/winners.hpp"
+
+#include <algorithm>
+#include <array>
+#include <iomanip>
+#include <set>
+#include <span>
+#include <sstream>
+#include <tuple>
+
+#include "cct/error.hpp"
+#include "cct/units.hpp"
+
+namespace cct::tuner {
+namespace {
+
+// The winner that row would be, or why the registry does not accept it.
+std::string read_row(const ResultRow& row, const Registry& registry, Winner* w) {
+  if (!parse_collective(row.collective, &w->collective))
+    return "unknown collective '" + row.collective + "'";
+  const AlgorithmEntry* alg = registry.find_algorithm(w->collective, row.algorithm);
+  if (!alg) return row.collective + "/" + row.algorithm + ": not registered";
+  std::vector<int64_t> values;
+  try {
+    values = parse_params(*alg->desc, row.params);
+  } catch (const Error& e) {
+    return row.collective + "/" + e.what();
+  }
+  for (uint32_t i = 0; i < alg->desc->nparams; ++i) {
+    const cct_param_desc& p = alg->desc->params[i];
+    if (const std::string why = param_value_problem(p, values[i]); !why.empty())
+      return row.collective + "/" + row.algorithm + " parameter " + p.name + ": " + why;
+    w->params[p.name] = values[i];
+  }
+  w->transport = row.transport;
+  w->np = row.np;
+  w->bytes = row.bytes;
+  w->algorithm = row.algorithm;
+  w->median_s = row.result.median_s;
+  return "";
+}
+
+bool same_comm(const Winner& a, const Winner& b) {
+  return a.collective == b.collective && a.transport == b.transport;
+}
+
+bool same_bucket(const Winner& a, const Winner& b) {
+  return same_comm(a, b) && a.np == b.np;
+}
+
+// The leading winners of all that `same` groups with the first.
+template <class Same>
+std::span<const Winner> leading_run(std::span<const Winner> all, Same same) {
+  const auto end = std::find_if_not(all.begin(), all.end(),
+                                    [&](const Winner& w) { return same(all.front(), w); });
+  return all.first(end - all.begin());
+}
+
+// The size ranges of one bucket from its winners, sizes ascending.
+std::vector<SizeRule> size_rules(std::span<const Winner> bucket) {
+  std::vector<SizeRule> rules;
+  for (std::size_t i = 0; i < bucket.size(); ++i) {
+    const Winner& w = bucket[i];
+    const int64_t hi = i + 1 < bucket.size() ? bucket[i + 1].bytes : kMaxBytes;
+    if (!rules.empty() && rules.back().algorithm == w.algorithm && rules.back().params == w.params)
+      rules.back().hi = hi;
+    else
+      rules.push_back({.lo = rules.empty() ? 0 : w.bytes,
+                       .hi = hi,
+                       .algorithm = w.algorithm,
+                       .params = w.params,
+                       .median_s = w.median_s});
+  }
+  return rules;
+}
+
+// The buckets of one (collective, transport) from its winners, np ascending.
+std::vector<RankBucket> buckets(std::span<const Winner> comm) {
+  std::vector<RankBucket> out;
+  while (!comm.empty()) {
+    const std::span<const Winner> bucket = leading_run(comm, same_bucket);
+    comm = comm.subspan(bucket.size());
+    out.push_back({.np_lo = out.empty() ? 1 : bucket.front().np,
+                   .np_hi = comm.empty() ? kMaxRanks : comm.front().np - 1,
+                   .sizes = size_rules(bucket)});
+  }
+  return out;
+}
+
+std::string np_text(const RankBucket& b) {
+  return std::to_string(b.np_lo) + "-" + (b.np_hi == kMaxRanks ? "max" : std::to_string(b.np_hi));
+}
+
+std::string size_text(const SizeRule& s) {
+  return format_bytes(s.lo) + "-" + (s.hi == kMaxBytes ? "max" : format_bytes(s.hi));
+}
+
+std::string algorithm_text(const SizeRule& rule) {
+  std::string params;
+  for (const auto& [name, value] : rule.params)
+    params += (params.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return params.empty() ? rule.algorithm : rule.algorithm + "(" + params + ")";
+}
+
+std::string micros(const std::optional<double>& seconds) {
+  if (!seconds) return "-";
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(2) << *seconds * 1e6;
+  return out.str();
+}
+
+using Line = std::array<std::string, 6>;
+
+// The lines, each column padded to its widest cell.
+std::string aligned(const std::vector<Line>& lines) {
+  std::array<std::size_t, 6> width{};
+  for (const Line& line : lines)
+    for (std::size_t i = 0; i < line.size(); ++i) width[i] = std::max(width[i], line[i].size());
+  std::ostringstream out;
+  for (const Line& line : lines) {
+    for (std::size_t i = 0; i + 1 < line.size(); ++i)
+      out << std::left << std::setw(static_cast<int>(width[i] + 2)) << line[i];
+    out << line.back() << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
+
+Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registry) {
+  using Group = std::tuple<cct_collective, std::string, int, int64_t>;
+  std::map<Group, Winner> best;
+  std::set<std::string> ignored;
+  for (const ResultRow& row : rows) {
+    Winner w;
+    if (const std::string why = read_row(row, registry, &w); !why.empty()) {
+      ignored.insert(why);
+      continue;
+    }
+    const Group group{w.collective, w.transport, w.np, w.bytes};
+    auto [it, fresh] = best.try_emplace(group, w);
+    if (!fresh && w.median_s < it->second.median_s) it->second = std::move(w);
+  }
+  Winners out{.ignored = {ignored.begin(), ignored.end()}};
+  for (auto& [group, w] : best) out.best.push_back(std::move(w));
+  return out;
+}
+
+std::map<cct_collective, TransportRules> build_rules(const std::vector<Winner>& winners) {
+  std::map<cct_collective, TransportRules> rules;
+  for (std::span<const Winner> rest(winners); !rest.empty();) {
+    const std::span<const Winner> comm = leading_run(rest, same_comm);
+    rules[comm.front().collective][comm.front().transport] = buckets(comm);
+    rest = rest.subspan(comm.size());
+  }
+  return rules;
+}
+
+std::string rules_table(const std::map<cct_collective, TransportRules>& rules) {
+  std::vector<Line> lines{{"collective", "transport", "np", "bytes", "algorithm", "median_us"}};
+  for (const auto& [collective, transports] : rules)
+    for (const auto& [transport, buckets] : transports)
+      for (const RankBucket& b : buckets)
+        for (const SizeRule& s : b.sizes)
+          lines.push_back({collective_name(collective), transport, np_text(b), size_text(s),
+                           algorithm_text(s), micros(s.median_s)});
+  return aligned(lines);
+}
+
+}  // namespace cct::tuner

@@ -1,0 +1,56 @@
+// ccautotune tuner: from the raw results to the rules of a profile.
+//
+// A winner is the row with the lowest median among the rows of one point
+// group (collective, transport, np, bytes); on a tie the earlier row wins.
+// The rules of one (collective, transport) have one communicator-size
+// bucket per measured np: it holds from that np up to the next measured np
+// minus 1; the smallest np's bucket starts at 1 (a profile tuned from 2
+// ranks up is the best guess for 1 too, and a 1-rank call is trivial for
+// every algorithm) and the largest np's bucket ends at max. In a bucket,
+// each measured size's winner holds from that size up to the next measured
+// size; the first range starts at 0 and the last ends at max. Neighbouring
+// ranges with the same winner (algorithm and parameter values) are merged;
+// a merged range keeps the median of its first measured size.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cct/profile.hpp"
+#include "cct/registry.hpp"
+#include "tuner/results_csv.hpp"
+
+namespace cct::tuner {
+
+struct Winner {
+  cct_collective collective = CCT_BARRIER;
+  std::string transport;
+  int np = 0;
+  int64_t bytes = 0;
+  std::string algorithm;
+  std::map<std::string, int64_t> params;  // every parameter, by name
+  double median_s = 0;
+};
+
+struct Winners {
+  // One per point group, ordered by collective, transport, np, bytes.
+  std::vector<Winner> best;
+  // Rows left out, one line per cause: an unknown collective or algorithm,
+  // or parameters the registered algorithm does not accept (the results
+  // were measured with plugins that have changed since).
+  std::vector<std::string> ignored;
+};
+
+// The winner of every point group of rows whose algorithm registry knows.
+Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registry);
+
+// The rules of a profile from winners (ordered as pick_winners orders them).
+std::map<cct_collective, TransportRules> build_rules(const std::vector<Winner>& winners);
+
+// A table of the rules for people: collective, transport, np range, size
+// range, algorithm(params), median in microseconds; one line per size rule.
+std::string rules_table(const std::map<cct_collective, TransportRules>& rules);
+
+}  // namespace cct::tuner
