@@ -125,11 +125,30 @@ std::string aligned(const std::vector<Line>& lines) {
   return out.str();
 }
 
+// Within this fraction of the fastest, the previous size's winner is kept:
+// near-equal algorithms at neighbouring sizes differ by noise, and switching
+// between them would cut the profile into many ranges for nothing.
+constexpr double kKeepWithin = 0.05;
+
+// The fastest row (the earlier one on a tie), unless the previous size's
+// winner, for the same communicator, is within kKeepWithin of it.
+const Winner* choose(const std::vector<Winner>& rows, const Winner* previous) {
+  const Winner* fastest = &rows.front();
+  for (const Winner& w : rows)
+    if (w.median_s < fastest->median_s) fastest = &w;
+  if (previous == nullptr || !same_bucket(*previous, *fastest)) return fastest;
+  for (const Winner& w : rows)
+    if (w.algorithm == previous->algorithm && w.params == previous->params &&
+        w.median_s <= fastest->median_s * (1 + kKeepWithin))
+      return &w;
+  return fastest;
+}
+
 }  // namespace
 
 Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registry) {
   using Group = std::tuple<cct_collective, std::string, int, int64_t>;
-  std::map<Group, Winner> best;
+  std::map<Group, std::vector<Winner>> candidates;
   std::set<std::string> ignored;
   for (const ResultRow& row : rows) {
     Winner w;
@@ -137,12 +156,13 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
       ignored.insert(why);
       continue;
     }
-    const Group group{w.collective, w.transport, w.np, w.bytes};
-    auto [it, fresh] = best.try_emplace(group, w);
-    if (!fresh && w.median_s < it->second.median_s) it->second = std::move(w);
+    candidates[Group{w.collective, w.transport, w.np, w.bytes}].push_back(std::move(w));
   }
   Winners out{.ignored = {ignored.begin(), ignored.end()}};
-  for (auto& [group, w] : best) out.best.push_back(std::move(w));
+  for (const auto& [group, rows_of_point] : candidates) {
+    const Winner* previous = out.best.empty() ? nullptr : &out.best.back();
+    out.best.push_back(*choose(rows_of_point, previous));
+  }
   return out;
 }
 

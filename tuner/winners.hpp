@@ -1,7 +1,9 @@
 // ccautotune tuner: from the raw results to the rules of a profile.
 //
 // A winner is the row with the lowest median among the rows of one point
-// group (collective, transport, np, bytes); on a tie the earlier row wins.
+// group (collective, transport, np, bytes); on a tie the earlier row wins;
+// but the previous size's winner stays when it is within 5% of the lowest
+// (noise should not cut the profile into many ranges).
 // The rules of one (collective, transport) have one communicator-size
 // bucket per measured np: it holds from that np up to the next measured np
 // minus 1; the smallest np's bucket starts at 1 (a profile tuned from 2

@@ -183,3 +183,22 @@ TEST_CASE("rules_table shows one line per size rule", "[tuner]") {
         std::string::npos);
   CHECK(table.find("1k-max  knomial(radix=4)  2.50\n") != std::string::npos);
 }
+
+TEST_CASE("pick_winners keeps the previous size's winner within 5% of the fastest", "[tuner]") {
+  const std::vector<ResultRow> rows{
+      row("bcast", 2, 1, "binomial", "", 1.00e-6),
+      row("bcast", 2, 1, "chain", "segment=32k", 1.10e-6),
+      row("bcast", 2, 2, "binomial", "", 1.04e-6),
+      row("bcast", 2, 2, "chain", "segment=32k", 1.00e-6),
+      row("bcast", 2, 4, "binomial", "", 1.20e-6),
+      row("bcast", 2, 4, "chain", "segment=32k", 1.00e-6),
+      row("bcast", 4, 1, "chain", "segment=32k", 1.03e-6),
+      row("bcast", 4, 1, "binomial", "", 1.00e-6),
+  };
+  const auto w = winners_of(rows);
+  REQUIRE(w.size() == 4);
+  CHECK(w[0].algorithm == "binomial");  // fastest
+  CHECK(w[1].algorithm == "binomial");  // 4% slower than chain: kept
+  CHECK(w[2].algorithm == "chain");     // 20% faster: switch
+  CHECK(w[3].algorithm == "binomial");  // another np: no memory of np=2
+}
