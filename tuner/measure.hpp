@@ -56,8 +56,10 @@ struct Footprint {
 Footprint footprint(const Call& call, int np);
 
 struct MeasureOptions {
-  int warmup = 2;       // untimed runs before the first repetition
-  int min_reps = 5;     // repetitions before the spread is first judged
+  int warmup = 5;  // untimed runs before the first repetition
+  // Repetitions before the spread is first judged: a median of a handful
+  // is noise for sub-microsecond calls, and more cost little.
+  int min_reps = 31;
   int max_reps = 200;   // hard cap
   double tight = 0.05;  // stop once (p75 - p25) / median is below this
   // Stop once the figures so far add up to this (seconds); checked between
