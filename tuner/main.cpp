@@ -54,9 +54,12 @@ const char* const kUsage =
     "  --transports a,b     only these transports (default: all)\n"
     "  --algorithms a,b     only these algorithm names (default: all)\n"
     "  --min-bytes SIZE     smallest message (default 1)\n"
-    "  --max-bytes SIZE     largest message (default 1M)\n"
+    "  --max-bytes SIZE     largest message (default 4M)\n"
     "  --quick              every 4th size, default parameters only\n"
     "  --budget SECONDS     time budget per point (default 1)\n"
+    "  --time-budget SECONDS  stop measuring a job once its points add up to this\n"
+    "                       much measured time; --resume continues (default: none)\n"
+    "  --verbose            one line per point with median, min, max and repetitions\n"
     "  --buffers K          rotate among K buffer sets (default 1)\n"
     "  --out DIR            profile and results directory (default: the profiles\n"
     "                       directory beside libcct's, where the runtime looks)\n"
@@ -73,7 +76,9 @@ struct Options {
   std::string out;      // default: default_out_dir()
   std::string results;  // <out>/<fingerprint>.csv
   bool resume = false;
+  bool verbose = false;
   double timeout_s = 3600;
+  double time_budget_s = 0;  // 0: none
 };
 
 struct UsageError : std::runtime_error {
@@ -135,6 +140,8 @@ void apply(Options& opts, const std::string& flag, const std::string& value) {
     opts.filter.max_bytes = bytes_arg(flag, value);
   else if (flag == "--budget")
     opts.measure.budget_s = number_arg(flag, value);
+  else if (flag == "--time-budget")
+    opts.time_budget_s = number_arg(flag, value);
   else if (flag == "--buffers")
     opts.measure.buffers = int_arg(flag, value);
   else if (flag == "--out")
@@ -151,6 +158,8 @@ Options parse_args(int argc, char** argv) {
     const std::string flag = argv[i];
     if (flag == "--quick")
       opts.filter.quick = true;
+    else if (flag == "--verbose")
+      opts.verbose = true;
     else if (flag == "--resume")
       opts.resume = true;
     else if (i + 1 < argc)
@@ -188,9 +197,13 @@ class Reporter {
   }
   ~Reporter() { progress_.close(); }
   void start(const Point& p) { progress_.start(label(p)); }
-  void finish(const Point& p, const PointResult& result) {
+  void finish(const Point& p, const PointResult& result, bool verbose) {
     writer_.append(p.row(result));
     progress_.finish_one();
+    if (verbose)
+      std::cout << "  " << label(p) << ": median " << result.median_s * 1e6 << " us, min "
+                << result.min_s * 1e6 << ", max " << result.max_s * 1e6 << ", " << result.reps
+                << " reps\n";
   }
 
  private:
@@ -223,11 +236,21 @@ void measure_space(const cct::Registry& registry, cct::Communicator& comm, const
   for (const Point* p : todo) calls.push_back(p->call);
   Measurer measurer(registry, comm, calls, opts.measure);
   std::unique_ptr<cct::Plan> plan;
+  // The figures are the same on every rank (the measurer agrees on them),
+  // so every rank stops at the same point without a word between them.
+  double measured_s = 0;
   for (const Point* p : todo) {
+    if (opts.time_budget_s > 0 && measured_s > opts.time_budget_s) {
+      if (reporter)
+        std::cout << "ccautotune: time budget spent at np=" << comm.size()
+                  << "; run again with --resume to measure the rest\n";
+      break;
+    }
     ensure_plan(plan, *p, comm);
     if (reporter) reporter->start(*p);
     const PointResult result = measurer.measure(*plan, p->call);
-    if (reporter) reporter->finish(*p, result);
+    measured_s += result.median_s * result.reps;
+    if (reporter) reporter->finish(*p, result, opts.verbose);
   }
 }
 

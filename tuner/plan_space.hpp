@@ -25,7 +25,7 @@ struct SpaceFilter {
   std::vector<std::string> transports;
   std::vector<std::string> algorithms;
   int64_t min_bytes = 1;
-  int64_t max_bytes = 1 << 20;
+  int64_t max_bytes = 4 << 20;
   // Every 4th power of two (and the largest), default parameters only.
   bool quick = false;
   // Most parameter combinations per algorithm; see parameter_grid.
