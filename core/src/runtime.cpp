@@ -1,9 +1,11 @@
 // The runtime's dispatch: choose, prepare once, run, count.
 #include "cct/runtime.hpp"
 
+#include <unistd.h>
+
 #include <bit>
 #include <cstring>
-#include <iostream>
+#include <sstream>
 
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
@@ -24,6 +26,12 @@ const char* const kDefaults[CCT_COLLECTIVE_COUNT] = {
     "ring",                // allgather
     "pairwise",            // alltoall
 };
+
+// One write per line, so that the lines of ranks sharing a terminal or a
+// pipe do not interleave.
+void log_line(const std::string& line) {
+  if (::write(STDERR_FILENO, line.data(), line.size()) < 0) return;  // nowhere left to say it
+}
 
 bool is_in_place(const cct_coll_args& a) {
   return a.sendbuf == CCT_IN_PLACE || a.recvbuf == CCT_IN_PLACE;
@@ -109,21 +117,27 @@ Choice& Runtime::select(const cct_coll_args& args) {
   if (const Selection* s = selector_.select(args.collective, bytes)) {
     Choice& choice = choice_of(*s);
     if (usable(choice, args)) return noted(choice, args, s->forced ? "CCT_FORCE" : "profile");
-    if (options_.log != Log::kOff)
-      std::cerr << "cct: " << collective_name(args.collective) << " " << bytes << " B: rule "
-                << choice.algorithm->desc->name << " cannot run here ("
-                << why_unusable(*choice.algorithm, *comm_, args, choice.params)
-                << "), using the default\n";
+    if (options_.log != Log::kOff) {
+      std::ostringstream line;
+      line << "cct: " << collective_name(args.collective) << " " << bytes << " B: rule "
+           << choice.algorithm->desc->name << " cannot run here ("
+           << why_unusable(*choice.algorithm, *comm_, args, choice.params)
+           << "), using the default\n";
+      log_line(line.str());
+    }
   }
   return noted(default_choice(args.collective), args, "built-in default");
 }
 
 Choice& Runtime::noted(Choice& choice, const cct_coll_args& args, const char* origin) {
   const bool once = options_.log == Log::kInfo && !choice.logged && comm_->rank() == 0;
-  if (once || options_.log == Log::kDebug)
-    std::cerr << "cct: rank " << comm_->rank() << ": " << collective_name(args.collective) << " "
-              << message_bytes(args.collective, args.count, args.dtype) << " B -> "
-              << choice.algorithm->desc->name << " (" << origin << ")\n";
+  if (once || options_.log == Log::kDebug) {
+    std::ostringstream line;
+    line << "cct: rank " << comm_->rank() << ": " << collective_name(args.collective) << " "
+         << message_bytes(args.collective, args.count, args.dtype) << " B -> "
+         << choice.algorithm->desc->name << " (" << origin << ")\n";
+    log_line(line.str());
+  }
   choice.logged = true;
   return choice;
 }

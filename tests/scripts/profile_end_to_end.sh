@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# ccautotune makes a profile (np 2, bcast and allreduce); the C example app
+# run under it gives correct results, and every bcast and allreduce call is
+# served by the profile (CCT_LOG=debug names the origin of each choice) with
+# an algorithm the profile names. A malformed profile stops the app with the
+# file and line.
+# usage: profile_end_to_end.sh <bin dir>
+set -uo pipefail
+bin=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
+
+"$bin/ccautotune" --np 2 --collectives bcast,allreduce --quick --budget 0.05 --out "$dir" \
+  >"$dir/tune.log" 2>&1 || fail "ccautotune exited $?" "$dir/tune.log"
+yaml=$(ls "$dir"/*.yaml)
+CCT_PROFILE=$yaml CCT_LOG=debug CCT_STATS=1 "$bin/cclaunch" -n 2 "$bin/cct_example_app" \
+  >"$dir/app.log" 2>&1 || fail "example app exited $?" "$dir/app.log"
+grep -q "2 ranks, all results correct" "$dir/app.log" || fail "wrong results" "$dir/app.log"
+calls=$(grep -cE '^cct: rank [01]: (bcast|allreduce) ' "$dir/app.log")
+[ "$calls" -ge 20 ] || fail "only $calls bcast/allreduce calls logged" "$dir/app.log"
+grep -E '^cct: rank [01]: (bcast|allreduce) ' "$dir/app.log" | grep -v '(profile)$' &&
+  fail "calls above were not served by the profile" "$yaml"
+for alg in $(grep -E '^cct: rank [01]: (bcast|allreduce) ' "$dir/app.log" | awk '{print $8}' | sort -u); do
+  grep -q "algorithm: $alg\$" "$yaml" || fail "$alg ran but the profile does not name it" "$yaml"
+done
+grep -qE '^(bcast|allreduce) ' "$dir/app.log" || fail "no stats table" "$dir/app.log"
+
+printf 'schema: 1\nrules: [\n' >"$dir/bad.yaml"
+CCT_PROFILE=$dir/bad.yaml "$bin/cclaunch" -n 2 "$bin/cct_example_app" >"$dir/bad.log" 2>&1 &&
+  fail "the app ran with a malformed profile" "$dir/bad.log"
+grep -q "$dir/bad.yaml:[0-9]" "$dir/bad.log" || fail "no file:line for the bad profile" "$dir/bad.log"
+echo "PASS: $calls calls served by the tuned profile; a malformed profile is refused with file:line"
