@@ -30,20 +30,16 @@ const char* const kUsage =
     "Exit status: 0, or 1 when a library was refused or the topology could\n"
     "not be read (the rest is still listed), 2 for a bad argument.\n";
 
-std::string param_value(const cct_param_desc& p, int64_t v) {
-  return p.type == CCT_PARAM_BYTES ? cct::format_bytes(v) : std::to_string(v);
-}
-
 // "{2,3,4}" or "1..16 *2" / "0..64 +8".
 std::string param_domain(const cct_param_desc& p) {
   std::ostringstream os;
   if (p.ncandidates > 0) {
     os << '{';
     for (uint32_t i = 0; i < p.ncandidates; ++i)
-      os << (i ? "," : "") << param_value(p, p.candidates[i]);
+      os << (i ? "," : "") << cct::format_param(p, p.candidates[i]);
     os << '}';
   } else {
-    os << param_value(p, p.lo) << ".." << param_value(p, p.hi) << ' '
+    os << cct::format_param(p, p.lo) << ".." << cct::format_param(p, p.hi) << ' '
        << (p.step_kind == CCT_STEP_MUL ? '*' : '+') << p.step;
   }
   return os.str();
@@ -94,7 +90,7 @@ void print_text(const cct::Registry& reg, const TopologyInfo& topo) {
       for (uint32_t i = 0; i < d.nparams; ++i) {
         const cct_param_desc& p = d.params[i];
         std::cout << "    param " << p.name << " " << param_domain(p) << " default "
-                  << param_value(p, p.default_value) << "  (" << p.doc << ")\n";
+                  << cct::format_param(p, p.default_value) << "  (" << p.doc << ")\n";
       }
     }
   }

@@ -43,10 +43,6 @@ std::string format_seconds(double s) {
   return std::string(buf, ptr);
 }
 
-std::string format_value(const cct_param_desc& p, int64_t v) {
-  return p.type == CCT_PARAM_BYTES && v >= 0 ? format_bytes(v) : std::to_string(v);
-}
-
 bool parse_value(const cct_param_desc& p, const std::string& text, int64_t* out) {
   if (p.type != CCT_PARAM_BYTES) return parse_number(text, out);
   const std::optional<int64_t> bytes = parse_bytes(text);
@@ -111,7 +107,7 @@ std::string format_params(const cct_algorithm_desc& alg, std::span<const int64_t
   std::string out;
   for (uint32_t i = 0; i < alg.nparams && i < values.size(); ++i)
     out += (i ? ";" : "") + std::string(alg.params[i].name) + "=" +
-           format_value(alg.params[i], values[i]);
+           format_param(alg.params[i], values[i]);
   return out;
 }
 

@@ -11,17 +11,13 @@
 namespace cct {
 namespace {
 
-std::string value_text(const cct_param_desc& param, int64_t value) {
-  return param.type == CCT_PARAM_BYTES && value >= 0 ? format_bytes(value) : std::to_string(value);
-}
-
 std::string candidates_problem(const cct_param_desc& param, int64_t value) {
   std::string list;
   for (uint32_t i = 0; i < param.ncandidates; ++i) {
     if (param.candidates[i] == value) return "";
-    list += (i ? ", " : "") + value_text(param, param.candidates[i]);
+    list += (i ? ", " : "") + format_param(param, param.candidates[i]);
   }
-  return value_text(param, value) + " is not one of " + list;
+  return format_param(param, value) + " is not one of " + list;
 }
 
 // Whether value is lo combined with step some number of times (the values
@@ -37,12 +33,12 @@ bool on_step(const cct_param_desc& param, int64_t value) {
 
 std::string range_problem(const cct_param_desc& param, int64_t value) {
   if (value < param.lo || value > param.hi)
-    return value_text(param, value) + " is outside " + value_text(param, param.lo) + ".." +
-           value_text(param, param.hi);
+    return format_param(param, value) + " is outside " + format_param(param, param.lo) + ".." +
+           format_param(param, param.hi);
   if (!on_step(param, value))
-    return value_text(param, value) + " is not on the range's steps (" +
+    return format_param(param, value) + " is not on the range's steps (" +
            (param.step_kind == CCT_STEP_MUL ? "times " : "plus ") + std::to_string(param.step) +
-           " from " + value_text(param, param.lo) + ")";
+           " from " + format_param(param, param.lo) + ")";
   return "";
 }
 

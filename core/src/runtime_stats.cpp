@@ -18,8 +18,7 @@ std::string describe(const Choice& c) {
   os << d.name;
   for (uint32_t i = 0; i < d.nparams; ++i) {
     const cct_param_desc& p = d.params[i];
-    os << (i ? "," : "(") << p.name << "="
-       << (p.type == CCT_PARAM_BYTES ? format_bytes(c.params[i]) : std::to_string(c.params[i]));
+    os << (i ? "," : "(") << p.name << "=" << format_param(p, c.params[i]);
   }
   if (d.nparams > 0) os << ")";
   return os.str();

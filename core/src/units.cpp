@@ -42,4 +42,8 @@ std::optional<int64_t> parse_bytes(const std::string& text) {
   return value << shift;
 }
 
+std::string format_param(const cct_param_desc& param, int64_t value) {
+  return param.type == CCT_PARAM_BYTES && value >= 0 ? format_bytes(value) : std::to_string(value);
+}
+
 }  // namespace cct

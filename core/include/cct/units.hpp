@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "cct/abi/algorithm.h"
+
 namespace cct {
 
 // 65536 -> "64k", 4194304 -> "4M", 1000 -> "1000"; exact (no rounding).
@@ -12,5 +14,9 @@ std::string format_bytes(int64_t bytes);
 // "64k" / "64K" / "64KiB" -> 65536, "4M" -> 4194304, "17" -> 17;
 // nullopt for anything else (negative, junk, overflow).
 std::optional<int64_t> parse_bytes(const std::string& text);
+
+// A parameter value as people write it: sizes of a CCT_PARAM_BYTES
+// parameter like format_bytes ("64k"), anything else in decimal.
+std::string format_param(const cct_param_desc& param, int64_t value);
 
 }  // namespace cct
