@@ -133,3 +133,22 @@ TEST_CASE("runtime follows CCT_FORCE rules and falls back where a rule cannot ru
           expect(calls_of(rt, CCT_ALLGATHER, "ring") == 1, "allgather fallback calls");
         }) == "");
 }
+
+TEST_CASE("runtime turns in-place calls into out-of-place ones for algorithms without in-place",
+          "[runtime]") {
+  auto& reg = cct::test::registry();
+  reg.load_library(CCT_TEST_PLUGIN_DIR "/libcct_test_no_in_place.so");
+  const auto force =
+      cct::parse_force("allreduce:0-max:no_in_place;alltoall:0-max:no_in_place", &reg);
+  for (int n : {1, 3}) {
+    INFO(n << " ranks");
+    CHECK(cct::test::on_ranks(n, [&](cct::Communicator& comm) {
+            cct::Selector selector({}, force, reg, "shm", comm.size());
+            cct::Runtime rt(reg, share(comm), {.stats = true}, std::move(selector));
+            allreduce_both_forms(rt, 33);  // the plugin throws if handed CCT_IN_PLACE
+            alltoall_in_place(rt, 5);
+            expect(calls_of(rt, CCT_ALLREDUCE, "no_in_place") == 2, "allreduce not forced");
+            expect(calls_of(rt, CCT_ALLTOALL, "no_in_place") == 1, "alltoall not forced");
+          }) == "");
+  }
+}
