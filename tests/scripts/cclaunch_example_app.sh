@@ -8,7 +8,10 @@ bin=$1
 out=$(CCT_STATS=1 "$bin/cclaunch" -n 3 "$bin/cct_example_app" 2>&1)
 [ $? -eq 0 ] || { echo "FAIL: example app on 3 ranks: $out"; exit 1; }
 grep -q "3 ranks, all results correct" <<<"$out" || { echo "FAIL: $out"; exit 1; }
-grep -qE "^allreduce +recursive_doubling +6 " <<<"$out" || { echo "FAIL: no stats row: $out"; exit 1; }
+# Whichever algorithms serve them (a tuned profile may be present), the
+# stats rows of allreduce add up to the app's 6 calls.
+calls=$(awk '$1 == "allreduce" { n += $3 } END { print n + 0 }' <<<"$out")
+[ "$calls" -eq 6 ] || { echo "FAIL: stats count $calls allreduce calls, want 6: $out"; exit 1; }
 out=$("$bin/cclaunch" -n 2 false 2>&1)
 [ $? -eq 1 ] || { echo "FAIL: cclaunch of a failing program did not exit 1"; exit 1; }
 grep -q "exited with status 1" <<<"$out" || { echo "FAIL: unclear failure: $out"; exit 1; }
