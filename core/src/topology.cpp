@@ -306,9 +306,13 @@ int Topology::pu_for_rank(int rank, int ranks) const {
   return impl_->pu_order[rank % impl_->pu_order.size()];
 }
 
+bool Topology::is_this_machine() const {
+  return impl_->this_machine && hwloc_topology_is_thissystem(impl_->topo());
+}
+
 bool Topology::bind_to_pu(int pu) const {
   hwloc_obj_t obj = impl_->pu(pu, "bind_to_pu");
-  if (!impl_->this_machine || !hwloc_topology_is_thissystem(impl_->topo())) return false;
+  if (!is_this_machine()) return false;
   return hwloc_set_cpubind(impl_->topo(), obj->cpuset, HWLOC_CPUBIND_PROCESS) == 0;
 }
 

@@ -27,13 +27,19 @@ const AlgorithmEntry& algorithm(cct_collective c, std::string_view name) {
 }
 
 std::string on_ranks(int n, const std::function<void(Communicator&)>& body, double timeout_s) {
-  const TransportEntry* shm = registry().find_transport("shm");
-  if (shm == nullptr) return "the shm transport is not registered";
   // Discovered once in the parent; the forked ranks inherit it.
   static const Topology topo = Topology::discover();
+  return on_ranks(n, topo, body, timeout_s);
+}
+
+std::string on_ranks(int n, const Topology& topo, const std::function<void(Communicator&)>& body,
+                     double timeout_s) {
+  const TransportEntry* shm = registry().find_transport("shm");
+  if (shm == nullptr) return "the shm transport is not registered";
   LaunchResult result = launch_local({.ranks = n, .timeout_s = timeout_s}, [&](Bootstrap& boot) {
     int pu = topo.pu_for_rank(boot.rank(), boot.size());
-    if (!topo.bind_to_pu(pu)) pu = -1;
+    // A synthetic shape cannot bind, and its ranks keep their place in it.
+    if (!topo.bind_to_pu(pu) && topo.is_this_machine()) pu = -1;
     auto transport = std::make_shared<TransportInstance>(*shm, boot);
     Communicator comm(boot, transport, topo, pu);
     body(comm);

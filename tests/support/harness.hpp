@@ -7,6 +7,7 @@
 
 #include "cct/communicator.hpp"
 #include "cct/registry.hpp"
+#include "cct/topology.hpp"
 
 namespace cct::test {
 
@@ -22,6 +23,13 @@ const AlgorithmEntry& algorithm(cct_collective c, std::string_view name);
 // that threw prints its message, prefixed by its rank, to stderr). Use as
 //   REQUIRE(cct::test::on_ranks(4, [&](cct::Communicator& c) {...}) == "");
 std::string on_ranks(int n, const std::function<void(Communicator&)>& body, double timeout_s = 300);
+
+// The same on a given topology (e.g. Topology::synthetic("pack:2 l3:2
+// core:4 pu:1")): rank r sits on topo.pu_for_rank(r, n), so the
+// communicator's levels are those of that shape. Ranks are bound only when
+// topo describes this machine.
+std::string on_ranks(int n, const Topology& topo, const std::function<void(Communicator&)>& body,
+                     double timeout_s = 300);
 
 // Throws std::runtime_error(what) when !ok: the way a rank reports a check.
 void expect(bool ok, const std::string& what);

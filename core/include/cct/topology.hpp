@@ -46,6 +46,9 @@ class Topology {
   // Binds the calling process to PU `pu` (logical index). Returns false and
   // leaves the process unbound where the system refuses.
   bool bind_to_pu(int pu) const;
+  // True when this describes the machine the process runs on (discovered
+  // from it, not synthetic or loaded from XML).
+  bool is_this_machine() const;
 
   // The levels of a communicator whose rank r is bound to pu_of_rank[r]
   // (logical PU indices), innermost first, trivial and repeated ones
