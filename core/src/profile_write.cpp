@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 
@@ -30,6 +31,14 @@ void emit_machine(YAML::Emitter& out, const MachineInfo& m) {
   out << YAML::EndMap;
 }
 
+// The shortest text that reads back as exactly x (1.51e-07, not
+// 1.5099999999999999e-07): what the results file said, and still exact.
+std::string shortest(double x) {
+  char text[32];
+  const auto [end, ec] = std::to_chars(text, text + sizeof text, x);
+  return std::string(text, end);
+}
+
 void emit_size_rule(YAML::Emitter& out, const SizeRule& r) {
   out << YAML::BeginMap;
   out << YAML::Key << "range" << YAML::Value << YAML::Flow << YAML::BeginSeq
@@ -40,7 +49,7 @@ void emit_size_rule(YAML::Emitter& out, const SizeRule& r) {
     for (const auto& [name, value] : r.params) out << YAML::Key << name << YAML::Value << value;
     out << YAML::EndMap;
   }
-  if (r.median_s) out << YAML::Key << "median_s" << YAML::Value << *r.median_s;
+  if (r.median_s) out << YAML::Key << "median_s" << YAML::Value << shortest(*r.median_s);
   out << YAML::EndMap;
 }
 
@@ -110,8 +119,6 @@ void write_atomically(const std::string& path, const std::string& text) {
 
 std::string profile_to_yaml(const Profile& p) {
   YAML::Emitter out;
-  // 17 significant digits make every double read back to the same value.
-  out.SetDoublePrecision(17);
   out << YAML::BeginMap;
   out << YAML::Key << "schema" << YAML::Value << p.schema;
   out << YAML::Key << "tool_version" << YAML::Value << p.tool_version;
