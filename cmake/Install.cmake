@@ -22,3 +22,8 @@ install(FILES
   ${CMAKE_BINARY_DIR}/ccautotuneConfigVersion.cmake
   ${CMAKE_SOURCE_DIR}/cmake/CctPlugin.cmake
   DESTINATION ${CCT_CMAKE_DIR})
+
+# The shipped profiles, where the runtime looks for the profile of its
+# machine (cct::profile_dirs) and where ccautotune writes when it may.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/profiles/ DESTINATION ${CMAKE_INSTALL_DATADIR}/ccautotune/profiles
+  FILES_MATCHING PATTERN "*.yaml" PATTERN "README.md")

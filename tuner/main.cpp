@@ -61,8 +61,10 @@ const char* const kUsage =
     "                       much measured time; --resume continues (default: none)\n"
     "  --verbose            one line per point with median, min, max and repetitions\n"
     "  --buffers K          rotate among K buffer sets (default 1)\n"
-    "  --out DIR            profile and results directory (default: the profiles\n"
-    "                       directory beside libcct's, where the runtime looks)\n"
+    "  --out DIR            profile and results directory (default: where the\n"
+    "                       runtime looks: build/profiles in a build tree, else\n"
+    "                       <prefix>/share/ccautotune/profiles when writable, else\n"
+    "                       ~/.local/share/ccautotune/profiles)\n"
     "  --resume             continue the results file, skipping the points it holds\n"
     "  --timeout SECONDS    limit per job of one transport and rank count (default 3600)\n"
     "  --help               this text\n"
@@ -73,7 +75,7 @@ struct Options {
   SpaceFilter filter;
   MeasureOptions measure;
   std::vector<int> nps;
-  std::string out;      // default: default_out_dir()
+  std::string out;      // default: cct::default_profile_out_dir()
   std::string results;  // <out>/<fingerprint>.csv
   bool resume = false;
   bool verbose = false;
@@ -280,13 +282,6 @@ std::set<std::string> resume_keys(const Options& opts) {
   return {};
 }
 
-// <dir of libcct>/../profiles: build/profiles in the build tree, where the
-// runtime looks for the profile of its machine.
-std::string default_out_dir() {
-  const std::string lib = cct::host_library_dir();
-  return lib.empty() ? "profiles" : (fs::path(lib).parent_path() / "profiles").string();
-}
-
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -331,7 +326,7 @@ int run(Options opts) {
   registry.load_default();
   const cct::Topology topo = cct::Topology::discover();
   if (opts.nps.empty()) opts.nps = default_nps(topo.cores());
-  if (opts.out.empty()) opts.out = default_out_dir();
+  if (opts.out.empty()) opts.out = cct::default_profile_out_dir();
   opts.results = (fs::path(opts.out) / (topo.fingerprint() + ".csv")).string();
   const std::set<std::string> keys = resume_keys(opts);
   fs::create_directories(opts.out);

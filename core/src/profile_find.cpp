@@ -3,10 +3,15 @@
 // profile tuned on another machine, so the fingerprint inside decides.
 #include <yaml-cpp/yaml.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
+#include <sstream>
 
 #include "cct/profile.hpp"
+#include "cct/registry.hpp"
 
 namespace cct {
 namespace {
@@ -39,7 +44,53 @@ std::vector<fs::path> candidates(const fs::path& dir, const std::string& fingerp
   return files;
 }
 
+std::string env_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? v : "";
+}
+
+// profiles/ beside the host library's directory: build/profiles when libcct
+// is build/lib/libcct.so. Empty when libcct is installed (its directory is
+// the install libdir), where <prefix>/profiles would be no place for data.
+std::string build_tree_dir() {
+  const std::string lib = host_library_dir();
+  std::error_code ec;
+  if (lib.empty() || fs::equivalent(lib, CCT_INSTALL_LIB_DIR, ec)) return "";
+  return (fs::path(lib).parent_path() / "profiles").string();
+}
+
+std::string user_dir() {
+  const std::string data = env_or_empty("XDG_DATA_HOME");
+  const std::string home = env_or_empty("HOME");
+  if (data.empty() && home.empty()) return "";
+  return (data.empty() ? home + "/.local/share" : data) + "/ccautotune/profiles";
+}
+
+// Whether files can be created in dir, or in the nearest existing parent
+// that creating dir would write to.
+bool writable(fs::path dir) {
+  std::error_code ec;
+  while (!dir.empty() && !fs::exists(dir, ec)) dir = dir.parent_path();
+  return !dir.empty() && access(dir.c_str(), W_OK) == 0;
+}
+
 }  // namespace
+
+std::vector<std::string> profile_dirs() {
+  std::vector<std::string> dirs;
+  std::stringstream ss(env_or_empty("CCT_PROFILE_PATH"));
+  for (std::string dir; std::getline(ss, dir, ':');)
+    if (!dir.empty()) dirs.push_back(dir);
+  for (const std::string& dir : {build_tree_dir(), std::string(CCT_INSTALL_PROFILE_DIR), user_dir()})
+    if (!dir.empty()) dirs.push_back(dir);
+  return dirs;
+}
+
+std::string default_profile_out_dir() {
+  if (const std::string build = build_tree_dir(); !build.empty()) return build;
+  if (writable(CCT_INSTALL_PROFILE_DIR) || user_dir().empty()) return CCT_INSTALL_PROFILE_DIR;
+  return user_dir();
+}
 
 std::string find_profile_for(const std::string& fingerprint, const std::vector<std::string>& dirs) {
   for (const std::string& dir : dirs)

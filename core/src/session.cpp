@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <sstream>
 
 #include "cct/error.hpp"
 #include "cct/launcher.hpp"
@@ -42,21 +41,6 @@ Runtime::Log log_level() {
   if (v == "info") return Runtime::Log::kInfo;
   if (v == "debug") return Runtime::Log::kDebug;
   throw Error("CCT_LOG='" + v + "': expected off, info or debug", CCT_ERR_INVALID_ARG);
-}
-
-// CCT_PROFILE_PATH's directories, then profiles/ beside the host library's
-// directory (build/profiles, <prefix>/profiles), then the user's.
-std::vector<std::string> profile_dirs() {
-  std::vector<std::string> dirs;
-  std::stringstream ss(env_or_empty("CCT_PROFILE_PATH"));
-  for (std::string dir; std::getline(ss, dir, ':');)
-    if (!dir.empty()) dirs.push_back(dir);
-  dirs.push_back(host_library_dir() + "/../profiles");
-  const std::string data = env_or_empty("XDG_DATA_HOME");
-  const std::string home = env_or_empty("HOME");
-  if (!data.empty() || !home.empty())
-    dirs.push_back((data.empty() ? home + "/.local/share" : data) + "/ccautotune/profiles");
-  return dirs;
 }
 
 // CCT_PROFILE names the file; else the profile whose fingerprint is this

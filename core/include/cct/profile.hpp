@@ -102,6 +102,19 @@ void save_profile(const Profile& profile, const std::string& path);
 // Empty when none matches.
 std::string find_profile_for(const std::string& fingerprint, const std::vector<std::string>& dirs);
 
+// Where the runtime looks for profiles, in order: CCT_PROFILE_PATH's
+// directories; profiles/ beside the host library's directory (build/profiles
+// in a build tree); the installed <prefix>/share/ccautotune/profiles (the
+// shipped profiles); the user's $XDG_DATA_HOME (or ~/.local/share)
+// /ccautotune/profiles.
+std::vector<std::string> profile_dirs();
+
+// Where ccautotune writes by default, so that the runtime finds it: the
+// build tree's profiles/ when libcct runs from a build tree; else the
+// installed directory when it is writable (an administrator tuning for
+// every user); else the user's directory.
+std::string default_profile_out_dir();
+
 // One CCT_FORCE rule: for every transport and communicator size, messages
 // of `collective` in [rule.lo, rule.hi) use rule.algorithm.
 struct ForceRule {
