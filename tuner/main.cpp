@@ -1,11 +1,13 @@
-// ccautotune: measures every applicable point on this machine, appends it
-// to the raw results file, then writes the tuned profile from the winners.
+// ccautotune: searches every applicable point on this machine, appends each
+// measurement to the raw results file, then writes the tuned profile from
+// the winners.
 //
 // One local job per (transport, np): its ranks enumerate the same points,
-// measure them together, and rank 0 writes the rows and the progress. The
-// profile is built from every row of the results file (with --resume, also
-// those of earlier runs), saved as <out>/<fingerprint>.yaml and loaded back
-// with the registry as a check.
+// run the same search (search.hpp) on the same figures, and rank 0 writes
+// the rows and the progress. The profile is built from every row of the
+// results file (with --resume, also those of earlier runs), saved as
+// <out>/<fingerprint>.yaml, loaded back with the registry as a check, and
+// its accuracy at off-grid sizes is reported.
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,11 +28,13 @@
 #include "cct/registry.hpp"
 #include "cct/topology.hpp"
 #include "cct/units.hpp"
+#include "tuner/accuracy.hpp"
 #include "tuner/machine.hpp"
 #include "tuner/measure.hpp"
 #include "tuner/plan_space.hpp"
 #include "tuner/progress.hpp"
 #include "tuner/results_csv.hpp"
+#include "tuner/search.hpp"
 #include "tuner/winners.hpp"
 
 namespace {
@@ -44,10 +48,13 @@ const char* const kUsage =
     "\n"
     "Measures every algorithm that can run, with every combination of its\n"
     "parameters, over message sizes and rank counts, on every transport, and\n"
-    "appends one CSV row per point to DIR/<fingerprint>.csv as it finishes.\n"
-    "Then writes the profile DIR/<fingerprint>.yaml: for each collective,\n"
-    "transport, rank count and size, the fastest algorithm of every row of\n"
-    "the results file (also when a job failed).\n"
+    "appends one CSV row per measurement to DIR/<fingerprint>.csv as it\n"
+    "finishes. Per size, cheap rounds prune the clearly slower candidates\n"
+    "(successive halving) and the rest get the full timing; where neighbouring\n"
+    "sizes have different winners, the crossover is bisected; off-grid sizes\n"
+    "check the result. Then writes the profile DIR/<fingerprint>.yaml: for\n"
+    "each collective, transport, rank count and size, the fastest algorithm\n"
+    "of every row of the results file (also when a job failed).\n"
     "\n"
     "  --np N,N,..          rank counts (default: 2, 4, .. up to the cores, and the cores)\n"
     "  --collectives a,b    only these collectives (default: all)\n"
@@ -55,7 +62,9 @@ const char* const kUsage =
     "  --algorithms a,b     only these algorithm names (default: all)\n"
     "  --min-bytes SIZE     smallest message (default 1)\n"
     "  --max-bytes SIZE     largest message (default 4M)\n"
-    "  --quick              every 4th size, default parameters only\n"
+    "  --quick              every 4th size, default parameters only, one level of\n"
+    "                       crossover bisection, and --budget 0.25 unless given\n"
+    "  --exhaustive         no pruning: the full timing for every candidate\n"
     "  --budget SECONDS     time budget per point (default 1)\n"
     "  --time-budget SECONDS  stop measuring a job once its points add up to this\n"
     "                       much measured time; --resume continues (default: none)\n"
@@ -74,6 +83,7 @@ const char* const kUsage =
 struct Options {
   SpaceFilter filter;
   MeasureOptions measure;
+  SearchOptions search;
   std::vector<int> nps;
   std::string out;      // default: cct::default_profile_out_dir()
   std::string results;  // <out>/<fingerprint>.csv
@@ -156,10 +166,15 @@ void apply(Options& opts, const std::string& flag, const std::string& value) {
 
 Options parse_args(int argc, char** argv) {
   Options opts;
+  bool budget_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
-    if (flag == "--quick")
+    budget_given = budget_given || flag == "--budget";
+    if (flag == "--quick") {
       opts.filter.quick = true;
+      opts.search.bisect_depth = 1;
+    } else if (flag == "--exhaustive")
+      opts.search.exhaustive = true;
     else if (flag == "--verbose")
       opts.verbose = true;
     else if (flag == "--resume")
@@ -169,6 +184,7 @@ Options parse_args(int argc, char** argv) {
     else
       throw UsageError("'" + flag + "' needs a value, or is unknown");
   }
+  if (opts.filter.quick && !budget_given) opts.measure.budget_s = 0.25;
   for (int n : opts.nps)
     if (n < 1) throw UsageError("--np: rank counts start at 1");
   for (const std::string& name : opts.filter.collectives)
@@ -177,11 +193,11 @@ Options parse_args(int argc, char** argv) {
   return opts;
 }
 
-std::string label(const Point& p) {
+std::string label(const Point& p, const char* stage) {
   const ResultRow row = p.row({});
   return row.collective + " " + row.transport + " np=" + std::to_string(p.np) + " " +
          cct::format_bytes(p.call.bytes) + " " + row.algorithm +
-         (row.params.empty() ? "" : " " + row.params);
+         (row.params.empty() ? "" : " " + row.params) + " (" + stage + ")";
 }
 
 void report_skips(const Space& space, int np) {
@@ -193,80 +209,130 @@ void report_skips(const Space& space, int np) {
 // What rank 0 alone does: report the skips, write the rows, show progress.
 class Reporter {
  public:
-  Reporter(const Space& space, std::size_t todo, const std::string& out, int np)
-      : writer_(out), progress_(std::cout, todo, isatty(STDOUT_FILENO)) {
+  Reporter(const Space& space, std::size_t todo, const Options& opts, int np)
+      : writer_(opts.results),
+        progress_(std::cout, todo, isatty(STDOUT_FILENO)),
+        verbose_(opts.verbose) {
     report_skips(space, np);
   }
   ~Reporter() { progress_.close(); }
-  void start(const Point& p) { progress_.start(label(p)); }
-  void finish(const Point& p, const PointResult& result, bool verbose) {
-    writer_.append(p.row(result));
+  void start(const Point& p, const char* stage) { progress_.start(label(p, stage)); }
+  void add(std::size_t points) { progress_.add(points); }
+  void finish(const Point& p, const PointResult& result, Stage stage) {
+    writer_.append(p.row(result, stage));
     progress_.finish_one();
-    if (verbose)
-      std::cout << "  " << label(p) << ": median " << result.median_s * 1e6 << " us, min "
-                << result.min_s * 1e6 << ", max " << result.max_s * 1e6 << ", " << result.reps
-                << " reps\n";
+    if (verbose_)
+      std::cout << "  " << label(p, stage_name(stage)) << ": median " << result.median_s * 1e6
+                << " us, min " << result.min_s * 1e6 << ", max " << result.max_s * 1e6 << ", "
+                << result.reps << " reps\n";
   }
 
  private:
   ResultsWriter writer_;
   Progress progress_;
+  bool verbose_;
 };
 
-std::vector<const Point*> unfinished(const Space& space, const std::set<std::string>& keys) {
-  std::vector<const Point*> todo;
-  for (const Point& p : space.points)
-    if (!keys.contains(p.row({}).key())) todo.push_back(&p);
-  return todo;
+// Thrown on every rank at the same point (their figures are the same) once
+// the job's measured time passes --time-budget.
+struct BudgetSpent {};
+
+// The search's access to one job: plans prepared once per candidate and kept
+// for the collective, the shared buffers, the budget, and (rank 0) the rows.
+class JobMeasurer final : public PointMeasurer {
+ public:
+  JobMeasurer(Measurer& measurer, const cct::Communicator& comm, const Options& opts,
+              Reporter* reporter)
+      : measurer_(measurer), comm_(comm), opts_(opts), reporter_(reporter) {}
+
+  PointResult screen(const Point& p, int reps) override {
+    MeasureOptions limits = opts_.measure;
+    limits.warmup = 1;
+    limits.min_reps = limits.max_reps = reps;
+    if (reporter_) reporter_->start(p, ("screen " + std::to_string(reps) + " reps").c_str());
+    return timed(p, limits);
+  }
+  PointResult measure(const Point& p, Stage stage) override {
+    if (reporter_) reporter_->start(p, stage_name(stage));
+    const PointResult result = timed(p, opts_.measure);
+    if (reporter_) reporter_->finish(p, result, stage);
+    return result;
+  }
+  void pruned(const Point& p, const PointResult& last) override {
+    if (reporter_) reporter_->finish(p, last, Stage::kPruned);
+  }
+  std::string why_unusable(const Point& p) override { return why_unusable_here(p, comm_); }
+  void planned(std::size_t points) override {
+    if (reporter_) reporter_->add(points);
+  }
+  // Destroys (collectively) the plans of the collective just searched.
+  void forget_plans() { plans_.clear(); }
+
+ private:
+  PointResult timed(const Point& p, const MeasureOptions& limits) {
+    if (opts_.time_budget_s > 0 && measured_s_ > opts_.time_budget_s) throw BudgetSpent{};
+    const PointResult result = measurer_.measure(plan_for(p), p.call, limits);
+    measured_s_ += result.median_s * result.reps;
+    return result;
+  }
+  cct::Plan& plan_for(const Point& p) {
+    std::unique_ptr<cct::Plan>& plan = plans_[{p.algorithm->desc->name, p.params}];
+    if (!plan) plan = std::make_unique<cct::Plan>(*p.algorithm, comm_, p.params);
+    return *plan;
+  }
+
+  Measurer& measurer_;
+  const cct::Communicator& comm_;
+  const Options& opts_;
+  Reporter* reporter_;
+  // Ordered, so every rank destroys them in the same (collective) order.
+  std::map<std::pair<std::string, std::vector<int64_t>>, std::unique_ptr<cct::Plan>> plans_;
+  double measured_s_ = 0;
+};
+
+std::size_t unfinished(const Space& space, const std::map<std::string, ResultRow>& known) {
+  return std::count_if(space.points.begin(), space.points.end(),
+                       [&](const Point& p) { return !known.contains(p.row({}).key()); });
 }
 
-// The plan for p: the current one when p shares its algorithm and values
-// (the space lists such points together), else a new one.
-void ensure_plan(std::unique_ptr<cct::Plan>& plan, const Point& p, const cct::Communicator& comm) {
-  if (plan && plan->algorithm().desc == p.algorithm->desc && plan->params() == p.params) return;
-  plan.reset();  // destroyed (collectively) before the next is prepared
-  plan = std::make_unique<cct::Plan>(*p.algorithm, comm, p.params);
-}
-
-// Measures the points of space that keys does not hold, on every rank.
+// Searches the space collective by collective (it lists them in runs), on
+// every rank.
 void measure_space(const cct::Registry& registry, cct::Communicator& comm, const Space& space,
-                   const Options& opts, const std::set<std::string>& keys) {
-  const std::vector<const Point*> todo = unfinished(space, keys);
+                   const Options& opts, const std::map<std::string, ResultRow>& known) {
   std::optional<Reporter> reporter;
-  if (comm.rank() == 0) reporter.emplace(space, todo.size(), opts.results, comm.size());
+  if (comm.rank() == 0) reporter.emplace(space, unfinished(space, known), opts, comm.size());
   std::vector<Call> calls;
-  for (const Point* p : todo) calls.push_back(p->call);
+  for (const Point& p : space.points) calls.push_back(p.call);
   Measurer measurer(registry, comm, calls, opts.measure);
-  std::unique_ptr<cct::Plan> plan;
-  // The figures are the same on every rank (the measurer agrees on them),
-  // so every rank stops at the same point without a word between them.
-  double measured_s = 0;
-  for (const Point* p : todo) {
-    if (opts.time_budget_s > 0 && measured_s > opts.time_budget_s) {
-      if (reporter)
-        std::cout << "ccautotune: time budget spent at np=" << comm.size()
-                  << "; run again with --resume to measure the rest\n";
-      break;
+  JobMeasurer job(measurer, comm, opts, reporter ? &*reporter : nullptr);
+  std::span<const Point> rest(space.points);
+  try {
+    while (!rest.empty()) {
+      const auto end = std::find_if(rest.begin(), rest.end(), [&](const Point& p) {
+        return p.call.collective != rest.front().call.collective;
+      });
+      search_collective(rest.first(end - rest.begin()), known, opts.search, job);
+      job.forget_plans();
+      rest = rest.subspan(end - rest.begin());
     }
-    ensure_plan(plan, *p, comm);
-    if (reporter) reporter->start(*p);
-    const PointResult result = measurer.measure(*plan, p->call);
-    measured_s += result.median_s * result.reps;
-    if (reporter) reporter->finish(*p, result, opts.verbose);
+  } catch (const BudgetSpent&) {
+    if (reporter)
+      std::cout << "ccautotune: time budget spent at np=" << comm.size()
+                << "; run again with --resume to measure the rest\n";
   }
 }
 
 // One job: np ranks over the transport, bound as the topology suggests.
 bool run_job(const cct::Registry& registry, const cct::Topology& topo,
              const cct::TransportEntry& transport, int np, const Options& opts,
-             const std::set<std::string>& keys) {
+             const std::map<std::string, ResultRow>& known) {
   const cct::LaunchResult result =
       cct::launch_local({.ranks = np, .timeout_s = opts.timeout_s}, [&](cct::Bootstrap& boot) {
         int pu = topo.pu_for_rank(boot.rank(), boot.size());
         if (!topo.bind_to_pu(pu)) pu = -1;
         auto instance = std::make_shared<cct::TransportInstance>(transport, boot);
         cct::Communicator comm(boot, instance, topo, pu);
-        measure_space(registry, comm, enumerate(registry, comm, opts.filter), opts, keys);
+        measure_space(registry, comm, enumerate(registry, comm, opts.filter), opts, known);
         return 0;
       });
   if (!result.ok)
@@ -275,11 +341,14 @@ bool run_job(const cct::Registry& registry, const cct::Topology& topo,
   return result.ok;
 }
 
-std::set<std::string> resume_keys(const Options& opts) {
-  if (opts.resume) return finished_keys(read_results(opts.results));
-  if (fs::exists(opts.results) && fs::file_size(opts.results) > 0)
+// The rows of earlier runs by key, with --resume.
+std::map<std::string, ResultRow> resume_rows(const Options& opts) {
+  std::map<std::string, ResultRow> known;
+  if (opts.resume)
+    for (ResultRow& row : read_results(opts.results)) known[row.key()] = std::move(row);
+  else if (fs::exists(opts.results) && fs::file_size(opts.results) > 0)
     throw UsageError(opts.results + " exists: pass --resume to continue it, or remove it");
-  return {};
+  return known;
 }
 
 std::string utc_now() {
@@ -299,26 +368,31 @@ std::map<std::string, std::string> tuning_settings(const Options& opts) {
           {"max_bytes", cct::format_bytes(opts.filter.max_bytes)},
           {"quick", opts.filter.quick ? "true" : "false"},
           {"budget_s", budget.str()},
+          {"search", opts.search.exhaustive ? "exhaustive" : "successive halving"},
           {"np", nps.str()}};
 }
 
-// The profile of every row of the results file, saved, loaded back with the
-// registry as a check, and shown.
+// The profile of every row of the results file, with its accuracy at the
+// off-grid checks, saved, loaded back with the registry as a check, and
+// shown.
 void write_profile(const cct::Registry& registry, const cct::Topology& topo, const Options& opts) {
-  const Winners winners = pick_winners(read_results(opts.results), registry);
+  const std::vector<ResultRow> rows = read_results(opts.results);
+  const Winners winners = pick_winners(rows, registry);
   for (const std::string& why : winners.ignored)
     std::cerr << "ccautotune: results rows left out of the profile: " << why << "\n";
-  const cct::Profile profile{
+  cct::Profile profile{
       .tool_version = CCT_VERSION,
       .date = utc_now(),
       .machine = describe_machine(topo, *std::max_element(opts.nps.begin(), opts.nps.end())),
       .tuning = tuning_settings(opts),
       .rules = build_rules(winners.best)};
+  const std::string accuracy = describe(profile_accuracy(rows, profile, registry));
+  profile.tuning["accuracy"] = accuracy;
   const std::string path = (fs::path(opts.out) / (profile.machine.fingerprint + ".yaml")).string();
   cct::save_profile(profile, path);
   cct::load_profile(path, &registry);
-  std::cout << rules_table(profile.rules) << "profile: " << path << "\nresults: " << opts.results
-            << "\n";
+  std::cout << rules_table(profile.rules) << accuracy << "\nprofile: " << path
+            << "\nresults: " << opts.results << "\n";
 }
 
 int run(Options opts) {
@@ -328,14 +402,14 @@ int run(Options opts) {
   if (opts.nps.empty()) opts.nps = default_nps(topo.cores());
   if (opts.out.empty()) opts.out = cct::default_profile_out_dir();
   opts.results = (fs::path(opts.out) / (topo.fingerprint() + ".csv")).string();
-  const std::set<std::string> keys = resume_keys(opts);
+  const std::map<std::string, ResultRow> known = resume_rows(opts);
   fs::create_directories(opts.out);
   std::cout << "ccautotune: " << topo.summary() << ", fingerprint " << topo.fingerprint()
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
   bool ok = true;
   for (const cct::TransportEntry& transport : registry.transports())
     if (selected(opts.filter.transports, transport.desc->name))
-      for (int np : opts.nps) ok = run_job(registry, topo, transport, np, opts, keys) && ok;
+      for (int np : opts.nps) ok = run_job(registry, topo, transport, np, opts, known) && ok;
   write_profile(registry, topo, opts);
   return ok ? 0 : 1;
 }

@@ -107,18 +107,22 @@ Measurer::Measurer(const Registry& registry, const Communicator& comm, std::span
 }
 
 PointResult Measurer::measure(Plan& plan, const Call& call) {
+  return measure(plan, call, opts_);
+}
+
+PointResult Measurer::measure(Plan& plan, const Call& call, const MeasureOptions& limits) {
   const Footprint need = footprint(call, np_);
   if (call.bytes < 0 || need.send > capacity_.send || need.recv > capacity_.recv)
     throw Error(std::string("measure: ") + collective_name(call.collective) + " of " +
                     std::to_string(call.bytes) + " bytes is larger than the calls given",
                 CCT_ERR_INVALID_ARG);
-  for (int i = 0; i < opts_.warmup; ++i) {
+  for (int i = 0; i < limits.warmup; ++i) {
     const cct_coll_args args = args_for(call, next_rep_++);
     align();
     plan.run(args);
   }
   std::vector<double> figures;
-  run_rounds(plan, call, figures);
+  run_rounds(plan, call, limits, figures);
   return summarize(std::move(figures));
 }
 
@@ -129,8 +133,9 @@ cct_coll_args Measurer::args_for(const Call& call, int rep) {
   return make_args(call.collective, b.send.data(), b.recv.data(), count, dtype, CCT_SUM, kCallTag);
 }
 
-void Measurer::run_rounds(Plan& plan, const Call& call, std::vector<double>& figures) {
-  for (int round = opts_.min_reps; round > 0; round = next_round(figures)) {
+void Measurer::run_rounds(Plan& plan, const Call& call, const MeasureOptions& limits,
+                          std::vector<double>& figures) {
+  for (int round = limits.min_reps; round > 0; round = next_round(figures, limits)) {
     std::vector<double> mine(round);
     for (double& seconds : mine) {
       const cct_coll_args args = args_for(call, next_rep_++);
@@ -144,19 +149,15 @@ void Measurer::run_rounds(Plan& plan, const Call& call, std::vector<double>& fig
   }
 }
 
-// The size of the next round, 0 to stop. A round is at most min_reps long
-// and no longer than the remaining budget allows at the median so far, so
-// after the first round a slow point overshoots its budget by about one
-// repetition.
-int Measurer::next_round(const std::vector<double>& figures) const {
+int next_round(const std::vector<double>& figures, const MeasureOptions& limits) {
   const int done = static_cast<int>(figures.size());
   const double spent = std::accumulate(figures.begin(), figures.end(), 0.0);
-  if (done >= opts_.max_reps || spent >= opts_.budget_s || spread_is_tight(figures, opts_.tight))
+  if (done >= limits.max_reps || spent >= limits.budget_s || spread_is_tight(figures, limits.tight))
     return 0;
   const double median = summarize(figures).median_s;
-  const double affordable = median > 0 ? (opts_.budget_s - spent) / median : opts_.min_reps;
-  const int round = static_cast<int>(std::min<double>(opts_.min_reps, std::max(1.0, affordable)));
-  return std::min(round, opts_.max_reps - done);
+  const double affordable = median > 0 ? (limits.budget_s - spent) / median : limits.min_reps;
+  const int round = static_cast<int>(std::min<double>(limits.min_reps, std::max(1.0, affordable)));
+  return std::min(round, limits.max_reps - done);
 }
 
 std::vector<double> Measurer::rank_max(const std::vector<double>& mine) {

@@ -81,6 +81,12 @@ PointResult summarize(std::vector<double> figures);
 // True when (p75 - p25) / median < tight (figures not empty).
 bool spread_is_tight(std::vector<double> figures, double tight);
 
+// The size of the next round of repetitions under limits, 0 to stop. A
+// round is at most min_reps long and no longer than the remaining budget
+// allows at the median so far, so after the first round a slow point
+// overshoots its budget by about one repetition.
+int next_round(const std::vector<double>& figures, const MeasureOptions& limits);
+
 // Measures points on one communicator. Buffers large enough for every call
 // in `calls` (the largest footprint among them, not np * the largest size
 // for every collective: a bcast-only run on many ranks stays small) are
@@ -94,6 +100,9 @@ class Measurer {
   // Collective. Throws cct::Error when the plan fails or the call does not
   // fit the buffers. Every rank returns the same result.
   PointResult measure(Plan& plan, const Call& call);
+  // The same with other repetition limits (warmup, reps, tight, budget; the
+  // buffer count is the constructor's), e.g. for a cheap screening round.
+  PointResult measure(Plan& plan, const Call& call, const MeasureOptions& limits);
 
  private:
   struct Buffers {
@@ -102,8 +111,8 @@ class Measurer {
   };
 
   cct_coll_args args_for(const Call& call, int rep);
-  void run_rounds(Plan& plan, const Call& call, std::vector<double>& figures);
-  int next_round(const std::vector<double>& figures) const;
+  void run_rounds(Plan& plan, const Call& call, const MeasureOptions& limits,
+                  std::vector<double>& figures);
   std::vector<double> rank_max(const std::vector<double>& mine);
   void align();
 

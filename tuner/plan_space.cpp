@@ -108,11 +108,11 @@ void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const Sp
   for (const auto& params : parameter_grid(d, filter.quick, filter.max_combinations))
     for (int64_t bytes :
          message_sizes(d.collective, filter.min_bytes, filter.max_bytes, filter.quick)) {
-      const Call call{d.collective, bytes};
-      if (std::string why = why_unusable(alg, comm, sample_args(call), params); !why.empty())
+      Point p{&alg, params, transport, comm.size(), Call{d.collective, bytes}};
+      if (std::string why = why_unusable_here(p, comm); !why.empty())
         ++refused[why];
       else
-        space.points.push_back(Point{&alg, params, transport, comm.size(), call});
+        space.points.push_back(std::move(p));
     }
   for (const auto& [why, n] : refused)
     space.skipped.push_back(Skip{collective_name(d.collective), d.name, why, n});
@@ -160,14 +160,25 @@ std::vector<std::vector<int64_t>> parameter_grid(const cct_algorithm_desc& alg, 
   return combinations(lists);
 }
 
-ResultRow Point::row(const PointResult& result) const {
+ResultRow Point::row(const PointResult& result, Stage stage) const {
   return ResultRow{.collective = collective_name(call.collective),
                    .transport = transport,
                    .np = np,
                    .bytes = call.bytes,
                    .algorithm = algorithm->desc->name,
                    .params = format_params(*algorithm->desc, params),
-                   .result = result};
+                   .result = result,
+                   .stage = stage};
+}
+
+Point Point::at(int64_t bytes) const {
+  Point p = *this;
+  p.call.bytes = bytes;
+  return p;
+}
+
+std::string why_unusable_here(const Point& p, const Communicator& comm) {
+  return why_unusable(*p.algorithm, comm, sample_args(p.call), p.params);
 }
 
 Space enumerate(const Registry& registry, const Communicator& comm, const SpaceFilter& filter) {

@@ -62,7 +62,12 @@ struct Point {
   Call call;
 
   // The results-file row of this point with a measured result.
-  ResultRow row(const PointResult& result) const;
+  ResultRow row(const PointResult& result, Stage stage = Stage::kFinal) const;
+  // The same candidate (algorithm and parameter values) at another size.
+  Point at(int64_t bytes) const;
+  bool same_candidate(const Point& other) const {
+    return algorithm == other.algorithm && params == other.params;
+  }
 };
 
 // An algorithm, or some of its points, that cannot run here, and why.
@@ -79,6 +84,10 @@ struct Space {
   std::vector<Point> points;
   std::vector<Skip> skipped;
 };
+
+// Why p cannot run on comm (cct::why_unusable with the arguments the
+// measurement will pass), or empty when it can.
+std::string why_unusable_here(const Point& p, const Communicator& comm);
 
 // The space on comm (its transport and size). Throws cct::Error for an
 // unknown collective name in the filter. Local: no communication.

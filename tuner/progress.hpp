@@ -19,7 +19,7 @@ std::string format_duration(double seconds);
 
 class Progress {
  public:
-  // total: points this run will measure. terminal: rewrite one line (pass
+  // total: points this run plans to measure (see add). terminal: rewrite one line (pass
   // isatty(fileno(stream)) for a real stream).
   Progress(std::ostream& out, std::size_t total, bool terminal);
 
@@ -27,6 +27,8 @@ class Progress {
   void start(const std::string& what);
   // The point announced by start() is finished.
   void finish_one();
+  // n more points are planned (the search adds crossovers and checks).
+  void add(std::size_t n) { total_ += n; }
   // Ends the status line on a terminal; call once at the end.
   void close();
 

@@ -10,7 +10,17 @@
 namespace cct::tuner {
 namespace {
 
-constexpr std::size_t kColumns = 10;
+constexpr std::size_t kColumns = 11;
+constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal, Stage::kCrossover, Stage::kCheck};
+
+bool parse_stage(const std::string& text, Stage* out) {
+  for (Stage s : kStages)
+    if (text == stage_name(s)) {
+      *out = s;
+      return true;
+    }
+  return false;
+}
 
 std::vector<std::string> split(const std::string& text, char sep) {
   std::vector<std::string> parts;
@@ -68,6 +78,8 @@ std::string parse_row(const std::string& line, ResultRow* row) {
       !parse_number(f[8], &r.max_s))
     return "bad seconds in '" + f[6] + "," + f[7] + "," + f[8] + "'";
   if (!parse_number(f[9], &r.reps) || r.reps < 1) return "bad reps '" + f[9] + "'";
+  if (!parse_stage(f[10], &row->stage))
+    return "bad stage '" + f[10] + "' (expected pruned, final, crossover or check)";
   return "";
 }
 
@@ -97,6 +109,16 @@ bool prepare_for_append(const std::string& path) {
 }
 
 }  // namespace
+
+const char* stage_name(Stage stage) {
+  switch (stage) {
+    case Stage::kPruned: return "pruned";
+    case Stage::kFinal: return "final";
+    case Stage::kCrossover: return "crossover";
+    case Stage::kCheck: return "check";
+  }
+  return "?";
+}
 
 std::string ResultRow::key() const {
   return collective + "," + transport + "," + std::to_string(np) + "," + std::to_string(bytes) +
@@ -143,7 +165,7 @@ ResultsWriter::ResultsWriter(const std::string& path) : path_(path) {
 void ResultsWriter::append(const ResultRow& row) {
   const PointResult& r = row.result;
   out_ << row.key() << ',' << format_seconds(r.median_s) << ',' << format_seconds(r.min_s) << ','
-       << format_seconds(r.max_s) << ',' << r.reps << '\n'
+       << format_seconds(r.max_s) << ',' << r.reps << ',' << stage_name(row.stage) << '\n'
        << std::flush;
   if (!out_) throw Error("cannot write results file " + path_);
 }

@@ -1,7 +1,13 @@
 // ccautotune tuner: the raw results file, one CSV row per measured point.
 //
-//   collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps
-//   bcast,shm,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37
+//   collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage
+//   bcast,shm,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37,final
+//
+// stage says what the row is for (see search.hpp): `pruned`, a candidate
+// dropped by successive halving, with the figures of its last screening
+// round; `final`, a full measurement at a grid size; `crossover`, a full
+// measurement at a size bisecting two grid sizes with different winners;
+// `check`, a full measurement at an off-grid size that tests the profile.
 //
 // bytes is a plain integer (tools sort and plot it as a number); params is
 // `name=value;name=value` in the algorithm's table order, empty when it has
@@ -29,7 +35,12 @@
 namespace cct::tuner {
 
 inline constexpr const char* kResultsHeader =
-    "collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps";
+    "collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage";
+
+enum class Stage { kPruned, kFinal, kCrossover, kCheck };
+
+// "pruned", "final", "crossover", "check".
+const char* stage_name(Stage stage);
 
 struct ResultRow {
   std::string collective;
@@ -39,6 +50,7 @@ struct ResultRow {
   std::string algorithm;
   std::string params;
   PointResult result;
+  Stage stage = Stage::kFinal;
 
   // What identifies a point: every column before the figures.
   std::string key() const;

@@ -14,32 +14,6 @@
 namespace cct::tuner {
 namespace {
 
-// The winner that row would be, or why the registry does not accept it.
-std::string read_row(const ResultRow& row, const Registry& registry, Winner* w) {
-  if (!parse_collective(row.collective, &w->collective))
-    return "unknown collective '" + row.collective + "'";
-  const AlgorithmEntry* alg = registry.find_algorithm(w->collective, row.algorithm);
-  if (!alg) return row.collective + "/" + row.algorithm + ": not registered";
-  std::vector<int64_t> values;
-  try {
-    values = parse_params(*alg->desc, row.params);
-  } catch (const Error& e) {
-    return row.collective + "/" + e.what();
-  }
-  for (uint32_t i = 0; i < alg->desc->nparams; ++i) {
-    const cct_param_desc& p = alg->desc->params[i];
-    if (const std::string why = param_value_problem(p, values[i]); !why.empty())
-      return row.collective + "/" + row.algorithm + " parameter " + p.name + ": " + why;
-    w->params[p.name] = values[i];
-  }
-  w->transport = row.transport;
-  w->np = row.np;
-  w->bytes = row.bytes;
-  w->algorithm = row.algorithm;
-  w->median_s = row.result.median_s;
-  return "";
-}
-
 bool same_comm(const Winner& a, const Winner& b) {
   return a.collective == b.collective && a.transport == b.transport;
 }
@@ -130,38 +104,90 @@ std::string aligned(const std::vector<Line>& lines) {
 // between them would cut the profile into many ranges for nothing.
 constexpr double kKeepWithin = 0.05;
 
-// The fastest row (the earlier one on a tie), unless the previous size's
-// winner, for the same communicator, is within kKeepWithin of it.
-const Winner* choose(const std::vector<Winner>& rows, const Winner* previous) {
-  const Winner* fastest = &rows.front();
-  for (const Winner& w : rows)
-    if (w.median_s < fastest->median_s) fastest = &w;
-  if (previous == nullptr || !same_bucket(*previous, *fastest)) return fastest;
-  for (const Winner& w : rows)
-    if (w.algorithm == previous->algorithm && w.params == previous->params &&
-        w.median_s <= fastest->median_s * (1 + kKeepWithin))
-      return &w;
-  return fastest;
+// The rows that compete in one group: the full measurements where there
+// are any, else the pruned ones (a run stopped between screening and the
+// final measurement of that size).
+std::vector<const Winner*> competing(const std::vector<Winner>& rows,
+                                     const std::vector<Stage>& stages) {
+  const bool full =
+      std::any_of(stages.begin(), stages.end(), [](Stage s) { return s != Stage::kPruned; });
+  std::vector<const Winner*> out;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (!full || stages[i] != Stage::kPruned) out.push_back(&rows[i]);
+  return out;
+}
+
+// The winner among rows, given the previous size's winner.
+const Winner* choose(const std::vector<const Winner*>& rows, const Winner* previous) {
+  std::vector<double> medians;
+  std::optional<std::size_t> kept;
+  for (const Winner* w : rows) {
+    if (previous && same_bucket(*previous, *w) && w->algorithm == previous->algorithm &&
+        w->params == previous->params)
+      kept = medians.size();
+    medians.push_back(w->median_s);
+  }
+  return rows[choose_winner(medians, kept)];
 }
 
 }  // namespace
 
+std::size_t choose_winner(std::span<const double> medians, std::optional<std::size_t> previous) {
+  std::size_t fastest = 0;
+  for (std::size_t i = 1; i < medians.size(); ++i)
+    if (medians[i] < medians[fastest]) fastest = i;
+  if (previous && medians[*previous] <= medians[fastest] * (1 + kKeepWithin)) return *previous;
+  return fastest;
+}
+
+std::string read_winner(const ResultRow& row, const Registry& registry, Winner* w) {
+  if (!parse_collective(row.collective, &w->collective))
+    return "unknown collective '" + row.collective + "'";
+  const AlgorithmEntry* alg = registry.find_algorithm(w->collective, row.algorithm);
+  if (!alg) return row.collective + "/" + row.algorithm + ": not registered";
+  std::vector<int64_t> values;
+  try {
+    values = parse_params(*alg->desc, row.params);
+  } catch (const Error& e) {
+    return row.collective + "/" + e.what();
+  }
+  for (uint32_t i = 0; i < alg->desc->nparams; ++i) {
+    const cct_param_desc& p = alg->desc->params[i];
+    if (const std::string why = param_value_problem(p, values[i]); !why.empty())
+      return row.collective + "/" + row.algorithm + " parameter " + p.name + ": " + why;
+    w->params[p.name] = values[i];
+  }
+  w->transport = row.transport;
+  w->np = row.np;
+  w->bytes = row.bytes;
+  w->algorithm = row.algorithm;
+  w->median_s = row.result.median_s;
+  return "";
+}
+
 Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registry) {
   using Group = std::tuple<cct_collective, std::string, int, int64_t>;
-  std::map<Group, std::vector<Winner>> candidates;
+  struct Rows {
+    std::vector<Winner> winners;
+    std::vector<Stage> stages;
+  };
+  std::map<Group, Rows> groups;
   std::set<std::string> ignored;
   for (const ResultRow& row : rows) {
     Winner w;
-    if (const std::string why = read_row(row, registry, &w); !why.empty()) {
+    if (row.stage == Stage::kCheck) continue;
+    if (const std::string why = read_winner(row, registry, &w); !why.empty()) {
       ignored.insert(why);
       continue;
     }
-    candidates[Group{w.collective, w.transport, w.np, w.bytes}].push_back(std::move(w));
+    Rows& group = groups[Group{w.collective, w.transport, w.np, w.bytes}];
+    group.winners.push_back(std::move(w));
+    group.stages.push_back(row.stage);
   }
   Winners out{.ignored = {ignored.begin(), ignored.end()}};
-  for (const auto& [group, rows_of_point] : candidates) {
+  for (const auto& [key, group] : groups) {
     const Winner* previous = out.best.empty() ? nullptr : &out.best.back();
-    out.best.push_back(*choose(rows_of_point, previous));
+    out.best.push_back(*choose(competing(group.winners, group.stages), previous));
   }
   return out;
 }

@@ -3,7 +3,9 @@
 // A winner is the row with the lowest median among the rows of one point
 // group (collective, transport, np, bytes); on a tie the earlier row wins;
 // but the previous size's winner stays when it is within 5% of the lowest
-// (noise should not cut the profile into many ranges).
+// (noise should not cut the profile into many ranges). Only final and
+// crossover rows compete where a group has them (a pruned row's figure is
+// a cheap screening one); check rows test the profile and never shape it.
 // The rules of one (collective, transport) have one communicator-size
 // bucket per measured np: it holds from that np up to the next measured np
 // minus 1; the smallest np's bucket starts at 1 (a profile tuned from 2
@@ -17,6 +19,8 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -44,6 +48,15 @@ struct Winners {
   // were measured with plugins that have changed since).
   std::vector<std::string> ignored;
 };
+
+// The index of the winner among medians (not empty): the lowest (the
+// earlier on a tie), unless `previous`, the index of the previous size's
+// winner among them, is within 5% of it.
+std::size_t choose_winner(std::span<const double> medians, std::optional<std::size_t> previous);
+
+// row as a Winner, or why the registry does not accept it (an unknown
+// collective or algorithm, parameters it does not declare or allow).
+std::string read_winner(const ResultRow& row, const Registry& registry, Winner* out);
 
 // The winner of every point group of rows whose algorithm registry knows.
 Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registry);

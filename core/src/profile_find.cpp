@@ -1,9 +1,8 @@
 // Finding the profile of this machine among the files of some directories.
 // The file name is only a hint: a renamed or copied file must not apply a
 // profile tuned on another machine, so the fingerprint inside decides.
-#include <yaml-cpp/yaml.h>
-
 #include <unistd.h>
+#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -81,7 +80,8 @@ std::vector<std::string> profile_dirs() {
   std::stringstream ss(env_or_empty("CCT_PROFILE_PATH"));
   for (std::string dir; std::getline(ss, dir, ':');)
     if (!dir.empty()) dirs.push_back(dir);
-  for (const std::string& dir : {build_tree_dir(), std::string(CCT_INSTALL_PROFILE_DIR), user_dir()})
+  for (const std::string& dir :
+       {build_tree_dir(), std::string(CCT_INSTALL_PROFILE_DIR), user_dir()})
     if (!dir.empty()) dirs.push_back(dir);
   return dirs;
 }

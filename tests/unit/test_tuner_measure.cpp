@@ -79,14 +79,16 @@ std::string temp_path(const std::string& name) {
       .string();
 }
 
-ResultRow sample_row(int64_t bytes, const std::string& params) {
+ResultRow sample_row(int64_t bytes, const std::string& params,
+                     cct::tuner::Stage stage = cct::tuner::Stage::kFinal) {
   return ResultRow{.collective = "bcast",
                    .transport = "shm",
                    .np = 4,
                    .bytes = bytes,
                    .algorithm = "knomial",
                    .params = params,
-                   .result = {.median_s = 1.25e-6, .min_s = 1e-6, .max_s = 3.00001e-5, .reps = 17}};
+                   .result = {.median_s = 1.25e-6, .min_s = 1e-6, .max_s = 3.00001e-5, .reps = 17},
+                   .stage = stage};
 }
 
 void write_text(const std::string& path, const std::string& text, std::ios::openmode mode) {
@@ -178,8 +180,10 @@ TEST_CASE("buffers fit the largest footprint of the calls given", "[tuner]") {
 TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
   const std::string path = temp_path("results.csv");
   std::filesystem::remove(path);
-  const std::vector<ResultRow> rows{sample_row(1, "radix=4"), sample_row(65536, "radix=8"),
-                                    sample_row(0, "")};
+  using cct::tuner::Stage;
+  const std::vector<ResultRow> rows{sample_row(1, "radix=4", Stage::kPruned),
+                                    sample_row(65536, "radix=8", Stage::kCrossover),
+                                    sample_row(0, "", Stage::kCheck)};
   {
     cct::tuner::ResultsWriter writer(path);
     for (const ResultRow& row : rows) writer.append(row);
@@ -191,6 +195,7 @@ TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
     CHECK(back[i].result.median_s == rows[i].result.median_s);
     CHECK(back[i].result.max_s == rows[i].result.max_s);
     CHECK(back[i].result.reps == rows[i].result.reps);
+    CHECK(back[i].stage == rows[i].stage);
   }
   CHECK(cct::tuner::finished_keys(back) ==
         std::set<std::string>{"bcast,shm,4,1,knomial,radix=4", "bcast,shm,4,65536,knomial,radix=8",
@@ -206,8 +211,18 @@ TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
     CHECK(read_text(path).find("1.2e-0\n") == std::string::npos);
   }
   SECTION("a malformed row names the file and line") {
-    write_text(path, "bcast,shm,4,2,knomial,radix=4,oops,1,1,3\n", std::ios::app);
+    write_text(path, "bcast,shm,4,2,knomial,radix=4,oops,1,1,3,final\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":5: bad seconds"));
+  }
+  SECTION("an unknown stage is refused with the stages there are") {
+    write_text(path, "bcast,shm,4,2,knomial,radix=4,1,1,1,3,later\n", std::ios::app);
+    CHECK_THROWS_WITH(cct::tuner::read_results(path),
+                      Catch::Contains(path + ":5: bad stage 'later' (expected pruned, final"));
+  }
+  SECTION("a results file of the 10-column format is refused by its header") {
+    write_text(path, "collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps\n",
+               std::ios::trunc);
+    CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":1: not a results"));
   }
   SECTION("a file that is not a results file is refused") {
     write_text(path, "a,b,c\n", std::ios::trunc);

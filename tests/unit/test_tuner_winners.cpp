@@ -10,6 +10,7 @@
 #include "cct/profile.hpp"
 #include "cct/topology.hpp"
 #include "support/harness.hpp"
+#include "tuner/accuracy.hpp"
 #include "tuner/machine.hpp"
 #include "tuner/winners.hpp"
 
@@ -201,4 +202,58 @@ TEST_CASE("pick_winners keeps the previous size's winner within 5% of the fastes
   CHECK(w[1].algorithm == "binomial");  // 4% slower than chain: kept
   CHECK(w[2].algorithm == "chain");     // 20% faster: switch
   CHECK(w[3].algorithm == "binomial");  // another np: no memory of np=2
+}
+
+TEST_CASE("pick_winners: full measurements beat pruned rows; check rows never count", "[tuner]") {
+  using cct::tuner::Stage;
+  auto staged = [](ResultRow r, Stage s) {
+    r.stage = s;
+    return r;
+  };
+  const std::vector<ResultRow> rows{
+      // A pruned row with a lucky cheap figure does not beat the finalists.
+      staged(row("bcast", 2, 64, "binomial", "", 0.5e-6), Stage::kPruned),
+      row("bcast", 2, 64, "chain", "segment=32k", 1.0e-6),
+      // Where only pruned rows exist (a run stopped mid-size), they decide.
+      staged(row("bcast", 2, 128, "binomial", "", 2e-6), Stage::kPruned),
+      staged(row("bcast", 2, 128, "knomial", "radix=4", 1e-6), Stage::kPruned),
+      // A crossover row competes like a final one.
+      staged(row("bcast", 2, 181, "chain", "segment=32k", 1e-6), Stage::kCrossover),
+      // A check row is not a point of the profile at all.
+      staged(row("bcast", 2, 192, "binomial", "", 1e-9), Stage::kCheck),
+  };
+  const auto w = winners_of(rows);
+  REQUIRE(w.size() == 3);
+  CHECK((w[0].bytes == 64 && w[0].algorithm == "chain"));
+  CHECK((w[1].bytes == 128 && w[1].algorithm == "knomial"));
+  CHECK((w[2].bytes == 181 && w[2].algorithm == "chain"));
+}
+
+TEST_CASE("profile_accuracy compares the profile's choice with the fastest at checks", "[tuner]") {
+  using cct::tuner::Stage;
+  auto check = [](int64_t bytes, const std::string& alg, const std::string& params, double s) {
+    ResultRow r = row("bcast", 2, bytes, alg, params, s);
+    r.stage = Stage::kCheck;
+    return r;
+  };
+  std::vector<ResultRow> rows{
+      row("bcast", 2, 64, "binomial", "", 1e-6),
+      row("bcast", 2, 64, "chain", "segment=32k", 2e-6),
+      row("bcast", 2, 128, "binomial", "", 3e-6),
+      row("bcast", 2, 128, "chain", "segment=32k", 2e-6),
+  };
+  const cct::Profile profile{.rules = cct::tuner::build_rules(winners_of(rows))};
+  // At 96 the profile says binomial (the winner of 64): 1.5x the fastest.
+  rows.push_back(check(96, "binomial", "", 3e-6));
+  rows.push_back(check(96, "chain", "segment=32k", 2e-6));
+  // At 192 it says chain, which is the fastest there.
+  rows.push_back(check(192, "chain", "segment=32k", 2e-6));
+  rows.push_back(check(192, "binomial", "", 2.05e-6));
+  const cct::tuner::Accuracy a = cct::tuner::profile_accuracy(rows, profile, cct::test::registry());
+  CHECK(a.checked == 2);
+  CHECK(a.within == 1);
+  CHECK(a.worst_ratio == Approx(1.5));
+  CHECK(a.mean_ratio == Approx(1.25));
+  CHECK_THAT(a.worst, Catch::Contains("bcast shm np=2 96: binomial 1.5x chain(segment=32768)"));
+  CHECK_THAT(cct::tuner::describe(a), Catch::StartsWith("off-grid checks: 2 sizes"));
 }

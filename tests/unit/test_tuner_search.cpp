@@ -1,0 +1,166 @@
+// The tuner's search (successive halving, crossover bisection, off-grid
+// checks, resume) driven by a fake measurer whose figures come from a cost
+// model: no processes, no timing.
+#include <catch2/catch.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/harness.hpp"
+#include "tuner/search.hpp"
+
+namespace {
+
+using cct::tuner::Point;
+using cct::tuner::PointResult;
+using cct::tuner::ResultRow;
+using cct::tuner::Stage;
+
+// Microseconds: binomial wins small messages, chain large ones (they cross
+// at 444 bytes), knomial is always far behind.
+double cost_us(const Point& p) {
+  const double b = static_cast<double>(p.call.bytes);
+  const std::string name = p.algorithm->desc->name;
+  if (name == "binomial") return 1 + b / 100;
+  if (name == "chain") return 5 + b / 1000;
+  return 10 + b / 50;
+}
+
+PointResult figure(const Point& p, int reps) {
+  const double s = cost_us(p) * 1e-6;
+  return {.median_s = s, .min_s = s, .max_s = s, .reps = reps};
+}
+
+// Records what the search asked for, and the rows a job would write.
+class FakeMeasurer final : public cct::tuner::PointMeasurer {
+ public:
+  PointResult screen(const Point& p, int reps) override {
+    screened.push_back(p.row({}).key());
+    return figure(p, reps);
+  }
+  PointResult measure(const Point& p, Stage stage) override {
+    const PointResult r = figure(p, 31);
+    rows.push_back(p.row(r, stage));
+    return r;
+  }
+  void pruned(const Point& p, const PointResult& last) override {
+    rows.push_back(p.row(last, Stage::kPruned));
+  }
+  std::string why_unusable(const Point&) override { return ""; }
+  void planned(std::size_t points) override { extra += points; }
+
+  // "bytes algorithm(params)" of the rows of one stage.
+  std::vector<std::string> of(Stage stage) const {
+    std::vector<std::string> out;
+    for (const ResultRow& r : rows)
+      if (r.stage == stage)
+        out.push_back(std::to_string(r.bytes) + " " + r.algorithm +
+                      (r.params.empty() ? "" : "(" + r.params + ")"));
+    return out;
+  }
+
+  std::vector<std::string> screened;
+  std::vector<ResultRow> rows;
+  std::size_t extra = 0;
+};
+
+// Six candidates at four sizes, ordered as plan_space orders them.
+std::vector<Point> bcast_points() {
+  const struct {
+    const char* name;
+    std::vector<int64_t> params;
+  } candidates[] = {{"binomial", {}}, {"chain", {8192}}, {"chain", {32768}},
+                    {"knomial", {2}}, {"knomial", {4}},  {"knomial", {8}}};
+  std::vector<Point> points;
+  for (const auto& c : candidates)
+    for (int64_t bytes : {64, 256, 1024, 4096})
+      points.push_back(Point{.algorithm = &cct::test::algorithm(CCT_BCAST, c.name),
+                             .params = c.params,
+                             .transport = "shm",
+                             .np = 2,
+                             .call = {CCT_BCAST, bytes}});
+  return points;
+}
+
+}  // namespace
+
+TEST_CASE("search: halving prunes the slow half, finalists get the full timing", "[tuner]") {
+  const std::vector<Point> points = bcast_points();
+  FakeMeasurer m;
+  cct::tuner::search_collective(points, {}, {.bisect_depth = 0, .check_every = 0}, m);
+  // Every grid point ends once: 3 finalists and 3 pruned per size.
+  REQUIRE(m.rows.size() == points.size());
+  CHECK(m.of(Stage::kFinal).size() == 12);
+  CHECK(m.of(Stage::kPruned) ==
+        std::vector<std::string>{
+            "64 knomial(radix=2)", "64 knomial(radix=4)", "64 knomial(radix=8)",
+            "256 knomial(radix=2)", "256 knomial(radix=4)", "256 knomial(radix=8)",
+            "1024 knomial(radix=2)", "1024 knomial(radix=4)", "1024 knomial(radix=8)",
+            "4096 knomial(radix=2)", "4096 knomial(radix=4)", "4096 knomial(radix=8)"});
+  // One round of 4 repetitions per size was enough.
+  CHECK(m.screened.size() == 24);
+}
+
+TEST_CASE("search: the previous size's winner survives halving", "[tuner]") {
+  // Without chain(32k). With one finalist, binomial wins 64 bytes alone; at
+  // 4096 chain is fastest and binomial is pruned from the last round,
+  // except that it won the size before.
+  std::vector<Point> points;
+  for (const Point& p : bcast_points())
+    if (p.params != std::vector<int64_t>{32768} && (p.call.bytes == 64 || p.call.bytes == 4096))
+      points.push_back(p);
+  FakeMeasurer m;
+  cct::tuner::search_collective(points, {}, {.finalists = 1, .bisect_depth = 0, .check_every = 0},
+                                m);
+  CHECK(m.of(Stage::kFinal) ==
+        std::vector<std::string>{"64 binomial", "4096 chain(segment=8k)", "4096 binomial"});
+  // Three rounds at 64 (5, 3, then 2 candidates), growing repetitions.
+  CHECK(m.screened.size() == 5 + 3 + 2 + 5 + 3 + 2);
+}
+
+TEST_CASE("search: --exhaustive measures every candidate fully", "[tuner]") {
+  FakeMeasurer m;
+  cct::tuner::search_collective(bcast_points(), {},
+                                {.exhaustive = true, .bisect_depth = 0, .check_every = 0}, m);
+  CHECK(m.of(Stage::kFinal).size() == 24);
+  CHECK(m.screened.empty());
+}
+
+TEST_CASE("search: crossovers bisect where the winner changes", "[tuner]") {
+  FakeMeasurer m;
+  cct::tuner::search_collective(bcast_points(), {}, {.bisect_depth = 2, .check_every = 0}, m);
+  // binomial wins 256, chain 1024: 512 (chain wins), then 362 (binomial).
+  CHECK(m.of(Stage::kCrossover) == std::vector<std::string>{"512 binomial", "512 chain(segment=8k)",
+                                                            "362 binomial",
+                                                            "362 chain(segment=8k)"});
+  CHECK(m.extra == 4);
+}
+
+TEST_CASE("search: checks measure the neighbours' contenders off the grid", "[tuner]") {
+  FakeMeasurer m;
+  cct::tuner::search_collective(bcast_points(), {}, {.bisect_depth = 0, .check_every = 2}, m);
+  // The second gap (256..1024): its halfway size 640, with the three
+  // finalists of both neighbours.
+  CHECK(m.of(Stage::kCheck) == std::vector<std::string>{"640 binomial", "640 chain(segment=8k)",
+                                                        "640 chain(segment=32k)"});
+}
+
+TEST_CASE("search: a resumed run measures nothing that is in the results", "[tuner]") {
+  const std::vector<Point> points = bcast_points();
+  FakeMeasurer first;
+  cct::tuner::search_collective(points, {}, {}, first);
+  std::map<std::string, ResultRow> known;
+  for (const ResultRow& r : first.rows) known[r.key()] = r;
+
+  FakeMeasurer again;
+  cct::tuner::search_collective(points, known, {}, again);
+  CHECK(again.rows.empty());
+  CHECK(again.screened.empty());
+
+  // Without the last row (a crash), only that point is measured again.
+  known.erase(first.rows.back().key());
+  FakeMeasurer resumed;
+  cct::tuner::search_collective(points, known, {}, resumed);
+  REQUIRE(resumed.rows.size() == 1);
+  CHECK(resumed.rows[0].key() == first.rows.back().key());
+}

@@ -1,0 +1,88 @@
+#include "tuner/accuracy.hpp"
+
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "cct/error.hpp"
+#include "cct/units.hpp"
+#include "tuner/winners.hpp"
+
+namespace cct::tuner {
+namespace {
+
+// The choice is "as good as the fastest" within this: timing noise.
+constexpr double kWithin = 0.05;
+
+// The rule the profile applies to w's call, or null where it has none.
+const SizeRule* rule_for(const Profile& profile, const Winner& w) {
+  const auto by_collective = profile.rules.find(w.collective);
+  if (by_collective == profile.rules.end()) return nullptr;
+  const auto by_transport = by_collective->second.find(w.transport);
+  if (by_transport == by_collective->second.end()) return nullptr;
+  for (const RankBucket& bucket : by_transport->second)
+    if (bucket.np_lo <= w.np && w.np <= bucket.np_hi)
+      for (const SizeRule& rule : bucket.sizes)
+        if (rule.lo <= w.bytes && w.bytes < rule.hi) return &rule;
+  return nullptr;
+}
+
+std::string label(const Winner& w) {
+  std::string params;
+  for (const auto& [name, value] : w.params)
+    params += (params.empty() ? "(" : ",") + name + "=" + std::to_string(value);
+  return w.algorithm + (params.empty() ? "" : params + ")");
+}
+
+// Adds one off-grid size (its check rows) to a.
+void add_size(const std::vector<Winner>& rows, const SizeRule& rule, Accuracy& a) {
+  const Winner* fastest = &rows.front();
+  const Winner* chosen = nullptr;
+  for (const Winner& w : rows) {
+    if (w.median_s < fastest->median_s) fastest = &w;
+    if (w.algorithm == rule.algorithm && w.params == rule.params) chosen = &w;
+  }
+  if (chosen == nullptr || fastest->median_s <= 0) return;
+  const double ratio = chosen->median_s / fastest->median_s;
+  a.mean_ratio += (ratio - a.mean_ratio) / static_cast<double>(++a.checked);
+  if (ratio <= 1 + kWithin) ++a.within;
+  if (ratio <= a.worst_ratio) return;
+  std::ostringstream where;
+  where.precision(3);
+  where << collective_name(chosen->collective) << " " << chosen->transport << " np=" << chosen->np
+        << " " << format_bytes(chosen->bytes) << ": " << label(*chosen) << " " << ratio << "x "
+        << label(*fastest);
+  a.worst_ratio = ratio;
+  a.worst = where.str();
+}
+
+}  // namespace
+
+Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
+                          const Registry& registry) {
+  using Group = std::tuple<cct_collective, std::string, int, int64_t>;
+  std::map<Group, std::vector<Winner>> checks;
+  for (const ResultRow& row : rows) {
+    Winner w;
+    if (row.stage == Stage::kCheck && read_winner(row, registry, &w).empty())
+      checks[Group{w.collective, w.transport, w.np, w.bytes}].push_back(std::move(w));
+  }
+  Accuracy a;
+  for (const auto& [group, group_rows] : checks)
+    if (const SizeRule* rule = rule_for(profile, group_rows.front()))
+      add_size(group_rows, *rule, a);
+  return a;
+}
+
+std::string describe(const Accuracy& a) {
+  if (a.checked == 0) return "off-grid checks: none measured";
+  std::ostringstream out;
+  out.precision(3);
+  out << "off-grid checks: " << a.checked << " sizes, the profile's choice within " << kWithin * 100
+      << "% of the fastest at " << a.within << "; mean " << a.mean_ratio << "x, worst "
+      << a.worst_ratio << "x";
+  if (!a.worst.empty()) out << " (" << a.worst << ")";
+  return out.str();
+}
+
+}  // namespace cct::tuner

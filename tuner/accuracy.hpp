@@ -1,0 +1,35 @@
+// ccautotune tuner: how good the profile is between the sizes it measured.
+//
+// The profile picks, for a size between two grid sizes, the winner of the
+// size below. The search's check rows measure that choice and its rivals at
+// such off-grid sizes; the accuracy is how the choice compares with the
+// fastest of them there. Computed from the results file, so a resumed run
+// reports on every check, not only this run's.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "cct/profile.hpp"
+#include "cct/registry.hpp"
+#include "tuner/results_csv.hpp"
+
+namespace cct::tuner {
+
+struct Accuracy {
+  std::size_t checked = 0;  // off-grid sizes where the profile's choice was measured
+  std::size_t within = 0;   // of those, where it was within 5% of the fastest
+  double mean_ratio = 1;    // choice / fastest, averaged over the checked sizes
+  double worst_ratio = 1;   // the largest choice / fastest
+  std::string worst;        // where, e.g. "bcast shm np=2 96k: chain(segment=16k) 1.31x binomial"
+};
+
+Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
+                          const Registry& registry);
+
+// One line for people, e.g. "off-grid checks: 21 sizes, the profile's
+// choice within 5% of the fastest at 19; mean 1.02x, worst 1.31x (...)".
+std::string describe(const Accuracy& accuracy);
+
+}  // namespace cct::tuner

@@ -1,0 +1,190 @@
+#include "tuner/search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <numeric>
+#include <optional>
+#include <vector>
+
+#include "tuner/winners.hpp"
+
+namespace cct::tuner {
+namespace {
+
+// Halving never prunes a candidate this close to the round's fastest: the
+// same tolerance as the winners' hysteresis, below which figures are noise.
+constexpr double kNearFastest = 0.05;
+
+struct Figure {
+  const Point* point;
+  PointResult result;
+};
+
+// The search of one collective; see search.hpp for the steps.
+class CollectiveSearch {
+ public:
+  CollectiveSearch(std::span<const Point> points, const std::map<std::string, ResultRow>& known,
+                   const SearchOptions& opts, PointMeasurer& measurer)
+      : points_(points), known_(known), opts_(opts), measurer_(measurer) {
+    for (const Point& p : points_) grid_.push_back(p.call.bytes);
+    std::sort(grid_.begin(), grid_.end());
+    grid_.erase(std::unique(grid_.begin(), grid_.end()), grid_.end());
+  }
+
+  void run() {
+    const Point* previous = nullptr;
+    for (int64_t bytes : grid_) previous = search_size(bytes, previous);
+    for (std::size_t i = 0; i + 1 < grid_.size(); ++i) bisect(grid_[i], grid_[i + 1], 1);
+    if (opts_.check_every > 0)
+      for (std::size_t i = opts_.check_every - 1; i + 1 < grid_.size(); i += opts_.check_every)
+        check_between(grid_[i], grid_[i + 1]);
+  }
+
+ private:
+  const ResultRow* known(const Point& p) const {
+    const auto it = known_.find(p.row({}).key());
+    return it == known_.end() ? nullptr : &it->second;
+  }
+
+  // The winner among figures (not empty), keeping `previous` when close.
+  static const Point* winner(const std::vector<Figure>& figures, const Point* previous) {
+    std::vector<double> medians;
+    std::optional<std::size_t> kept;
+    for (const Figure& f : figures) {
+      if (previous && f.point->same_candidate(*previous)) kept = medians.size();
+      medians.push_back(f.result.median_s);
+    }
+    return figures[choose_winner(medians, kept)].point;
+  }
+
+  // Steps 1 and 2 at one grid size; returns its winner (null if none).
+  const Point* search_size(int64_t bytes, const Point* previous) {
+    std::vector<const Point*> candidates;
+    bool resumed = false;
+    for (const Point& p : points_)
+      if (p.call.bytes == bytes) {
+        candidates.push_back(&p);
+        resumed = resumed || known(p) != nullptr;
+      }
+    std::vector<Figure>& finals = finals_[bytes];
+    if (!resumed && !opts_.exhaustive) candidates = halve(std::move(candidates), previous);
+    for (const Point* p : candidates) {
+      const ResultRow* row = known(*p);
+      if (row == nullptr)
+        finals.push_back({p, measurer_.measure(*p, Stage::kFinal)});
+      else if (row->stage != Stage::kPruned)
+        finals.push_back({p, row->result});
+    }
+    if (finals.empty()) return previous;
+    return winners_[bytes] = winner(finals, previous);
+  }
+
+  // Successive halving of candidates down to the finalists.
+  std::vector<const Point*> halve(std::vector<const Point*> pool, const Point* previous) {
+    for (int reps = opts_.first_round_reps; pool.size() > opts_.finalists; reps *= 2) {
+      std::vector<PointResult> round;
+      for (const Point* p : pool) round.push_back(measurer_.screen(*p, reps));
+      std::vector<std::size_t> order(pool.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return round[a].median_s < round[b].median_s;
+      });
+      const std::size_t keep = std::max(opts_.finalists, (pool.size() + 1) / 2);
+      const double near = round[order[0]].median_s * (1 + kNearFastest);
+      std::vector<const Point*> next;
+      for (std::size_t rank = 0; rank < order.size(); ++rank) {
+        const std::size_t i = order[rank];
+        if (rank < keep || round[i].median_s <= near ||
+            (previous && pool[i]->same_candidate(*previous)))
+          next.push_back(pool[i]);
+        else
+          measurer_.pruned(*pool[i], round[i]);
+      }
+      if (next.size() == pool.size()) break;
+      pool = std::move(next);
+    }
+    return pool;
+  }
+
+  // A crossover or check point: measured unless an earlier run did.
+  PointResult measure_extra(const Point& p, Stage stage) {
+    if (const ResultRow* row = known(p)) return row->result;
+    measurer_.planned(1);
+    return measurer_.measure(p, stage);
+  }
+
+  // The point of candidate c at bytes, kept alive here; null if it cannot run.
+  const Point* extra_point(const Point& c, int64_t bytes) {
+    Point p = c.at(bytes);
+    if (!measurer_.why_unusable(p).empty()) return nullptr;
+    return &extra_.emplace_back(std::move(p));
+  }
+
+  // Step 3 between two measured sizes; depth counts from 1.
+  void bisect(int64_t lo, int64_t hi, int depth) {
+    if (depth > opts_.bisect_depth || !winners_.contains(lo) || !winners_.contains(hi)) return;
+    const Point* a = winners_[lo];
+    const Point* b = winners_[hi];
+    const auto mid = static_cast<int64_t>(std::llround(std::sqrt(double(lo) * double(hi))));
+    if (a->same_candidate(*b) || mid <= lo || mid >= hi) return;
+    const Point* pa = extra_point(*a, mid);
+    const Point* pb = extra_point(*b, mid);
+    if (pa == nullptr || pb == nullptr) return;
+    std::vector<Figure>& figures = finals_[mid];
+    figures = {{pa, measure_extra(*pa, Stage::kCrossover)},
+               {pb, measure_extra(*pb, Stage::kCrossover)}};
+    winners_[mid] = winner(figures, a);
+    if (winners_[mid]->same_candidate(*a))
+      bisect(mid, hi, depth + 1);
+    else
+      bisect(lo, mid, depth + 1);
+  }
+
+  // The candidates worth checking near size: its winner and its fastest
+  // finalists.
+  void add_contenders(int64_t size, std::vector<const Point*>& out) {
+    std::vector<Figure> figures = finals_[size];
+    std::stable_sort(figures.begin(), figures.end(), [](const Figure& x, const Figure& y) {
+      return x.result.median_s < y.result.median_s;
+    });
+    if (figures.size() > opts_.finalists) figures.resize(opts_.finalists);
+    if (winners_.contains(size)) figures.push_back({winners_[size], {}});
+    for (const Figure& f : figures)
+      if (std::none_of(out.begin(), out.end(),
+                       [&](const Point* p) { return p->same_candidate(*f.point); }))
+        out.push_back(f.point);
+  }
+
+  // Step 4 halfway between two grid sizes. The profile's choice there, the
+  // winner of the largest measured size below (a crossover's, if any), is
+  // among the contenders: crossovers only ever measure the neighbours'
+  // winners.
+  void check_between(int64_t lo, int64_t hi) {
+    const int64_t size = lo + (hi - lo) / 2;
+    if (size <= lo || size >= hi) return;
+    std::vector<const Point*> contenders;
+    add_contenders(lo, contenders);
+    add_contenders(hi, contenders);
+    for (const Point* c : contenders)
+      if (const Point* p = extra_point(*c, size)) measure_extra(*p, Stage::kCheck);
+  }
+
+  std::span<const Point> points_;
+  const std::map<std::string, ResultRow>& known_;
+  const SearchOptions& opts_;
+  PointMeasurer& measurer_;
+  std::vector<int64_t> grid_;                      // the space's sizes, ascending
+  std::map<int64_t, std::vector<Figure>> finals_;  // full figures per measured size
+  std::map<int64_t, const Point*> winners_;        // per measured size
+  std::deque<Point> extra_;                        // crossover and check points
+};
+
+}  // namespace
+
+void search_collective(std::span<const Point> points, const std::map<std::string, ResultRow>& known,
+                       const SearchOptions& opts, PointMeasurer& measurer) {
+  CollectiveSearch(points, known, opts, measurer).run();
+}
+
+}  // namespace cct::tuner

@@ -1,0 +1,77 @@
+// ccautotune tuner: which points to measure, and how hard (DESIGN.md,
+// "Search").
+//
+// An exhaustive grid gives every candidate (algorithm and parameter values)
+// the full timing method at every size, and most of that time goes to
+// candidates that are clearly slower. For one collective on one
+// communicator the search instead does, size by size (ascending):
+//
+// 1. Successive halving. Every candidate gets a cheap round of
+//    `first_round_reps` repetitions; the slower half is pruned, except the
+//    candidates within 5% of the round's fastest and the previous size's
+//    winner (which keeps the profile's ranges continuous); the survivors get
+//    a round twice as long; until at most `finalists` are left or a round
+//    prunes nobody. A pruned candidate's row carries its last round.
+// 2. The finalists get the full timing method (MeasureOptions).
+//
+// Then, over the sizes of the collective:
+//
+// 3. Crossovers. Where neighbouring sizes have different winners A and B,
+//    both are measured at the geometric midpoint, then again in the half
+//    where the winner changes, `bisect_depth` levels deep, so that a range
+//    boundary of the profile falls near the real crossover instead of at
+//    the next power of two.
+// 4. Checks. At off-grid sizes (halfway between every `check_every`-th
+//    pair of grid sizes) the winners and best `finalists` of both
+//    neighbours are measured. How the profile's choice there compares with
+//    the fastest of them is the profile's accuracy (see accuracy.hpp).
+//
+// Every figure goes to the results file with its stage. A size that already
+// has rows (--resume) is not searched again: its missing candidates are
+// measured fully, as an exhaustive run would, and crossovers and checks
+// already measured are reused, so a resumed run repeats no finished point.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <span>
+#include <string>
+
+#include "tuner/plan_space.hpp"
+#include "tuner/results_csv.hpp"
+
+namespace cct::tuner {
+
+struct SearchOptions {
+  bool exhaustive = false;    // no halving: every candidate measured fully
+  std::size_t finalists = 3;  // halving stops at this many
+  int first_round_reps = 4;   // repetitions of the first screening round
+  int bisect_depth = 2;       // crossover levels; 0: none
+  int check_every = 3;        // a check in every 3rd gap between grid sizes; 0: none
+};
+
+// What the search needs from the job that runs it, which owns the plans,
+// the buffers, the results file and the progress line. Every call is
+// collective: the ranks run the same search on identical figures.
+class PointMeasurer {
+ public:
+  virtual ~PointMeasurer() = default;
+  // A screening round of `reps` repetitions; nothing is written.
+  virtual PointResult screen(const Point& p, int reps) = 0;
+  // The full timing method; the row is written with `stage`.
+  virtual PointResult measure(const Point& p, Stage stage) = 0;
+  // p was pruned after a screening round that gave `last`: its row is written.
+  virtual void pruned(const Point& p, const PointResult& last) = 0;
+  // Why p (a crossover or check point, not in the space) cannot run; empty
+  // when it can.
+  virtual std::string why_unusable(const Point& p) = 0;
+  // `points` more will be measured than the space holds (crossovers, checks).
+  virtual void planned(std::size_t points) = 0;
+};
+
+// Searches the points of one collective (as plan_space orders them) on one
+// communicator. `known` holds the rows of earlier runs by key (--resume).
+void search_collective(std::span<const Point> points, const std::map<std::string, ResultRow>& known,
+                       const SearchOptions& opts, PointMeasurer& measurer);
+
+}  // namespace cct::tuner
