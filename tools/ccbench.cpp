@@ -2,19 +2,26 @@
 // own, measured side by side in one run, printed as ratios ours/MPI.
 //
 //   mpirun -np 2 ccbench [--min-bytes 1] [--max-bytes 1M] [--collectives a,b]
+//   mpirun -np 4 ccbench --compare [--algorithms a,b,...] [...]
 //
-// Both are timed the same way: per size, repetitions alternate one MPI call
-// and one runtime call, each preceded by MPI_Barrier; each rank times its
-// own calls; a repetition's figure is the maximum over ranks; the point's
-// figure is the median. A benchmark, not a test: nothing is asserted.
+// Every contender is timed the same way: per size, repetitions alternate
+// one call of each (MPI first), each preceded by MPI_Barrier; each rank
+// times its own calls; a repetition's figure is the maximum over ranks; the
+// point's figure is the median. Without --compare the contenders are MPI
+// and the runtime (its profile's choice); with it, MPI and every registered
+// algorithm of the collective with its default parameters, run as plans
+// directly (seed algorithms beside the baselines). A benchmark, not a test:
+// nothing is asserted.
 #include <mpi.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cct/error.hpp"
@@ -27,6 +34,8 @@ namespace {
 struct Options {
   int64_t min_bytes = 1, max_bytes = 1 << 20;
   std::vector<cct_collective> collectives;
+  bool compare = false;
+  std::vector<std::string> algorithms;  // --compare only these (empty: all)
 };
 
 // One collective run both ways on the same buffers.
@@ -80,62 +89,127 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// Median over repetitions of the per-repetition maximum over ranks.
-std::pair<double, double> measure(Bench& b, cct_collective c, int count, bool reduction, int reps) {
-  std::vector<double> t_mpi(reps), t_ours(reps);
-  for (int i = -2; i < reps; ++i) {  // two warm-up rounds
-    MPI_Barrier(b.comm);
-    double t0 = MPI_Wtime();
-    b.mpi(c, count, reduction);
-    double t1 = MPI_Wtime();
-    MPI_Barrier(b.comm);
-    double t2 = MPI_Wtime();
-    b.ours(c, count, reduction);
-    double t3 = MPI_Wtime();
-    if (i >= 0) t_mpi[i] = t1 - t0, t_ours[i] = t3 - t2;
+// Per contender, the median over repetitions of the per-repetition maximum
+// over ranks.
+std::vector<double> measure(MPI_Comm comm, const std::vector<std::function<void()>>& contenders,
+                            int reps) {
+  std::vector<std::vector<double>> times(contenders.size(), std::vector<double>(reps));
+  for (int i = -2; i < reps; ++i)  // two warm-up rounds
+    for (std::size_t k = 0; k < contenders.size(); ++k) {
+      MPI_Barrier(comm);
+      const double t0 = MPI_Wtime();
+      contenders[k]();
+      if (i >= 0) times[k][i] = MPI_Wtime() - t0;
+    }
+  std::vector<double> medians;
+  for (std::vector<double>& t : times) {
+    MPI_Allreduce(MPI_IN_PLACE, t.data(), reps, MPI_DOUBLE, MPI_MAX, comm);
+    medians.push_back(median(t));
   }
-  MPI_Allreduce(MPI_IN_PLACE, t_mpi.data(), reps, MPI_DOUBLE, MPI_MAX, b.comm);
-  MPI_Allreduce(MPI_IN_PLACE, t_ours.data(), reps, MPI_DOUBLE, MPI_MAX, b.comm);
-  return {median(t_mpi), median(t_ours)};
+  return medians;
+}
+
+cct_coll_args call_args(cct_collective c, const void* send, void* recv, int count, bool reduction) {
+  return cct_coll_args{sizeof(cct_coll_args),
+                       CCT_ABI_VERSION,
+                       c,
+                       send,
+                       recv,
+                       static_cast<std::size_t>(count),
+                       reduction ? CCT_INT32 : CCT_UINT8,
+                       CCT_SUM,
+                       0,
+                       0};
 }
 
 std::string algorithm_of(cct::Runtime& rt, cct_collective c, int count, bool reduction) {
-  cct_coll_args a{sizeof a,
-                  CCT_ABI_VERSION,
-                  c,
-                  nullptr,
-                  nullptr,
-                  static_cast<std::size_t>(count),
-                  reduction ? CCT_INT32 : CCT_UINT8,
-                  CCT_SUM,
-                  0,
-                  0};
-  return rt.choice_for(a).algorithm->desc->name;
+  return rt.choice_for(call_args(c, nullptr, nullptr, count, reduction)).algorithm->desc->name;
+}
+
+// The message sizes of c: powers of two from min to max (reductions move
+// whole int32 elements, so they start at 4 bytes); barrier only 0.
+std::vector<int64_t> sizes_of(cct_collective c, const Options& o) {
+  if (c == CCT_BARRIER) return {0};
+  const bool reduction = c == CCT_REDUCE || c == CCT_ALLREDUCE;
+  std::vector<int64_t> sizes;
+  for (int64_t b = reduction ? std::max<int64_t>(o.min_bytes, 4) : o.min_bytes; b <= o.max_bytes;
+       b *= 2)
+    sizes.push_back(reduction ? b / 4 * 4 : b);
+  return sizes;
 }
 
 void run_collective(Bench& b, cct_collective c, const Options& o) {
   const bool reduction = c == CCT_REDUCE || c == CCT_ALLREDUCE;
-  // Reductions move whole int32 elements: their smallest message is 4 bytes.
-  const int64_t first = reduction ? std::max<int64_t>(o.min_bytes, 4) : o.min_bytes;
-  const int64_t lo = c == CCT_BARRIER ? 0 : first, hi = c == CCT_BARRIER ? 0 : o.max_bytes;
-  for (int64_t bytes = lo; bytes <= hi; bytes = bytes == 0 ? hi + 1 : bytes * 2) {
+  for (int64_t bytes : sizes_of(c, o)) {
     const int count = static_cast<int>(reduction ? bytes / 4 : bytes);
-    const int64_t real_bytes = reduction ? int64_t{count} * 4 : bytes;
-    auto [mpi, ours] = measure(b, c, count, reduction, repetitions(real_bytes));
+    const std::vector<double> t =
+        measure(b.comm, {[&] { b.mpi(c, count, reduction); }, [&] { b.ours(c, count, reduction); }},
+                repetitions(bytes));
     if (b.rank == 0)
       std::printf("%-10s %8s %12.2f %12.2f %8.2f  %s\n", cct::collective_name(c),
-                  cct::format_bytes(real_bytes).c_str(), mpi * 1e6, ours * 1e6, ours / mpi,
+                  cct::format_bytes(bytes).c_str(), t[0] * 1e6, t[1] * 1e6, t[1] / t[0],
                   algorithm_of(b.rt, c, count, reduction).c_str());
+  }
+}
+
+// --compare: one plan per registered algorithm of c that the filter keeps,
+// with its default parameters, prepared once (collectively, in registry
+// order, the same on every rank).
+std::vector<std::unique_ptr<cct::Plan>> plans_of(const cct::Session& s, cct_collective c,
+                                                 const Options& o) {
+  std::vector<std::unique_ptr<cct::Plan>> plans;
+  for (const cct::AlgorithmEntry& alg : s.registry().algorithms())
+    if (alg.desc->collective == c &&
+        (o.algorithms.empty() ||
+         std::find(o.algorithms.begin(), o.algorithms.end(), alg.desc->name) != o.algorithms.end()))
+      plans.push_back(std::make_unique<cct::Plan>(alg, s.communicator(), alg.default_params()));
+  return plans;
+}
+
+// One line per size: MPI's time, then each plan's time as a ratio to it
+// ("-" where the algorithm cannot run that call).
+void compare_collective(Bench& b, const cct::Session& s, cct_collective c, const Options& o) {
+  const bool reduction = c == CCT_REDUCE || c == CCT_ALLREDUCE;
+  const std::vector<std::unique_ptr<cct::Plan>> plans = plans_of(s, c, o);
+  if (b.rank == 0) {
+    std::printf("\n%-8s %10s", cct::collective_name(c), "MPI us");
+    for (const auto& plan : plans) std::printf(" %12.12s", plan->algorithm().desc->name);
+    std::printf("\n");
+  }
+  for (int64_t bytes : sizes_of(c, o)) {
+    const int count = static_cast<int>(reduction ? bytes / 4 : bytes);
+    const cct_coll_args args = call_args(c, b.send.data(), b.recv.data(), count, reduction);
+    std::vector<std::function<void()>> contenders{[&] { b.mpi(c, count, reduction); }};
+    std::vector<bool> runs;
+    for (const auto& plan : plans) {
+      runs.push_back(
+          cct::why_unusable(plan->algorithm(), s.communicator(), args, plan->params()).empty());
+      if (runs.back()) contenders.push_back([&] { plan->run(args); });
+    }
+    const std::vector<double> t = measure(b.comm, contenders, repetitions(bytes));
+    if (b.rank != 0) continue;
+    std::printf("%-8s %10.2f", cct::format_bytes(bytes).c_str(), t[0] * 1e6);
+    for (std::size_t k = 0, next = 1; k < plans.size(); ++k)
+      runs[k] ? std::printf(" %12.2f", t[next++] / t[0]) : std::printf(" %12s", "-");
+    std::printf("\n");
   }
 }
 
 const char* const kUsage =
     "usage: mpirun -np N ccbench [--min-bytes B] [--max-bytes B] [--collectives a,b,...]\n"
-    "Sizes are message sizes as profiles count them (e.g. 1, 4k, 1M), powers of two.\n";
+    "                            [--compare [--algorithms a,b,...]]\n"
+    "Sizes are message sizes as profiles count them (e.g. 1, 4k, 1M), powers of two.\n"
+    "Without --compare: MPI's own call against the runtime's choice (its profile).\n"
+    "--compare: MPI's own call against every algorithm of the collective (default\n"
+    "parameters), or those --algorithms names, as ratios algorithm/MPI.\n";
 
 bool parse_args(int argc, char** argv, Options& o, std::string& error) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--compare") {
+      o.compare = true;
+      continue;
+    }
     if (i + 1 >= argc) return error = "missing value after " + arg, false;
     const std::string value = argv[++i];
     if (arg == "--min-bytes" || arg == "--max-bytes") {
@@ -150,6 +224,9 @@ bool parse_args(int argc, char** argv, Options& o, std::string& error) {
           return error = "unknown collective '" + name + "'", false;
         o.collectives.push_back(c);
       }
+    } else if (arg == "--algorithms") {
+      std::stringstream ss(value);
+      for (std::string name; std::getline(ss, name, ',');) o.algorithms.push_back(name);
     } else {
       return error = "unknown argument '" + arg + "'", false;
     }
@@ -183,12 +260,18 @@ int main(int argc, char** argv) {
             size,
             std::vector<unsigned char>(buffer, 1),
             std::vector<unsigned char>(buffer)};
+    const unsigned cores = std::thread::hardware_concurrency();
     if (rank == 0)
       std::printf(
-          "ccbench: %d ranks; times in us (median over repetitions of the max over ranks)\n"
-          "%-10s %8s %12s %12s %8s  %s\n",
-          size, "collective", "bytes", "MPI", "cct", "cct/MPI", "cct algorithm");
-    for (cct_collective c : opts.collectives) run_collective(b, c, opts);
+          "ccbench: %d ranks on %u hardware threads%s; times in us (median over\n"
+          "repetitions of the max over ranks)%s\n",
+          size, cores, size > static_cast<int>(cores) ? " (OVERSUBSCRIBED)" : "",
+          opts.compare ? "; algorithm columns are ratios algorithm/MPI" : "");
+    if (rank == 0 && !opts.compare)
+      std::printf("%-10s %8s %12s %12s %8s  %s\n", "collective", "bytes", "MPI", "cct", "cct/MPI",
+                  "cct algorithm");
+    for (cct_collective c : opts.collectives)
+      opts.compare ? compare_collective(b, session, c, opts) : run_collective(b, c, opts);
   } catch (const std::exception& e) {
     std::cerr << "ccbench (rank " << rank << "): " << e.what() << "\n";
     status = 1;

@@ -30,6 +30,9 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   Runtime& runtime() { return *runtime_; }
+  // What the runtime runs on, for tools that run plans directly (ccbench).
+  const Registry& registry() const { return registry_; }
+  const Communicator& communicator() const { return *comm_; }
 
  private:
   Registry registry_;
