@@ -1,16 +1,77 @@
 // Shared regions made by shm alloc (see regions.hpp).
 #include "regions.hpp"
 
+#include <hwloc.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "cct/sdk/comm.hpp"
 #include "wait.hpp"
 
 namespace cct::shm {
+namespace {
+
+// This machine's topology, loaded once per process on the first placement
+// (a real machine can take milliseconds to discover). Null when hwloc
+// cannot load it.
+hwloc_topology_t machine_topology() {
+  using Owner = std::unique_ptr<hwloc_topology, void (*)(hwloc_topology_t)>;
+  static const Owner topology = [] {
+    hwloc_topology_t t = nullptr;
+    if (hwloc_topology_init(&t) != 0) return Owner(nullptr, hwloc_topology_destroy);
+    Owner owner(t, hwloc_topology_destroy);
+    if (hwloc_topology_load(t) != 0) owner.reset();
+    return owner;
+  }();
+  return topology.get();
+}
+
+bool debug_log() {
+  static const bool on = [] {
+    const char* v = std::getenv("CCT_LOG");
+    return v != nullptr && std::strcmp(v, "debug") == 0;
+  }();
+  return on;
+}
+
+using Bitmap = std::unique_ptr<hwloc_bitmap_s, void (*)(hwloc_bitmap_t)>;
+
+Bitmap make_bitmap() {
+  return Bitmap(hwloc_bitmap_alloc(), hwloc_bitmap_free);
+}
+
+std::string list_of(hwloc_const_bitmap_t set) {
+  char* text = nullptr;
+  if (hwloc_bitmap_list_asprintf(&text, set) < 0) return "?";
+  std::string list = text;
+  std::free(text);
+  return list;
+}
+
+// Binds [part, part + bytes) to the NUMA nodes of the CPUs this process is
+// bound to now. Returns where it went, for the debug log; on any refusal
+// the part is left to first touch, which the caller does next.
+std::string bind_to_my_numa_nodes(void* part, std::size_t bytes) {
+  hwloc_topology_t topo = machine_topology();
+  if (topo == nullptr || !hwloc_topology_is_thissystem(topo))
+    return "left to first touch (no topology of this machine)";
+  Bitmap cpus = make_bitmap();
+  Bitmap nodes = make_bitmap();
+  if (!cpus || !nodes || hwloc_get_cpubind(topo, cpus.get(), HWLOC_CPUBIND_PROCESS) != 0)
+    return "left to first touch (binding unknown)";
+  hwloc_cpuset_to_nodeset(topo, cpus.get(), nodes.get());
+  if (hwloc_set_area_membind(topo, part, bytes, nodes.get(), HWLOC_MEMBIND_BIND,
+                             HWLOC_MEMBIND_BYNODESET) != 0)
+    return "left to first touch (membind refused: " + std::string(std::strerror(errno)) + ")";
+  return "bound to NUMA node(s) " + list_of(nodes.get()) + " (CPUs " + list_of(cpus.get()) + ")";
+}
+
+}  // namespace
 
 Regions::Regions(const SegmentView& segment, int rank, std::string name_prefix, bool oversubscribed)
     : segment_(segment),
@@ -18,8 +79,11 @@ Regions::Regions(const SegmentView& segment, int rank, std::string name_prefix, 
       prefix_(std::move(name_prefix)),
       oversubscribed_(oversubscribed) {}
 
-// Parts of a page or more start on a page of their own, so the owner's
-// first touch places all of its part on its NUMA node.
+// Parts of a page or more start on a page of their own, and each rank
+// binds its part to its NUMA node before its first touch (the zeroing):
+// first touch alone places a page where the rank ran when it touched it,
+// which is wrong once the rank moves, or when another rank touches first.
+// Smaller parts share pages, and stay with first touch.
 void Regions::alloc(std::size_t bytes_per_rank, cct_shm_region* out) {
   uint64_t gen = ++generation_;
   int size = segment_.layout().size;
@@ -33,6 +97,7 @@ void Regions::alloc(std::size_t bytes_per_rank, cct_shm_region* out) {
   try {
     region->mapping =
         rank_ == 0 ? create_and_publish(gen, total, unlinker) : open_published(gen, total);
+    place(gen, region->mapping.data() + rank_ * stride, part, stride, page);
     std::memset(region->mapping.data() + rank_ * stride, 0, part);
   } catch (const std::exception& e) {
     error = e.what();
@@ -47,6 +112,15 @@ void Regions::alloc(std::size_t bytes_per_rank, cct_shm_region* out) {
   for (int r = 0; r < size; ++r) region->peer.push_back(region->mapping.data() + r * stride);
   *out = cct_shm_region{part, region->peer.data(), region.get()};
   live_.push_back(std::move(region));
+}
+
+void Regions::place(uint64_t gen, char* part, std::size_t bytes, std::size_t stride,
+                    std::size_t page) const {
+  const std::string where = bytes >= page ? bind_to_my_numa_nodes(part, stride)
+                                          : "left to first touch (smaller than a page)";
+  if (debug_log())
+    std::fprintf(stderr, "cct: rank %d: shm region %llu: part of %zu bytes %s\n", rank_,
+                 static_cast<unsigned long long>(gen), bytes, where.c_str());
 }
 
 // Publishes the name even when creation fails, so the others stop waiting.

@@ -31,6 +31,9 @@ class Regions {
     std::vector<void*> peer;
   };
 
+  // Binds this rank's part of region `gen` to its NUMA node (regions.cpp).
+  void place(uint64_t gen, char* part, std::size_t bytes, std::size_t stride,
+             std::size_t page) const;
   Mapping create_and_publish(uint64_t gen, std::size_t bytes, Unlinker& unlinker);
   Mapping open_published(uint64_t gen, std::size_t bytes);
   bool arrive_and_wait(uint64_t gen, bool failed);

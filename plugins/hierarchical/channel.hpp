@@ -1,0 +1,117 @@
+// A pipe through shared memory that lives in one rank's part of a shared
+// region: one writer at a time streams chunks through kSlots slots, the
+// other participants read each chunk. Chunks are numbered over the life of
+// the plan (every participant counts them alike, since every rank runs the
+// same calls), so the flags only ever grow and never need resetting.
+//
+//   part: | published | done[0] | done[1] | ... | done[size-1] | slot 0 | slot 1 | ...
+//
+// Each word has a cache line of its own. `published` = chunks written so
+// far; done[r] = chunks participant r has finished with (read, or written
+// when r was the writer). Before reusing a slot the writer waits until every
+// other participant is done with the chunk that last used it; a per-rank
+// done word (not one shared counter) is what makes that exact when readers
+// run at different speeds. With kSlots slots the writer runs up to kSlots
+// chunks ahead of the slowest reader: copying in and copying out overlap,
+// which pipelines large messages through a small, cache-sized buffer.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+
+#include "cct/sdk/comm.hpp"
+
+namespace cct::plugins::hierarchical {
+
+inline constexpr std::size_t kLine = 64;
+inline constexpr uint64_t kSlots = 4;
+
+// Bytes of one part holding a channel for `size` ranks with `chunk`-byte slots.
+inline std::size_t channel_bytes(int size, std::size_t chunk) {
+  return kLine * (1 + static_cast<std::size_t>(size)) + kSlots * chunk;
+}
+
+class Channel {
+ public:
+  Channel(void* part, int size, std::size_t chunk)
+      : base_(static_cast<std::byte*>(part)), size_(size), chunk_(chunk) {}
+
+  // Writer: the slot for chunk `n`, once the participants (but `self`) are
+  // done with its previous use.
+  std::byte* slot_to_write(const cct::sdk::SharedRegion& region, std::span<const int> participants,
+                           int self, uint64_t n) const {
+    if (n >= kSlots)
+      for (int r : participants)
+        if (r != self) region.wait(done(r), n - kSlots + 1, CCT_WAIT_GE);
+    return slot(n);
+  }
+  // Writer: chunk `n` is in its slot.
+  void publish(int self, uint64_t n) const {
+    cct::sdk::store_release(published(), n + 1);
+    cct::sdk::store_release(done(self), n + 1);
+  }
+  // Reader: chunk `n`, once published.
+  const std::byte* slot_to_read(const cct::sdk::SharedRegion& region, uint64_t n) const {
+    region.wait(published(), n + 1, CCT_WAIT_GE);
+    return slot(n);
+  }
+  // Reader: done with chunk `n`; the writer may reuse its slot.
+  void release(int self, uint64_t n) const { cct::sdk::store_release(done(self), n + 1); }
+
+  // Writer: streams `bytes` from src as chunks first, first + 1, ...
+  void write_all(const cct::sdk::SharedRegion& region, std::span<const int> participants, int self,
+                 const std::byte* src, std::size_t bytes, uint64_t first) const {
+    for (uint64_t i = 0; i * chunk_ < bytes; ++i) {
+      std::memcpy(slot_to_write(region, participants, self, first + i), src + i * chunk_,
+                  length(bytes, i));
+      publish(self, first + i);
+    }
+  }
+  // Reader: the other end of write_all, into dst.
+  void read_all(const cct::sdk::SharedRegion& region, int self, std::byte* dst, std::size_t bytes,
+                uint64_t first) const {
+    for (uint64_t i = 0; i * chunk_ < bytes; ++i) {
+      std::memcpy(dst + i * chunk_, slot_to_read(region, first + i), length(bytes, i));
+      release(self, first + i);
+    }
+  }
+  // Bytes of chunk i of a `bytes`-byte stream.
+  std::size_t length(std::size_t bytes, uint64_t i) const {
+    return std::min<std::size_t>(chunk_, bytes - i * chunk_);
+  }
+
+ private:
+  uint64_t* word(std::size_t line) const {
+    return reinterpret_cast<uint64_t*>(base_ + kLine * line);
+  }
+  uint64_t* published() const { return word(0); }
+  uint64_t* done(int rank) const { return word(1 + static_cast<std::size_t>(rank)); }
+  std::byte* slot(uint64_t n) const {
+    return base_ + kLine * (1 + static_cast<std::size_t>(size_)) + (n % kSlots) * chunk_;
+  }
+
+  std::byte* base_;
+  int size_;
+  std::size_t chunk_;
+};
+
+// The `chunk` parameter shared by the hierarchical algorithms: bytes per
+// slot of a channel, a multiple of the cache line so that every slot starts
+// on a line of its own (and elements of every type are aligned).
+inline std::size_t validate_chunk(int64_t chunk) {
+  if (chunk < static_cast<int64_t>(kLine) || chunk % static_cast<int64_t>(kLine) != 0)
+    throw cct::sdk::Unsupported("chunk " + std::to_string(chunk) +
+                                " is not a positive multiple of 64");
+  return static_cast<std::size_t>(chunk);
+}
+
+// Chunks of `chunk` bytes in `bytes` bytes (the last one may be short).
+inline uint64_t chunks_in(std::size_t bytes, std::size_t chunk) {
+  return (bytes + chunk - 1) / chunk;
+}
+
+}  // namespace cct::plugins::hierarchical
