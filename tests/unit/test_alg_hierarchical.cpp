@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "../../plugins/hierarchical/groups.hpp"
 #include "cct/error.hpp"
 #include "cct/sdk/datatype.hpp"
+#include "hierarchical/groups.hpp"
 #include "support/algorithms.hpp"
 #include "support/harness.hpp"
 #include "support/reference.hpp"

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "../../plugins/hpl_bcast/blong_pieces.hpp"
-#include "../../plugins/hpl_bcast/ring_layout.hpp"
+#include "hpl_bcast/blong_pieces.hpp"
+#include "hpl_bcast/ring_layout.hpp"
 #include "support/algorithms.hpp"
 #include "support/harness.hpp"
 #include "support/reference.hpp"

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "../../plugins/scheduled_alltoall/one_factor.hpp"
 #include "cct/error.hpp"
+#include "scheduled_alltoall/one_factor.hpp"
 #include "support/algorithms.hpp"
 #include "support/harness.hpp"
 #include "support/reference.hpp"

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "../../plugins/shared_cache_barrier/tree.hpp"
+#include "shared_cache_barrier/tree.hpp"
 #include "support/algorithms.hpp"
 #include "support/harness.hpp"
 

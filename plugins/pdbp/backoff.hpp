@@ -1,0 +1,59 @@
+// How a pool thread waits when none of its flows can move: a short spin
+// when every thread has a core of its own (a peer on another core is a few
+// hundred nanoseconds away, and a yield costs more), then yields, then
+// sleeps that double up to a cap. When ranks and their pool threads
+// outnumber the cores, a waiting thread skips the spin: the rank it waits
+// for may need its core.
+#pragma once
+
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace cct::plugins::pdbp {
+
+class Backoff {
+ public:
+  explicit Backoff(bool spin) : spin_limit_(spin ? kSpins : 0) {}
+
+  void pause() {
+    if (spins_ < spin_limit_) {
+      ++spins_;
+      cpu_relax();
+    } else if (yields_ < kYields) {
+      ++yields_;
+      sched_yield();
+    } else {
+      std::this_thread::sleep_for(sleep_);
+      sleep_ = std::min(2 * sleep_, kMaxSleep);
+    }
+  }
+  void reset() {
+    spins_ = 0;
+    yields_ = 0;
+    sleep_ = kFirstSleep;
+  }
+
+ private:
+  static void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield" ::: "memory");
+#endif
+  }
+
+  static constexpr int kSpins = 64;
+  static constexpr int kYields = 16;
+  static constexpr std::chrono::microseconds kFirstSleep{1};
+  static constexpr std::chrono::microseconds kMaxSleep{100};
+
+  int spin_limit_;
+  int spins_ = 0;
+  int yields_ = 0;
+  std::chrono::microseconds sleep_ = kFirstSleep;
+};
+
+}  // namespace cct::plugins::pdbp

@@ -1,0 +1,170 @@
+#include "pdbp/pdbp_alltoall.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "alltoall/outgoing.hpp"
+#include "common/args.hpp"
+
+namespace cct::plugins::pdbp {
+namespace {
+
+using Step = WorkStealingPool::Step;
+
+// Each rank's pool: blocks of this budget, at least one.
+constexpr std::size_t kPoolBytes = 1 << 20;
+constexpr int64_t kMaxBlock = 1 << 20;
+constexpr int64_t kMaxSlots = 64;
+constexpr int64_t kMaxThreads = 16;
+// How long a writer waits for another pool thread to return a block before
+// it moves on to its other flows. A single thread does not wait: only its
+// own write flows return blocks (when they see peers' acknowledgements).
+constexpr BufferPolicy::Patience kSharedPoolPatience{20};
+
+constexpr std::size_t round_up(std::size_t bytes, std::size_t to) {
+  return (bytes + to - 1) / to * to;
+}
+
+// Whether this many threads (all ranks' pool threads: the ranks of a shm
+// communicator share one node) fit on the node's cores without sharing.
+bool every_thread_has_a_core(int threads) {
+  return static_cast<unsigned>(threads) <= std::thread::hardware_concurrency();
+}
+
+void require_in(const char* name, int64_t value, int64_t lo, int64_t hi) {
+  if (value < lo || value > hi)
+    throw sdk::Unsupported(std::string(name) + " " + std::to_string(value) + " outside " +
+                           std::to_string(lo) + ".." + std::to_string(hi));
+}
+
+}  // namespace
+
+PdbpAlltoall::Settings PdbpAlltoall::checked(std::span<const int64_t> p) {
+  require_in("block", p[0], 64, kMaxBlock);
+  if (p[0] % 64 != 0)
+    throw sdk::Unsupported("block " + std::to_string(p[0]) + " is not a multiple of 64");
+  require_in("slots", p[1], 1, kMaxSlots);
+  require_in("threshold", p[2], 1, 100);
+  require_in("threads", p[3], 1, kMaxThreads);
+  return {static_cast<std::size_t>(p[0]), static_cast<int>(p[1]), static_cast<int>(p[2]),
+          static_cast<int>(p[3])};
+}
+
+void PdbpAlltoall::check(const sdk::Comm&, const cct_coll_args&, std::span<const int64_t> p) {
+  checked(p);
+}
+
+PdbpAlltoall::PdbpAlltoall(const sdk::Comm& comm, std::span<const int64_t> params)
+    : PdbpAlltoall(comm, checked(params)) {}
+
+PdbpAlltoall::PdbpAlltoall(const sdk::Comm& comm, const Settings& settings)
+    : comm_(comm),
+      block_(settings.block),
+      pool_blocks_(static_cast<int>(std::max<std::size_t>(1, kPoolBytes / block_))),
+      ring_offset_(comm.size() * sizeof(RowCounters)),
+      blocks_offset_(ring_offset_ + round_up(comm.size() * pool_blocks_ * sizeof(uint32_t), 64)),
+      patience_(settings.threads > 1 ? kSharedPoolPatience : BufferPolicy::Patience{0}),
+      region_(comm, blocks_offset_ + pool_blocks_ * block_),
+      policy_({.peers = comm.size(),
+               .initial_slots = settings.slots,
+               .threshold_percent = settings.threshold,
+               .blocks = pool_blocks_}),
+      pool_(settings.threads, every_thread_has_a_core(comm.size() * settings.threads)),
+      step_fn_([this](std::size_t task) { return step(flows_[task]); }) {
+  // Peers in rotated order (rank + k to write, rank - k to read), so that
+  // the ranks do not all start on the same peer.
+  const int n = comm.size(), rank = comm.rank();
+  for (int k = 1; k < n; ++k) {
+    flows_.push_back({.writes = true, .peer = (rank + k) % n});
+    flows_.push_back({.writes = false, .peer = (rank - k + n) % n});
+  }
+}
+
+PdbpAlltoall::RowCounters& PdbpAlltoall::row(int writer, int reader) const {
+  return static_cast<RowCounters*>(region_.peer(writer))[reader];
+}
+
+// A row's ring holds as many slots as the pool has blocks: no row can hold
+// more, so a slot is never reused before its chunk was drained.
+uint32_t& PdbpAlltoall::slot(int writer, int reader, uint64_t chunk) const {
+  auto* rings =
+      reinterpret_cast<uint32_t*>(static_cast<std::byte*>(region_.peer(writer)) + ring_offset_);
+  return rings[reader * pool_blocks_ + (chunks_before_ + chunk) % pool_blocks_];
+}
+
+std::byte* PdbpAlltoall::block_at(int owner, uint32_t block) const {
+  return static_cast<std::byte*>(region_.peer(owner)) + blocks_offset_ + block * block_;
+}
+
+std::size_t PdbpAlltoall::chunk_bytes(uint64_t chunk) const {
+  return std::min(block_, bytes_ - chunk * block_);
+}
+
+void PdbpAlltoall::run(const cct_coll_args& a) {
+  if (a.count == 0) return;
+  const int n = comm_.size(), rank = comm_.rank();
+  bytes_ = a.count * elem_size(a);
+  chunks_ = (bytes_ + block_ - 1) / block_;
+  in_ = alltoall::outgoing_blocks(a, scratch_, n * bytes_);
+  out_ = output_of(a);
+  copy_bytes(out_ + rank * bytes_, in_ + rank * bytes_, bytes_);
+  policy_.start_call();
+  for (Flow& flow : flows_) flow.done = flow.reclaimed = 0;
+  pool_.run(flows_.size(), step_fn_);
+  chunks_before_ += chunks_;
+}
+
+Step PdbpAlltoall::step(Flow& flow) {
+  return flow.writes ? write_step(flow) : read_step(flow);
+}
+
+// Returns the blocks of the chunks the peer drained to the pool.
+bool PdbpAlltoall::reclaim(Flow& flow) {
+  const uint64_t drained =
+      sdk::load_acquire(&row(comm_.rank(), flow.peer).consumed) - chunks_before_;
+  const bool any = flow.reclaimed < drained;
+  for (; flow.reclaimed < drained; ++flow.reclaimed)
+    policy_.release(flow.peer, slot(comm_.rank(), flow.peer, flow.reclaimed));
+  return any;
+}
+
+Step PdbpAlltoall::write_step(Flow& flow) {
+  const int rank = comm_.rank();
+  const bool reclaimed = reclaim(flow);
+  const uint64_t first = flow.done;
+  while (flow.done < chunks_) {
+    const auto block = policy_.acquire(flow.peer, patience_);
+    if (!block) break;
+    const std::size_t bytes = chunk_bytes(flow.done);
+    std::memcpy(block_at(rank, *block), in_ + flow.peer * bytes_ + flow.done * block_, bytes);
+    slot(rank, flow.peer, flow.done) = *block;
+    policy_.record_sent(flow.peer, bytes);
+    ++flow.done;
+  }
+  if (flow.done > first)
+    sdk::store_release(&row(rank, flow.peer).written, chunks_before_ + flow.done);
+  if (flow.done == chunks_ && flow.reclaimed == chunks_) return Step::done;
+  return reclaimed || flow.done > first ? Step::moved : Step::stuck;
+}
+
+Step PdbpAlltoall::read_step(Flow& flow) {
+  const int rank = comm_.rank();
+  RowCounters& counters = row(flow.peer, rank);
+  // The writer may already be publishing its next call's chunks.
+  const uint64_t ready = std::min(chunks_, sdk::load_acquire(&counters.written) - chunks_before_);
+  if (flow.done == ready) return Step::stuck;
+  std::size_t bytes = 0;
+  for (; flow.done < ready; ++flow.done) {
+    const std::size_t chunk = chunk_bytes(flow.done);
+    std::memcpy(out_ + flow.peer * bytes_ + flow.done * block_,
+                block_at(flow.peer, slot(flow.peer, rank, flow.done)), chunk);
+    bytes += chunk;
+  }
+  sdk::store_release(&counters.consumed, chunks_before_ + flow.done);
+  policy_.record_received(flow.peer, bytes);
+  return flow.done == chunks_ ? Step::done : Step::moved;
+}
+
+}  // namespace cct::plugins::pdbp
