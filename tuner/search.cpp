@@ -107,11 +107,14 @@ class CollectiveSearch {
     return pool;
   }
 
-  // A crossover or check point: measured unless an earlier run did.
+  // A crossover or check point: measured unless an earlier run or this one
+  // did (a check can fall on a crossover's size).
   PointResult measure_extra(const Point& p, Stage stage) {
     if (const ResultRow* row = known(p)) return row->result;
+    const std::string key = p.row({}).key();
+    if (const auto it = extra_results_.find(key); it != extra_results_.end()) return it->second;
     measurer_.planned(1);
-    return measurer_.measure(p, stage);
+    return extra_results_[key] = measurer_.measure(p, stage);
   }
 
   // The point of candidate c at bytes, kept alive here; null if it cannot run.
@@ -174,10 +177,11 @@ class CollectiveSearch {
   const std::map<std::string, ResultRow>& known_;
   const SearchOptions& opts_;
   PointMeasurer& measurer_;
-  std::vector<int64_t> grid_;                      // the space's sizes, ascending
-  std::map<int64_t, std::vector<Figure>> finals_;  // full figures per measured size
-  std::map<int64_t, const Point*> winners_;        // per measured size
-  std::deque<Point> extra_;                        // crossover and check points
+  std::vector<int64_t> grid_;                         // the space's sizes, ascending
+  std::map<int64_t, std::vector<Figure>> finals_;     // full figures per measured size
+  std::map<int64_t, const Point*> winners_;           // per measured size
+  std::deque<Point> extra_;                           // crossover and check points
+  std::map<std::string, PointResult> extra_results_;  // theirs, by row key
 };
 
 }  // namespace

@@ -145,6 +145,28 @@ TEST_CASE("search: checks measure the neighbours' contenders off the grid", "[tu
                                                         "640 chain(segment=32k)"});
 }
 
+TEST_CASE("search: a check on a crossover's size measures nothing twice", "[tuner]") {
+  // Earlier figures: binomial wins 1 byte, chain 4 bytes. The crossover
+  // (geometric midpoint) and the check (arithmetic midpoint) both fall on 2.
+  const std::vector<Point> all = bcast_points();
+  std::vector<Point> points;
+  std::map<std::string, ResultRow> known;
+  const auto earlier = [&](const Point& p, int64_t bytes, double us) {
+    points.push_back(p.at(bytes));
+    const ResultRow row = points.back().row({.median_s = us * 1e-6, .reps = 31}, Stage::kFinal);
+    known[row.key()] = row;
+  };
+  earlier(all[0], 1, 1);  // binomial
+  earlier(all[0], 4, 9);
+  earlier(all[4], 1, 2);  // chain(8k)
+  earlier(all[4], 4, 2);
+  FakeMeasurer m;
+  cct::tuner::search_collective(points, known, {.bisect_depth = 1, .check_every = 1}, m);
+  CHECK(m.of(Stage::kCrossover) == std::vector<std::string>{"2 binomial", "2 chain(segment=8k)"});
+  CHECK(m.of(Stage::kCheck).empty());
+  CHECK(m.extra == 2);
+}
+
 TEST_CASE("search: a resumed run measures nothing that is in the results", "[tuner]") {
   const std::vector<Point> points = bcast_points();
   FakeMeasurer first;
