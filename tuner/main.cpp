@@ -374,12 +374,18 @@ std::map<std::string, std::string> tuning_settings(const Options& opts) {
 
 // The profile of every row of the results file, with its accuracy at the
 // off-grid checks, saved, loaded back with the registry as a check, and
-// shown.
-void write_profile(const cct::Registry& registry, const cct::Topology& topo, const Options& opts) {
+// shown. Without a single usable row nothing is written, so a failed run
+// never replaces an earlier profile with an empty one; returns whether one
+// was written.
+bool write_profile(const cct::Registry& registry, const cct::Topology& topo, const Options& opts) {
   const std::vector<ResultRow> rows = read_results(opts.results);
   const Winners winners = pick_winners(rows, registry);
   for (const std::string& why : winners.ignored)
     std::cerr << "ccautotune: results rows left out of the profile: " << why << "\n";
+  if (winners.best.empty()) {
+    std::cerr << "ccautotune: nothing measured in " << opts.results << "; no profile written\n";
+    return false;
+  }
   cct::Profile profile{
       .tool_version = CCT_VERSION,
       .date = utc_now(),
@@ -393,11 +399,24 @@ void write_profile(const cct::Registry& registry, const cct::Topology& topo, con
   cct::load_profile(path, &registry);
   std::cout << rules_table(profile.rules) << accuracy << "\nprofile: " << path
             << "\nresults: " << opts.results << "\n";
+  return true;
+}
+
+// --transports and --algorithms name what the plugins provide.
+void check_names(const cct::Registry& registry, const SpaceFilter& filter) {
+  for (const std::string& name : filter.transports)
+    if (!registry.find_transport(name))
+      throw UsageError("--transports: no transport plugin '" + name + "' (see ccinfo)");
+  for (const std::string& name : filter.algorithms)
+    if (std::none_of(registry.algorithms().begin(), registry.algorithms().end(),
+                     [&](const cct::AlgorithmEntry& a) { return name == a.desc->name; }))
+      throw UsageError("--algorithms: no algorithm plugin '" + name + "' (see ccinfo)");
 }
 
 int run(Options opts) {
   cct::Registry registry;
   registry.load_default();
+  check_names(registry, opts.filter);
   const cct::Topology topo = cct::Topology::discover();
   if (opts.nps.empty()) opts.nps = default_nps(topo.cores());
   if (opts.out.empty()) opts.out = cct::default_profile_out_dir();
@@ -410,8 +429,7 @@ int run(Options opts) {
   for (const cct::TransportEntry& transport : registry.transports())
     if (selected(opts.filter.transports, transport.desc->name))
       for (int np : opts.nps) ok = run_job(registry, topo, transport, np, opts, known) && ok;
-  write_profile(registry, topo, opts);
-  return ok ? 0 : 1;
+  return write_profile(registry, topo, opts) && ok ? 0 : 1;
 }
 
 }  // namespace

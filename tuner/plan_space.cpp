@@ -40,14 +40,16 @@ std::vector<int64_t> expand_mul(const cct_param_desc& p) {
   return values;
 }
 
-// Every other value, keeping the last and the default; a list of two keeps
-// only the default.
+// Every other value, keeping the last and the default; only the default
+// when that would not shorten the list (two values, or three with the
+// default in the middle), so thinning always makes progress.
 std::vector<int64_t> thin(const std::vector<int64_t>& values, int64_t default_value) {
-  if (values.size() <= 2) return {default_value};
   std::vector<int64_t> kept;
   for (std::size_t i = 0; i < values.size(); i += 2) kept.push_back(values[i]);
   kept.push_back(values.back());
-  return sorted_with(kept, default_value);
+  kept = sorted_with(std::move(kept), default_value);
+  if (kept.size() < values.size()) return kept;
+  return {default_value};
 }
 
 std::size_t product(const std::vector<std::vector<int64_t>>& lists) {

@@ -49,7 +49,7 @@ std::vector<int64_t> parameter_values(const cct_param_desc& p);
 // Every combination of the algorithm's parameter values (table order), only
 // the defaults when quick. When the product exceeds max_combinations, the
 // longest value list is thinned to every other value (its first, last and
-// default kept; a list of two keeps its default) until it fits, so every
+// default kept; a list that would not shorten keeps its default) until it fits, so every
 // parameter keeps its extremes and its default as long as possible.
 std::vector<std::vector<int64_t>> parameter_grid(const cct_algorithm_desc& alg, bool quick,
                                                  std::size_t max_combinations);

@@ -3,8 +3,8 @@
 # with one row per point and a profile that its own load-back accepts; after
 # a simulated crash (the last row cut in half) --resume measures only the
 # missing point, no point appears twice, and the profile is written again;
-# an existing file without --resume, or a bad argument, is refused with
-# status 2.
+# an existing file without --resume, a bad argument, or an algorithm no
+# plugin provides is refused with status 2.
 # usage: ccautotune_resume.sh <ccautotune>
 set -euo pipefail
 tuner=$1
@@ -54,4 +54,7 @@ run >/dev/null 2>&1 || status=$?
 status=0
 "$tuner" --bogus >/dev/null 2>&1 || status=$?
 [ "$status" -eq 2 ] || fail "--bogus exited $status, want 2"
+status=0
+"$tuner" --algorithms bogus --out "$dir/none" >/dev/null 2>&1 || status=$?
+[ "$status" -eq 2 ] || fail "--algorithms bogus exited $status, want 2"
 echo "PASS: $rows points and a profile, resumed after a cut row without repeating any"

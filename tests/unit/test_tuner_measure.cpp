@@ -284,6 +284,15 @@ TEST_CASE("parameter grids: candidates, ranges, the cap, quick", "[tuner]") {
   CHECK(grid.size() <= 64);
   CHECK(std::find(grid.begin(), grid.end(), std::vector<int64_t>{5, 4096, 7}) != grid.end());
   CHECK(parameter_grid(alg, true, 64) == std::vector<std::vector<int64_t>>{{5, 4096, 7}});
+
+  // Four parameters of three values each (81 > 64): a three-value list
+  // with its default in the middle thins to the default alone.
+  const cct_algorithm_desc& pdbp = *cct::test::algorithm(CCT_ALLTOALL, "pdbp").desc;
+  const auto pdbp_grid = parameter_grid(pdbp, false, 64);
+  CHECK(pdbp_grid.size() == 27);
+  std::vector<int64_t> defaults;
+  for (uint32_t i = 0; i < pdbp.nparams; ++i) defaults.push_back(pdbp.params[i].default_value);
+  CHECK(std::find(pdbp_grid.begin(), pdbp_grid.end(), defaults) != pdbp_grid.end());
 }
 
 TEST_CASE("points on a communicator: counts, quick, skipped with a reason", "[tuner]") {
