@@ -245,6 +245,14 @@ int main(int argc, char** argv) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const bool help = std::any_of(argv + 1, argv + argc, [](const char* a) {
+    return std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0;
+  });
+  if (help) {
+    if (rank == 0) std::cout << kUsage;
+    MPI_Finalize();
+    return 0;
+  }
   if (!parse_args(argc, argv, opts, error)) {
     if (rank == 0) std::cerr << "ccbench: " << error << "\n" << kUsage;
     MPI_Finalize();

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Runs ccbench several times and prints, per row, the median over the runs.
+
+On a small virtual machine a whole ccbench process can land in a slow state
+for one side (a large-message row 2-3x slower for the MPI library in one
+process, for the runtime in the next), so one run's ratio can mislead. Each
+run still measures both sides in the same process, interleaved; this script
+only takes, per collective and size, the median of the runs' figures and of
+their ratios, and shows the spread of the ratios.
+
+usage: tools/ccbench_runs.py [--runs N] [--np N] -- [ccbench arguments]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def run_once(np, ccbench, args):
+    cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(np), ccbench] + args
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    header, rows = [], {}
+    for line in out.splitlines():
+        fields = line.split()
+        if fields[:1] == ["collective"]:
+            continue  # the column titles; this script prints its own
+        if len(fields) < 5 or not _is_number(fields[2]):
+            header.append(line)
+            continue
+        rows[(fields[0], fields[1])] = fields
+    return header, rows
+
+
+def _is_number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--np", type=int, default=2)
+    parser.add_argument("--ccbench", default=os.path.join(HERE, "..", "build", "bin", "ccbench"))
+    parser.add_argument("args", nargs="*", help="passed to ccbench (after --)")
+    opts = parser.parse_args()
+    if opts.runs < 1:
+        parser.error("--runs must be at least 1")
+    runs = [run_once(opts.np, opts.ccbench, opts.args) for _ in range(opts.runs)]
+    header, first = runs[0]
+    print("\n".join(line for line in header if line.strip()))
+    print(f"medians over {opts.runs} ccbench runs; ratio range is the runs' lowest and highest")
+    print(f"{'collective':<11}{'bytes':>7}{'MPI':>10}{'cct':>10}{'cct/MPI':>9}  {'range':<11}  algorithm")
+    for key, fields in first.items():
+        seen = [rows[key] for _, rows in runs if key in rows]
+        mpi = statistics.median(float(f[2]) for f in seen)
+        ours = statistics.median(float(f[3]) for f in seen)
+        ratios = [float(f[4]) for f in seen]
+        spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
+        print(f"{key[0]:<11}{key[1]:>7}{mpi:>10.2f}{ours:>10.2f}{statistics.median(ratios):>9.2f}"
+              f"  {spread:<11}  {' '.join(fields[5:])}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
