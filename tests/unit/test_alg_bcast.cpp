@@ -4,32 +4,16 @@
 // buffer. Every rank ends with the root's data and nothing past the count is
 // written.
 #include <catch2/catch.hpp>
-#include <string>
 
 #include "support/algorithms.hpp"
+#include "support/collective_checks.hpp"
 #include "support/harness.hpp"
 #include "support/reference.hpp"
 
 namespace {
 
 constexpr cct_datatype kTypes[] = {CCT_INT8, CCT_INT32, CCT_DOUBLE, CCT_UINT16};
-constexpr std::size_t kGuard = 3;  // elements past the count that must stay as they were
 constexpr std::size_t kLarge = (4 << 20) / 4;  // 4 MiB of CCT_INT32
-
-void check_bcast(cct::Communicator& comm, cct::Plan& plan, int root, std::size_t count,
-                 cct_datatype dtype, uint32_t tag) {
-  const int salt = static_cast<int>(tag);
-  auto buf = cct::test::buffer(count + kGuard, dtype);
-  const bool is_root = comm.rank() == root;
-  cct::test::fill(buf.data(), count + kGuard, dtype, is_root ? root : comm.size() + comm.rank(),
-                  salt);
-  auto want = buf;
-  cct::test::fill(want.data(), count, dtype, root, salt);
-  plan.run(cct::test::coll_args(CCT_BCAST, nullptr, buf.data(), count, dtype, root, tag));
-  const std::string diff = cct::test::compare(buf.data(), want.data(), count + kGuard, dtype);
-  cct::test::expect(diff.empty(), "root " + std::to_string(root) + " count " +
-                                      std::to_string(count) + ": " + diff);
-}
 
 void check_all(cct::Communicator& comm, cct::Plan& plan) {
   const std::size_t p = comm.size();
@@ -37,9 +21,9 @@ void check_all(cct::Communicator& comm, cct::Plan& plan) {
   for (int root = 0; root < comm.size(); ++root) {
     int i = root;
     for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, p + 1, 3 * p - 1})
-      check_bcast(comm, plan, root, count, kTypes[i++ % 4], tag++);
+      cct::test::check_bcast_call(comm, plan, root, count, kTypes[i++ % 4], tag++);
   }
-  check_bcast(comm, plan, comm.size() - 1, kLarge, CCT_INT32, tag);
+  cct::test::check_bcast_call(comm, plan, comm.size() - 1, kLarge, CCT_INT32, tag);
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "cct/sdk/datatype.hpp"
 #include "hierarchical/groups.hpp"
 #include "support/algorithms.hpp"
+#include "support/collective_checks.hpp"
 #include "support/harness.hpp"
 #include "support/reference.hpp"
 
@@ -141,21 +142,6 @@ std::size_t elements(std::size_t bytes, cct_datatype dtype) {
   return bytes / cct::sdk::dtype_size(dtype) + 1;  // one past, so the last chunk is short
 }
 
-void check_bcast(cct::Communicator& comm, cct::Plan& plan, int root, std::size_t count,
-                 cct_datatype dtype, uint32_t tag) {
-  const int salt = static_cast<int>(tag);
-  auto buf = cct::test::buffer(count + kGuard, dtype);
-  const bool is_root = comm.rank() == root;
-  cct::test::fill(buf.data(), count + kGuard, dtype, is_root ? root : comm.size() + comm.rank(),
-                  salt);
-  auto want = buf;
-  cct::test::fill(want.data(), count, dtype, root, salt);
-  plan.run(cct::test::coll_args(CCT_BCAST, nullptr, buf.data(), count, dtype, root, tag));
-  const std::string diff = cct::test::compare(buf.data(), want.data(), count + kGuard, dtype);
-  cct::test::expect(diff.empty(), "bcast root " + std::to_string(root) + " count " +
-                                      std::to_string(count) + ": " + diff);
-}
-
 void check_allgather(cct::Communicator& comm, cct::Plan& plan, std::size_t count,
                      cct_datatype dtype, bool in_place, uint32_t tag) {
   const int salt = static_cast<int>(tag);
@@ -204,9 +190,10 @@ void all_bcasts(cct::Communicator& comm, cct::Plan& plan) {
   for (int root = 0; root < comm.size(); ++root) {
     int i = root;
     for (std::size_t count : small_counts(comm.size()))
-      check_bcast(comm, plan, root, count, kTypes[i++ % 10], tag++);
+      cct::test::check_bcast_call(comm, plan, root, count, kTypes[i++ % 10], tag++);
   }
-  check_bcast(comm, plan, comm.size() / 2, elements(kLargeBytes, CCT_INT32), CCT_INT32, tag);
+  cct::test::check_bcast_call(comm, plan, comm.size() / 2, elements(kLargeBytes, CCT_INT32),
+                              CCT_INT32, tag);
 }
 
 void all_allgathers(cct::Communicator& comm, cct::Plan& plan) {

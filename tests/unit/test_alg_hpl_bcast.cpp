@@ -7,12 +7,12 @@
 // layouts and the order of the roll's pieces.
 #include <catch2/catch.hpp>
 #include <set>
-#include <string>
 #include <vector>
 
 #include "hpl_bcast/blong_pieces.hpp"
 #include "hpl_bcast/ring_layout.hpp"
 #include "support/algorithms.hpp"
+#include "support/collective_checks.hpp"
 #include "support/harness.hpp"
 #include "support/reference.hpp"
 
@@ -23,25 +23,9 @@ using cct::plugins::hpl::ring_links;
 using cct::plugins::hpl::RingShape;
 
 constexpr cct_datatype kTypes[] = {CCT_INT8, CCT_INT32, CCT_DOUBLE, CCT_UINT16};
-constexpr std::size_t kGuard = 3;  // elements past the count that must stay as they were
 constexpr std::size_t kLarge = (1 << 20) + 3;  // 4 MiB + 12 bytes of CCT_INT32
 constexpr const char* kAlgorithms[] = {"hpl_1ring",   "hpl_1ring_m", "hpl_2ring",
                                        "hpl_2ring_m", "hpl_blong",   "hpl_blong_m"};
-
-void check_bcast(cct::Communicator& comm, cct::Plan& plan, int root, std::size_t count,
-                 cct_datatype dtype, uint32_t tag) {
-  const int salt = static_cast<int>(tag);
-  auto buf = cct::test::buffer(count + kGuard, dtype);
-  const bool is_root = comm.rank() == root;
-  cct::test::fill(buf.data(), count + kGuard, dtype, is_root ? root : comm.size() + comm.rank(),
-                  salt);
-  auto want = buf;
-  cct::test::fill(want.data(), count, dtype, root, salt);
-  plan.run(cct::test::coll_args(CCT_BCAST, nullptr, buf.data(), count, dtype, root, tag));
-  const std::string diff = cct::test::compare(buf.data(), want.data(), count + kGuard, dtype);
-  cct::test::expect(diff.empty(), "root " + std::to_string(root) + " count " +
-                                      std::to_string(count) + ": " + diff);
-}
 
 void check_all(cct::Communicator& comm, cct::Plan& plan) {
   const std::size_t p = comm.size();
@@ -49,9 +33,9 @@ void check_all(cct::Communicator& comm, cct::Plan& plan) {
   for (int root = 0; root < comm.size(); ++root) {
     int i = root;
     for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, p + 1, 3 * p - 1})
-      check_bcast(comm, plan, root, count, kTypes[i++ % 4], tag++);
+      cct::test::check_bcast_call(comm, plan, root, count, kTypes[i++ % 4], tag++);
   }
-  check_bcast(comm, plan, comm.size() - 1, kLarge, CCT_INT32, tag);
+  cct::test::check_bcast_call(comm, plan, comm.size() - 1, kLarge, CCT_INT32, tag);
 }
 
 // Follows the links from the root: every rank is reached exactly once, from

@@ -4,14 +4,12 @@
 // by an amount set by the receive/send ratio, and an exhausted pool makes an
 // acquire wait until another thread returns a block.
 #include <catch2/catch.hpp>
-#include <cstring>
 #include <future>
-#include <string>
 #include <thread>
 
-#include "cct/error.hpp"
 #include "pdbp/buffer_policy.hpp"
 #include "support/algorithms.hpp"
+#include "support/collective_checks.hpp"
 #include "support/harness.hpp"
 #include "support/reference.hpp"
 
@@ -19,42 +17,6 @@ namespace {
 
 using cct::plugins::pdbp::BufferPolicy;
 using cct::plugins::pdbp::PolicyShape;
-
-constexpr std::size_t kGuard = 3;  // elements past the result that must not change
-
-struct Call {
-  std::size_t count;
-  cct_datatype dtype;
-  bool in_place;
-  uint32_t tag;  // also the salt of the data
-
-  std::string describe() const {
-    return "count " + std::to_string(count) + " " + cct::datatype_name(dtype) +
-           (in_place ? " in place" : "");
-  }
-};
-
-// The block rank `from` sends to rank `to`: distinct for every pair.
-void fill_block(unsigned char* block, const Call& c, int from, int to, int ranks) {
-  cct::test::fill(block, c.count, c.dtype, from * ranks + to, static_cast<int>(c.tag));
-}
-
-void check_alltoall(cct::Communicator& comm, cct::Plan& plan, const Call& c) {
-  const int p = comm.size(), me = comm.rank();
-  const std::size_t block = cct::test::buffer(c.count, c.dtype).size();
-  auto send = cct::test::buffer(p * c.count, c.dtype);
-  for (int to = 0; to < p; ++to) fill_block(send.data() + to * block, c, me, to, p);
-  auto recv = cct::test::buffer(p * c.count + kGuard, c.dtype);
-  cct::test::fill(recv.data(), p * c.count + kGuard, c.dtype, -1 - me, static_cast<int>(c.tag));
-  auto want = recv;
-  for (int from = 0; from < p; ++from) fill_block(want.data() + from * block, c, from, me, p);
-  if (c.in_place) std::memcpy(recv.data(), send.data(), send.size());
-  plan.run(cct::test::coll_args(CCT_ALLTOALL, c.in_place ? CCT_IN_PLACE : send.data(), recv.data(),
-                                c.count, c.dtype, 0, c.tag));
-  const std::string diff =
-      cct::test::compare(recv.data(), want.data(), p * c.count + kGuard, c.dtype);
-  cct::test::expect(diff.empty(), c.describe() + ": " + diff);
-}
 
 // Counts 0, 1 and odd ones, then blocks of many pool blocks, with a partial
 // last chunk (200 KiB per peer is 13 chunks of the default 16 KiB: 8 ranks
@@ -64,12 +26,12 @@ void check_all(cct::Communicator& comm, cct::Plan& plan) {
   const std::size_t p = comm.size();
   uint32_t tag = 1;
   for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, p + 1, 3 * p - 1}) {
-    check_alltoall(comm, plan, {count, CCT_INT32, false, tag++});
-    check_alltoall(comm, plan, {count, CCT_UINT8, true, tag++});
+    cct::test::check_alltoall_call(comm, plan, count, CCT_INT32, false, tag++);
+    cct::test::check_alltoall_call(comm, plan, count, CCT_UINT8, true, tag++);
   }
-  check_alltoall(comm, plan, {200 * 1024 / 8 + 3, CCT_INT64, false, tag++});
-  check_alltoall(comm, plan, {100 * 1024 + 5, CCT_UINT8, true, tag++});
-  check_alltoall(comm, plan, {3 * p - 1, CCT_DOUBLE, false, tag++});
+  cct::test::check_alltoall_call(comm, plan, 200 * 1024 / 8 + 3, CCT_INT64, false, tag++);
+  cct::test::check_alltoall_call(comm, plan, 100 * 1024 + 5, CCT_UINT8, true, tag++);
+  cct::test::check_alltoall_call(comm, plan, 3 * p - 1, CCT_DOUBLE, false, tag++);
 }
 
 PolicyShape shape(int initial_slots, int threshold_percent, int blocks) {
