@@ -3,6 +3,7 @@
 // with and without CMA, shared regions and wait_u64, oversubscription, and
 // the failures every rank must agree on. Nothing may be left in /dev/shm.
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -181,6 +182,34 @@ TEST_CASE("shm p2p: ping-pong of 0, 1, 4095 and 1 MiB + 3 bytes", "[shm]") {
     if (std::strcmp(mode.cma, "0") == 0) CHECK((*caps & CCT_CAP_SINGLE_COPY) == 0);
     if (std::strcmp(mode.cma, "1") == 0 && (*caps & CCT_CAP_SINGLE_COPY) == 0)
       WARN("CMA is not permitted here: the single-copy path between processes was not tested");
+  }
+}
+
+// From two pieces on (shared_copy.hpp) the sender copies pieces into the
+// receiver's buffer while the receiver reads others; a sender that is late
+// to wait leaves every piece to the receiver. Both must deliver every byte,
+// also for a last piece that is short.
+TEST_CASE("shm p2p: a large message copied by both sides, or by the receiver alone", "[shm]") {
+  const cct_transport_desc& desc = shm_desc();
+  for (bool sender_late : {false, true}) {
+    std::string error = on_ranks(2, [&](cct::Bootstrap& boot) {
+      Shm t(desc, boot);
+      for (std::size_t bytes : {std::size_t{256} << 10, (std::size_t{2} << 20) + 5}) {
+        std::vector<cct_request> req(1);
+        if (boot.rank() == 0) {
+          const Bytes out = message(0, 1, bytes, 5);
+          t.isend(out, 1, 5, req[0]);
+          if (sender_late) ::usleep(20000);
+          Shm::ok(t.waitall(req), "waitall(send)");
+        } else {
+          Bytes in(bytes);
+          Shm::ok(t.recv(in, 0, 5), "recv");
+          check_message(in, 0, 1, 5);
+        }
+      }
+    });
+    INFO((sender_late ? "late sender: " : "waiting sender: ") << error);
+    CHECK(error == "");
   }
 }
 

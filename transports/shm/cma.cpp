@@ -36,6 +36,21 @@ int cma_read(pid_t pid, uint64_t remote, void* local, std::size_t bytes) {
   return 0;
 }
 
+int cma_write(pid_t pid, uint64_t remote, const void* local, std::size_t bytes) {
+  const char* src = static_cast<const char*>(local);
+  while (bytes > 0) {
+    iovec from{const_cast<char*>(src), bytes};
+    iovec to{reinterpret_cast<void*>(remote), bytes};
+    ssize_t n = ::process_vm_writev(pid, &from, 1, &to, 1, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return n < 0 ? errno : EIO;
+    src += n;
+    remote += static_cast<uint64_t>(n);
+    bytes -= static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
 bool cma_allowed_by_environment() {
   const char* env = std::getenv("CCT_SHM_CMA");
   return env == nullptr || std::strcmp(env, "0") != 0;

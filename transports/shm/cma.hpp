@@ -22,6 +22,11 @@ uint64_t cma_probe_value(pid_t pid);
 // when pid is this process). Returns 0, or the errno of the failure.
 int cma_read(pid_t pid, uint64_t remote, void* local, std::size_t bytes);
 
+// Writes `bytes` from `local` to `remote` in process `pid`
+// (process_vm_writev; the same permission as reading). Returns 0, or the
+// errno of the failure.
+int cma_write(pid_t pid, uint64_t remote, const void* local, std::size_t bytes);
+
 // Whether the environment allows CMA (CCT_SHM_CMA=0 turns it off).
 bool cma_allowed_by_environment();
 

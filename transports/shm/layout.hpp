@@ -72,7 +72,14 @@ struct alignas(kLine) SlotHeader {
   uint32_t tag;
   uint64_t msg_bytes;  // the whole message
   uint64_t address;    // kSingleCopy: the message in the sender's memory
+  // kSingleCopy messages both sides copy (shared_copy.hpp), reset by the
+  // sender when it posts the slot:
+  uint64_t recv_address;    // the receiver's buffer; 0 until it starts
+  uint64_t pieces_claimed;  // the next piece to copy, claimed by either side
+  uint64_t pieces_done;     // pieces copied (or failed), by either side
+  uint64_t write_error;     // the errno of a failed write by the sender, or 0
 };
+static_assert(sizeof(SlotHeader) == kLine);
 
 struct ChannelRef {
   uint64_t* head;  // slots produced, written by src

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "cma.hpp"
+#include "shared_copy.hpp"
 #include "wait.hpp"
 
 namespace cct::shm {
@@ -156,9 +157,31 @@ void P2p::cancel_pending(cct_request* reqs, std::size_t count) {
 }
 
 bool P2p::complete(Op& op) {
-  if (op.state == Op::kPosted && load_acquire(peers_[op.peer].out.tail) > op.seq)
-    op.state = Op::kDone;
+  if (op.state == Op::kPosted) {
+    if (load_acquire(peers_[op.peer].out.tail) > op.seq)
+      op.state = Op::kDone;
+    else if (shares_copy(op))
+      help_copy(op);
+  }
   return op.state == Op::kDone || op.state == Op::kFailed;
+}
+
+bool P2p::shares_copy(const Op& op) const {
+  return op.peer != rank_ && shared_copy_applies(op.bytes);
+}
+
+// The sender's part of a shared copy (shared_copy.hpp), once the receiver
+// has published its buffer. The slot is still this message's: only the
+// receiver frees it, after every piece is done, and only this rank reuses it.
+void P2p::help_copy(Op& op) {
+  SlotHeader* slot = segment_.slot(peers_[op.peer].out, op.seq);
+  const uint64_t to = load_acquire(&slot->recv_address);
+  if (to == 0) return;
+  const pid_t pid = config_.pids[op.peer];
+  const int error = copy_claimed_pieces(slot, op.bytes, [&](std::size_t offset, std::size_t n) {
+    return cma_write(pid, to + offset, op.buf + offset, n);
+  });
+  if (error != 0) store_release(&slot->write_error, static_cast<uint64_t>(error));
 }
 
 bool P2p::progress() {
@@ -246,6 +269,10 @@ void P2p::post_single_copy(Peer& peer, Op& op) {
   slot->tag = op.tag;
   slot->msg_bytes = op.bytes;
   slot->address = reinterpret_cast<uint64_t>(op.buf);
+  slot->recv_address = 0;
+  slot->pieces_claimed = 0;
+  slot->pieces_done = 0;
+  slot->write_error = 0;
   op.seq = peer.out_head;
   op.started = true;
   op.state = Op::kPosted;
@@ -278,15 +305,29 @@ void P2p::read_fragment(Peer& peer, Op& op, SlotHeader* slot) {
 // The slot is released even when the read fails, so the sender is not left
 // waiting forever; the receive reports the failure.
 void P2p::read_single_copy(Peer& peer, Op& op, SlotHeader* slot) {
-  int error = cma_read(config_.pids[op.peer], slot->address, op.buf, op.bytes);
+  int error = shares_copy(op) ? read_shared(op, slot)
+                              : cma_read(config_.pids[op.peer], slot->address, op.buf, op.bytes);
   op.started = true;
   store_release(peer.in.tail, ++peer.in_tail);
   if (error == 0) {
     op.state = Op::kDone;
     return;
   }
-  fail(op, CCT_ERR_TRANSPORT, "receive from rank %d: process_vm_readv of %zu bytes: %s", op.peer,
-       op.bytes, std::strerror(error));
+  fail(op, CCT_ERR_TRANSPORT, "receive from rank %d: copying %zu bytes across processes: %s",
+       op.peer, op.bytes, std::strerror(error));
+}
+
+// The receiver's part of a shared copy: publish the buffer, copy pieces,
+// wait for the pieces the sender claimed (it is copying them right now).
+int P2p::read_shared(Op& op, SlotHeader* slot) {
+  store_release(&slot->recv_address, reinterpret_cast<uint64_t>(op.buf));
+  const pid_t pid = config_.pids[op.peer];
+  const int error = copy_claimed_pieces(slot, op.bytes, [&](std::size_t offset, std::size_t n) {
+    return cma_read(pid, slot->address + offset, op.buf + offset, n);
+  });
+  Backoff backoff(config_.oversubscribed);
+  while (load_acquire(&slot->pieces_done) < shared_copy_pieces(op.bytes)) backoff.pause();
+  return error != 0 ? error : static_cast<int>(load_acquire(&slot->write_error));
 }
 
 }  // namespace cct::shm

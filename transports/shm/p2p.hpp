@@ -16,7 +16,9 @@
 // sender and out of them by the receiver, a fragment per slot, so a long
 // one is pipelined through the ring. A larger one (when CMA works, or
 // always to oneself) takes one slot holding its address; the receiver
-// reads it directly, then frees the slot, which completes the send.
+// reads it directly, then frees the slot, which completes the send. From
+// two pieces on, the sender copies pieces too while it waits
+// (shared_copy.hpp).
 #pragma once
 
 #include <sys/types.h>
@@ -110,6 +112,9 @@ class P2p {
   void read_single_copy(Peer& peer, Op& op, SlotHeader* slot);
   bool check_match(Op& op, const SlotHeader& slot);
   bool complete(Op& op);
+  bool shares_copy(const Op& op) const;
+  void help_copy(Op& op);
+  int read_shared(Op& op, SlotHeader* slot);
   void cancel_pending(cct_request* reqs, std::size_t count);
   cct_status fail(Op& op, cct_status status, const char* format, ...)
       __attribute__((format(printf, 4, 5)));
