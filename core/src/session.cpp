@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <sstream>
 
 #include "cct/error.hpp"
 #include "cct/launcher.hpp"
@@ -73,7 +74,7 @@ std::unique_ptr<Session> Session::from_environment() {
   return std::make_unique<Session>(std::move(boot));
 }
 
-Session::Session(std::unique_ptr<Bootstrap> boot)
+Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding)
     : topology_(Topology::discover()),
       boot_(std::move(boot)),
       print_stats_(env_is_on("CCT_STATS")) {
@@ -84,8 +85,11 @@ Session::Session(std::unique_ptr<Bootstrap> boot)
         "the shm transport plugin was not found (searched CCT_PLUGIN_PATH and the "
         "plugin directory beside libcct); run ccinfo to see what was loaded",
         CCT_ERR_UNSUPPORTED);
-  int pu = topology_.pu_for_rank(boot_->rank(), boot_->size());
-  if (!topology_.bind_to_pu(pu)) pu = -1;
+  int pu = topology_.bound_pu();
+  if (binding == Binding::kBindToPu) {
+    pu = topology_.pu_for_rank(boot_->rank(), boot_->size());
+    if (!topology_.bind_to_pu(pu)) pu = -1;
+  }
   auto transport = std::make_shared<TransportInstance>(*shm, *boot_);
   comm_ = std::make_shared<Communicator>(*boot_, transport, topology_, pu);
   runtime_ = std::make_unique<Runtime>(
@@ -93,8 +97,13 @@ Session::Session(std::unique_ptr<Bootstrap> boot)
       make_selector(registry_, topology_, boot_->rank(), boot_->size()));
 }
 
+// The table goes out in one write, so that the tables of several processes
+// sharing a terminal or a launcher's stream do not interleave line by line.
 Session::~Session() {
-  if (print_stats_ && runtime_->rank() == 0) runtime_->print_stats(std::cerr);
+  if (!print_stats_ || runtime_->rank() != 0) return;
+  std::ostringstream table;
+  runtime_->print_stats(table);
+  std::cerr << table.str() << std::flush;
 }
 
 }  // namespace cct

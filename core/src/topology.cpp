@@ -316,6 +316,19 @@ bool Topology::bind_to_pu(int pu) const {
   return hwloc_set_cpubind(impl_->topo(), obj->cpuset, HWLOC_CPUBIND_PROCESS) == 0;
 }
 
+int Topology::bound_pu() const {
+  if (!is_this_machine()) return -1;
+  hwloc_bitmap_t set = hwloc_bitmap_alloc();
+  int pu = -1;
+  if (hwloc_get_cpubind(impl_->topo(), set, HWLOC_CPUBIND_PROCESS) == 0 &&
+      hwloc_bitmap_weight(set) == 1) {
+    hwloc_obj_t obj = hwloc_get_pu_obj_by_os_index(impl_->topo(), hwloc_bitmap_first(set));
+    if (obj != nullptr) pu = static_cast<int>(obj->logical_index);
+  }
+  hwloc_bitmap_free(set);
+  return pu;
+}
+
 std::vector<LevelPartition> Topology::levels_for(const std::vector<int>& pu_of_rank) const {
   std::vector<hwloc_obj_t> pu_objs;
   for (size_t r = 0; r < pu_of_rank.size(); ++r) {

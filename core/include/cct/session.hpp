@@ -4,7 +4,8 @@
 // A process started by cclaunch (or launch_local_exec) joins that launch;
 // any other process is a job of one rank. The session loads the plugins
 // (CCT_PLUGIN_PATH), reads the topology (CCT_TOPOLOGY), binds the rank to a
-// PU, opens the shm transport and builds the runtime. With CCT_STATS=1 rank
+// PU (unless told to keep the current binding), opens the shm transport and
+// builds the runtime. With CCT_STATS=1 rank
 // 0 prints the runtime's stats table to stderr when the session ends.
 #pragma once
 
@@ -22,8 +23,12 @@ class Session {
  public:
   // Throws cct::Error naming what is missing or malformed.
   static std::unique_ptr<Session> from_environment();
+  // Where a rank runs: bound by the session to the PU the topology suggests
+  // (launched jobs), or left where it is (inside an MPI program, whose
+  // launcher placed it).
+  enum class Binding { kBindToPu, kKeepCurrent };
   // Collective over boot's ranks.
-  explicit Session(std::unique_ptr<Bootstrap> boot);
+  explicit Session(std::unique_ptr<Bootstrap> boot, Binding binding = Binding::kBindToPu);
   // Collective: destroys plans and closes the transport on every rank.
   ~Session();
   Session(const Session&) = delete;

@@ -46,6 +46,9 @@ class Topology {
   // Binds the calling process to PU `pu` (logical index). Returns false and
   // leaves the process unbound where the system refuses.
   bool bind_to_pu(int pu) const;
+  // The PU (logical index) the calling process is bound to, or -1 when it
+  // may run on more than one (or the machine is not this one).
+  int bound_pu() const;
   // True when this describes the machine the process runs on (discovered
   // from it, not synthetic or loaded from XML).
   bool is_this_machine() const;

@@ -1,0 +1,93 @@
+#include "comm_runtimes.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <iostream>
+#include <vector>
+
+#include "mpi_bootstrap.hpp"
+#include "reentry.hpp"
+
+namespace cct::interposer {
+namespace {
+
+int keyval = MPI_KEYVAL_INVALID;
+int thread_level = MPI_THREAD_SINGLE;
+
+struct Alive {
+  MPI_Comm comm;
+  CommRuntime* entry;
+};
+std::vector<Alive> alive;  // in the order they were made
+
+// The attribute's delete callback: MPI_Comm_free (collective) or finish().
+int delete_runtime(MPI_Comm, int, void* value, void*) {
+  auto* entry = static_cast<CommRuntime*>(value);
+  Reentry inside;
+  std::erase_if(alive, [&](const Alive& a) { return a.entry == entry; });
+  delete entry;  // the session's teardown is collective over the communicator
+  return MPI_SUCCESS;
+}
+
+// Why the runtime cannot serve comm, or "". Every rank reaches the same
+// verdict: each test is collective or about the communicator as a whole.
+std::string refusal(MPI_Comm comm) {
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter) return "an intercommunicator";
+  if (thread_level == MPI_THREAD_MULTIPLE)
+    return "MPI_THREAD_MULTIPLE (the runtime is not thread-safe)";
+  MPI_Comm node;
+  PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 0, size = 0;
+  PMPI_Comm_size(node, &node_size);
+  PMPI_Comm_size(comm, &size);
+  PMPI_Comm_free(&node);
+  if (node_size != size) return "ranks on more than one node (no MPI transport yet)";
+  return "";
+}
+
+CommRuntime* make_runtime(MPI_Comm comm) {
+  auto entry = std::make_unique<CommRuntime>();
+  entry->refused = refusal(comm);
+  if (!entry->refused.empty()) return entry.release();
+  try {
+    entry->session = std::make_unique<Session>(std::make_unique<MpiBootstrap>(comm),
+                                               Session::Binding::kKeepCurrent);
+  } catch (const std::exception& e) {
+    entry->refused = std::string("the runtime failed to open: ") + e.what();
+    int rank = 0;
+    PMPI_Comm_rank(comm, &rank);
+    if (rank == 0)
+      std::cerr << "cct: " << entry->refused
+                << "; this communicator's collectives go to the MPI library\n";
+  }
+  return entry.release();
+}
+
+}  // namespace
+
+CommRuntime& runtime_of(MPI_Comm comm) {
+  if (keyval == MPI_KEYVAL_INVALID)
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_runtime, &keyval, nullptr);
+  void* value = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(comm, keyval, &value, &found);
+  if (found) return *static_cast<CommRuntime*>(value);
+  CommRuntime* entry = make_runtime(comm);
+  PMPI_Comm_set_attr(comm, keyval, entry);
+  alive.push_back({comm, entry});
+  return *entry;
+}
+
+void set_thread_level(int provided) {
+  thread_level = provided;
+}
+
+void finish() {
+  if (keyval == MPI_KEYVAL_INVALID) return;
+  while (!alive.empty()) PMPI_Comm_delete_attr(alive.front().comm, keyval);
+  PMPI_Comm_free_keyval(&keyval);
+}
+
+}  // namespace cct::interposer

@@ -1,0 +1,40 @@
+// The MPI interposer: a runtime per communicator.
+//
+// A communicator's runtime is made on its first intercepted collective
+// call (every rank of it is in that call, so making it, which is
+// collective, is safe there) and kept as an MPI attribute of the
+// communicator: MPI_Comm_free destroys it with the communicator, and
+// finish() destroys the rest before MPI_Finalize. A communicator the
+// runtime cannot serve keeps the reason instead, and all its calls go to
+// the MPI library: an intercommunicator, ranks on more than one node (the
+// MPI transport is not there yet), MPI_THREAD_MULTIPLE, or a failure to
+// open (printed once, with the cause).
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+
+#include "cct/runtime.hpp"
+#include "cct/session.hpp"
+
+namespace cct::interposer {
+
+struct CommRuntime {
+  std::unique_ptr<Session> session;  // null when refused
+  std::string refused;               // why the runtime does not serve it
+  Runtime* runtime() const { return session ? &session->runtime() : nullptr; }
+};
+
+// The runtime of comm, made on first use. Collective over comm then.
+CommRuntime& runtime_of(MPI_Comm comm);
+
+// The thread level MPI_Init_thread provided.
+void set_thread_level(int provided);
+
+// Destroys every runtime still alive, in the order they were made
+// (collective over each one's communicator). Call before PMPI_Finalize.
+void finish();
+
+}  // namespace cct::interposer

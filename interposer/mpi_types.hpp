@@ -1,0 +1,22 @@
+// The MPI interposer: which MPI datatypes and operators the runtime can
+// take as they are.
+//
+// Only predefined datatypes that are one plain number of a size and kind
+// cct has (MPI_INT, MPI_DOUBLE, MPI_UINT8_T, ...) and the four predefined
+// operators cct has map; everything else (derived and pair types, long
+// double, complex, logical and bitwise operators, MAXLOC, user operators)
+// is left to the MPI library.
+#pragma once
+
+#include <mpi.h>
+
+#include <optional>
+
+#include "cct/abi/common.h"
+
+namespace cct::interposer {
+
+std::optional<cct_datatype> datatype_of(MPI_Datatype type);
+std::optional<cct_op> op_of(MPI_Op op);
+
+}  // namespace cct::interposer

@@ -1,0 +1,20 @@
+// The MPI interposer: the calls left to the MPI library, and why.
+//
+// Counted per collective and reason on every rank; with CCT_STATS=1, rank
+// 0 of MPI_COMM_WORLD prints its counts at MPI_Finalize, after the
+// runtimes' own tables of the calls they ran.
+#pragma once
+
+#include <iosfwd>
+
+#include "cct/abi/common.h"
+
+namespace cct::interposer {
+
+// reason: a string that lives as long as the program (a literal, or a
+// communicator's refusal while it lives; the text is copied).
+void count_pass_through(cct_collective c, const char* reason);
+
+void print_pass_through(std::ostream& out);
+
+}  // namespace cct::interposer

@@ -1,0 +1,25 @@
+// The MPI interposer: calls the runtime makes itself go to the library.
+//
+// The runtime's own setup and teardown use MPI (the bootstrap allgathers
+// over a duplicate of the communicator), and those calls arrive at the
+// interposer's MPI_* symbols too. While the interposer is inside the
+// runtime, every intercepted call goes straight to PMPI_*, uncounted.
+#pragma once
+
+namespace cct::interposer {
+
+class Reentry {
+ public:
+  Reentry() { ++depth_; }
+  ~Reentry() { --depth_; }
+  Reentry(const Reentry&) = delete;
+  Reentry& operator=(const Reentry&) = delete;
+
+  // True while some caller up the stack holds a Reentry.
+  static bool inside() { return depth_ > 0; }
+
+ private:
+  static inline thread_local int depth_ = 0;
+};
+
+}  // namespace cct::interposer

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The interposer (libcct_mpi.so) preloaded under tests/mpi/interposer_check
+# on 1 to 4 ranks (oversubscribed from 3): every check of the program passes,
+# the runtime's CCT_STATS tables show dispatched calls, and the calls passed
+# to the MPI library on rank 0 are exactly the four the program makes with
+# unsupported arguments, with their reasons.
+# usage: mpi_interposer.sh <interposer_check> <libcct_mpi.so>
+set -euo pipefail
+program=$1
+interposer=$2
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
+for np in 1 2 3 4; do
+  mpirun --allow-run-as-root --oversubscribe -np "$np" -x LD_PRELOAD="$interposer" \
+    -x CCT_STATS=1 "$program" >"$out" 2>"$err" || fail "np $np: exit status $?"
+  grep -q "^interposer_check: $np ranks, .* 0 failures on all ranks$" "$out" ||
+    fail "np $np: no clean summary line"
+  grep -q "^  bcast: 1 call(s): a datatype the runtime does not take" "$err" ||
+    fail "np $np: the derived-type bcast is not counted as passed through"
+  grep -q "^  allreduce: 1 call(s): a datatype the runtime does not take" "$err" ||
+    fail "np $np: the MAXLOC allreduce on MPI_2INT is not counted as passed through"
+  grep -q "^  allreduce: 2 call(s): an operator the runtime does not take" "$err" ||
+    fail "np $np: the user-operator and MPI_BAND allreduces are not counted as passed through"
+  [ "$(grep -c '^  [a-z]*: [0-9]* call(s): ' "$err")" -eq 3 ] || fail "np $np: other calls passed through"
+  grep -Eq '^alltoall +[a-z_]+' "$err" || fail "np $np: no runtime stats row for alltoall"
+done
+echo "PASS: the interposer under interposer_check on 1 to 4 ranks"
