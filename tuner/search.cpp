@@ -69,6 +69,9 @@ class CollectiveSearch {
       }
     std::vector<Figure>& finals = finals_[bytes];
     if (!resumed && !opts_.exhaustive) candidates = halve(std::move(candidates), previous);
+    // Finalists in the space's order, as a resumed run lists them: ties
+    // between figures then resolve alike, and so do the checks' contenders.
+    std::sort(candidates.begin(), candidates.end());
     for (const Point* p : candidates) {
       const ResultRow* row = known(*p);
       if (row == nullptr)
