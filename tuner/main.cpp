@@ -413,6 +413,23 @@ void check_names(const cct::Registry& registry, const SpaceFilter& filter) {
       throw UsageError("--algorithms: no algorithm plugin '" + name + "' (see ccinfo)");
 }
 
+// Whether the transport can serve ranks launched here (its probe, which is
+// local); says why not. The mpi transport, for one, serves MPI programs only.
+bool serves_local_ranks(const cct::TransportEntry& transport, int np) {
+  cct_bootstrap boot{.struct_size = sizeof(cct_bootstrap),
+                     .abi_version = CCT_ABI_VERSION,
+                     .rank = 0,
+                     .size = np,
+                     .node = 0,
+                     .nodes = 1,
+                     .job_key = "cct-probe"};
+  cct_error err{};
+  if (transport.desc->probe(&boot, &err) == CCT_OK) return true;
+  std::cout << "ccautotune: transport " << transport.desc->name << " skipped: " << err.message
+            << "\n";
+  return false;
+}
+
 int run(Options opts) {
   cct::Registry registry;
   registry.load_default();
@@ -428,7 +445,9 @@ int run(Options opts) {
   bool ok = true;
   for (const cct::TransportEntry& transport : registry.transports())
     if (selected(opts.filter.transports, transport.desc->name))
-      for (int np : opts.nps) ok = run_job(registry, topo, transport, np, opts, known) && ok;
+      for (int np : opts.nps)
+        if (serves_local_ranks(transport, np))
+          ok = run_job(registry, topo, transport, np, opts, known) && ok;
   return write_profile(registry, topo, opts) && ok ? 0 : 1;
 }
 
