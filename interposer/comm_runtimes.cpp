@@ -1,6 +1,7 @@
 #include "comm_runtimes.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <vector>
@@ -29,31 +30,38 @@ int delete_runtime(MPI_Comm, int, void* value, void*) {
   return MPI_SUCCESS;
 }
 
-// Why the runtime cannot serve comm, or "". Every rank reaches the same
-// verdict: each test is collective or about the communicator as a whole.
-std::string refusal(MPI_Comm comm) {
-  int inter = 0;
-  PMPI_Comm_test_inter(comm, &inter);
-  if (inter) return "an intercommunicator";
-  if (thread_level == MPI_THREAD_MULTIPLE)
-    return "MPI_THREAD_MULTIPLE (the runtime is not thread-safe)";
+bool on_one_node(MPI_Comm comm) {
   MPI_Comm node;
   PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int node_size = 0, size = 0;
   PMPI_Comm_size(node, &node_size);
   PMPI_Comm_size(comm, &size);
   PMPI_Comm_free(&node);
-  if (node_size != size) return "ranks on more than one node (no MPI transport yet)";
-  return "";
+  return node_size == size;
+}
+
+// The transport for comm: CCT_TRANSPORT when set (to test the mpi transport
+// on one machine), else shm on one node and mpi across nodes. Or why the
+// runtime cannot serve comm. Every rank reaches the same verdict: each test
+// is collective or about the communicator as a whole.
+std::string transport_for(MPI_Comm comm, std::string* refused) {
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter) return *refused = "an intercommunicator", "";
+  if (thread_level == MPI_THREAD_MULTIPLE)
+    return *refused = "MPI_THREAD_MULTIPLE (the runtime is not thread-safe)", "";
+  const char* forced = std::getenv("CCT_TRANSPORT");
+  if (forced != nullptr && *forced != '\0') return forced;
+  return on_one_node(comm) ? "shm" : "mpi";
 }
 
 CommRuntime* make_runtime(MPI_Comm comm) {
   auto entry = std::make_unique<CommRuntime>();
-  entry->refused = refusal(comm);
+  const std::string transport = transport_for(comm, &entry->refused);
   if (!entry->refused.empty()) return entry.release();
   try {
     entry->session = std::make_unique<Session>(std::make_unique<MpiBootstrap>(comm),
-                                               Session::Binding::kKeepCurrent);
+                                               Session::Binding::kKeepCurrent, transport);
   } catch (const std::exception& e) {
     entry->refused = std::string("the runtime failed to open: ") + e.what();
     int rank = 0;

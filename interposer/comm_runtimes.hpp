@@ -4,11 +4,11 @@
 // call (every rank of it is in that call, so making it, which is
 // collective, is safe there) and kept as an MPI attribute of the
 // communicator: MPI_Comm_free destroys it with the communicator, and
-// finish() destroys the rest before MPI_Finalize. A communicator the
-// runtime cannot serve keeps the reason instead, and all its calls go to
-// the MPI library: an intercommunicator, ranks on more than one node (the
-// MPI transport is not there yet), MPI_THREAD_MULTIPLE, or a failure to
-// open (printed once, with the cause).
+// finish() destroys the rest before MPI_Finalize. Its transport is shm on
+// one node and mpi across nodes (CCT_TRANSPORT overrides). A communicator
+// the runtime cannot serve keeps the reason instead, and all its calls go
+// to the MPI library: an intercommunicator, MPI_THREAD_MULTIPLE, or a
+// failure to open (printed once, with the cause).
 #pragma once
 
 #include <mpi.h>

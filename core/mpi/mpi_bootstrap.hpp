@@ -24,6 +24,7 @@ class MpiBootstrap final : public Bootstrap {
   std::string job_key() const override { return key_; }
   void allgather(const void* send, void* recv, std::size_t bytes) override;
   void barrier() override;
+  const void* mpi_comm() const override { return &comm_; }
 
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;

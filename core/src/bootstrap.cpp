@@ -43,6 +43,7 @@ const cct_bootstrap* Bootstrap::c_view() {
   view_.nodes = 1;
   view_.job_key = key_.c_str();
   view_.ctx = this;
+  view_.mpi_comm = mpi_comm();
   view_.allgather = allgather_trampoline;
   view_.barrier = barrier_trampoline;
   return &view_;

@@ -57,10 +57,11 @@ Profile machine_profile(const Registry& registry, const Topology& topo, bool tal
   return Profile{};
 }
 
-Selector make_selector(const Registry& registry, const Topology& topo, int rank, int size) {
+Selector make_selector(const Registry& registry, const Topology& topo, const std::string& transport,
+                       int rank, int size) {
   const Profile profile = machine_profile(registry, topo, rank == 0);
   const auto force = parse_force(env_or_empty("CCT_FORCE"), &registry);
-  Selector selector(profile, force, registry, "shm", size);
+  Selector selector(profile, force, registry, transport, size);
   if (rank == 0)
     for (const auto& w : selector.warnings()) std::cerr << "cct: " << w << "\n";
   return selector;
@@ -74,27 +75,29 @@ std::unique_ptr<Session> Session::from_environment() {
   return std::make_unique<Session>(std::move(boot));
 }
 
-Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding)
+Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::string& transport)
     : topology_(Topology::discover()),
       boot_(std::move(boot)),
       print_stats_(env_is_on("CCT_STATS")) {
   registry_.load_default();
-  const TransportEntry* shm = registry_.find_transport("shm");
-  if (shm == nullptr)
-    throw Error(
-        "the shm transport plugin was not found (searched CCT_PLUGIN_PATH and the "
-        "plugin directory beside libcct); run ccinfo to see what was loaded",
-        CCT_ERR_UNSUPPORTED);
+  const TransportEntry* entry = registry_.find_transport(transport);
+  if (entry == nullptr)
+    throw Error("the " + transport +
+                    " transport plugin was not found (searched CCT_PLUGIN_PATH and the plugin "
+                    "directory beside libcct); run ccinfo to see what was loaded",
+                CCT_ERR_UNSUPPORTED);
   int pu = topology_.bound_pu();
   if (binding == Binding::kBindToPu) {
     pu = topology_.pu_for_rank(boot_->rank(), boot_->size());
     if (!topology_.bind_to_pu(pu)) pu = -1;
   }
-  auto transport = std::make_shared<TransportInstance>(*shm, *boot_);
-  comm_ = std::make_shared<Communicator>(*boot_, transport, topology_, pu);
+  // Levels come from this machine's topology: only meaningful on one node.
+  if (transport != "shm") pu = -1;
+  auto instance = std::make_shared<TransportInstance>(*entry, *boot_);
+  comm_ = std::make_shared<Communicator>(*boot_, instance, topology_, pu);
   runtime_ = std::make_unique<Runtime>(
       registry_, comm_, Runtime::Options{.stats = print_stats_, .log = log_level()},
-      make_selector(registry_, topology_, boot_->rank(), boot_->size()));
+      make_selector(registry_, topology_, transport, boot_->rank(), boot_->size()));
 }
 
 // The table goes out in one write, so that the tables of several processes

@@ -20,6 +20,9 @@ class Bootstrap {
   // Throws cct::Error naming the cause (e.g. a peer that died).
   virtual void allgather(const void* send, void* recv, std::size_t bytes) = 0;
   virtual void barrier() = 0;
+  // Inside an MPI program: a pointer to the MPI_Comm of these ranks (see
+  // cct_bootstrap.mpi_comm); else null.
+  virtual const void* mpi_comm() const { return nullptr; }
 
   // The C view handed to transports; valid while this object lives.
   const cct_bootstrap* c_view();

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "cct/bootstrap.hpp"
 #include "cct/communicator.hpp"
@@ -27,8 +28,10 @@ class Session {
   // (launched jobs), or left where it is (inside an MPI program, whose
   // launcher placed it).
   enum class Binding { kBindToPu, kKeepCurrent };
-  // Collective over boot's ranks.
-  explicit Session(std::unique_ptr<Bootstrap> boot, Binding binding = Binding::kBindToPu);
+  // Collective over boot's ranks, on the named transport plugin (shm: one
+  // node; mpi: any ranks of an MPI program).
+  explicit Session(std::unique_ptr<Bootstrap> boot, Binding binding = Binding::kBindToPu,
+                   const std::string& transport = "shm");
   // Collective: destroys plans and closes the transport on every rank.
   ~Session();
   Session(const Session&) = delete;

@@ -40,6 +40,9 @@ typedef struct cct_bootstrap {
   cct_status (*allgather)(void* ctx, const void* send, void* recv, size_t bytes);
   /* Returns once every rank has called it. Collective. */
   cct_status (*barrier)(void* ctx);
+  /* in: inside an MPI program, a pointer to the MPI_Comm of exactly these
+   * ranks in this order (the mpi transport duplicates it); else NULL. */
+  const void* mpi_comm;
 } cct_bootstrap;
 
 /* ----------------------------------------------------------------------

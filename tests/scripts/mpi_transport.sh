@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Every algorithm that needs only p2p, over the mpi transport: the
+# interposer (with CCT_TRANSPORT=mpi) runs tests/mpi/interposer_check on 3
+# and 4 ranks with CCT_FORCE choosing one algorithm per collective, round
+# after round until each algorithm had its turn. Every check passes, and on
+# 4 ranks the runtime's table shows the forced algorithm ran.
+# usage: mpi_transport.sh <interposer_check> <libcct_mpi.so> <ccinfo>
+set -euo pipefail
+program=$1
+interposer=$2
+ccinfo=$3
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
+
+declare -A algorithms  # collective -> its p2p-only algorithms
+for entry in $("$ccinfo" | awk '$2 == "needs:" && $3 == "p2p" {print $1}'); do
+  algorithms[${entry%%/*}]+="${entry#*/} "
+done
+[ "${#algorithms[@]}" -eq 8 ] || fail "p2p algorithms for ${#algorithms[@]} collectives, want 8"
+rounds=0
+for c in "${!algorithms[@]}"; do
+  n=$(wc -w <<<"${algorithms[$c]}")
+  [ "$n" -gt "$rounds" ] && rounds=$n
+done
+
+for ((round = 0; round < rounds; ++round)); do
+  force=""
+  declare -A chosen=()
+  for c in "${!algorithms[@]}"; do
+    read -r -a list <<<"${algorithms[$c]}"
+    chosen[$c]=${list[round % ${#list[@]}]}
+    force+="$c:0-max:${chosen[$c]};"
+  done
+  for np in 3 4; do
+    mpirun --allow-run-as-root --oversubscribe -np "$np" -x LD_PRELOAD="$interposer" \
+      -x CCT_TRANSPORT=mpi -x CCT_STATS=1 -x CCT_FORCE="$force" "$program" >"$out" 2>"$err" ||
+      fail "np $np, CCT_FORCE=$force: exit status $?"
+    grep -q "^interposer_check: $np ranks, .* 0 failures on all ranks$" "$out" ||
+      fail "np $np, CCT_FORCE=$force: checks failed"
+  done
+  for c in "${!chosen[@]}"; do
+    grep -Eq "^$c +${chosen[$c]}" "$err" || fail "np 4: $c/${chosen[$c]} did not run"
+  done
+done
+echo "PASS: every p2p algorithm over the mpi transport, $rounds rounds on 3 and 4 ranks"

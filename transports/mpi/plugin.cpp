@@ -1,0 +1,170 @@
+// The MPI transport: point-to-point over the MPI library, so that every
+// algorithm that needs only p2p runs between nodes unchanged.
+//
+// open() duplicates the MPI communicator the bootstrap runs on
+// (cct_bootstrap.mpi_comm): no application message can match the runtime's,
+// whatever tags or wildcards the application uses, because they live on
+// different communicators. Requests are MPI requests kept in the caller's
+// cct_request. A tag mismatch, which a shm channel reports at once, here
+// waits forever as MPI would; correct algorithms never mismatch.
+#include <mpi.h>
+
+#include <climits>
+#include <cstdio>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include "cct/abi/export.h"
+#include "cct/sdk/algorithm.hpp"
+
+namespace cct::mpi_transport {
+namespace {
+
+static_assert(sizeof(MPI_Request) <= sizeof(cct_request), "an MPI_Request must fit");
+
+struct Instance {
+  cct_transport_instance c{};
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+
+Instance& of(cct_transport_instance* self) {
+  return *static_cast<Instance*>(self->state);
+}
+
+// The MPI request kept in a cct_request, made there by isend / irecv.
+MPI_Request& new_request(cct_request* req) {
+  return *new (req->opaque) MPI_Request(MPI_REQUEST_NULL);
+}
+MPI_Request& request(cct_request* req) {
+  return *std::launder(reinterpret_cast<MPI_Request*>(req->opaque));
+}
+
+// An MPI error code as the instance's last_error and a status.
+cct_status failed(cct_transport_instance* self, const char* what, int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  std::snprintf(self->last_error.message, sizeof self->last_error.message,
+                "mpi transport: %s: %.200s", what, text);
+  return CCT_ERR_TRANSPORT;
+}
+
+cct_status checked_count(cct_transport_instance* self, size_t bytes) {
+  if (bytes <= static_cast<size_t>(INT_MAX)) return CCT_OK;
+  std::snprintf(self->last_error.message, sizeof self->last_error.message,
+                "mpi transport: a message of %zu bytes (the limit is %d)", bytes, INT_MAX);
+  return CCT_ERR_UNSUPPORTED;
+}
+
+cct_status p2p_isend(cct_transport_instance* self, const void* buf, size_t bytes, int32_t peer,
+                     uint32_t tag, cct_request* req) {
+  if (cct_status s = checked_count(self, bytes); s != CCT_OK) return s;
+  const int rc = MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, peer, static_cast<int>(tag),
+                           of(self).comm, &new_request(req));
+  return rc == MPI_SUCCESS ? CCT_OK : failed(self, "isend", rc);
+}
+
+cct_status p2p_irecv(cct_transport_instance* self, void* buf, size_t bytes, int32_t peer,
+                     uint32_t tag, cct_request* req) {
+  if (cct_status s = checked_count(self, bytes); s != CCT_OK) return s;
+  const int rc = MPI_Irecv(buf, static_cast<int>(bytes), MPI_BYTE, peer, static_cast<int>(tag),
+                           of(self).comm, &new_request(req));
+  return rc == MPI_SUCCESS ? CCT_OK : failed(self, "irecv", rc);
+}
+
+cct_status p2p_test(cct_transport_instance* self, cct_request* req, int* done) {
+  const int rc = MPI_Test(&request(req), done, MPI_STATUS_IGNORE);
+  return rc == MPI_SUCCESS ? CCT_OK : failed(self, "test", rc);
+}
+
+// MPI progresses every pending operation inside each wait.
+cct_status p2p_waitall(cct_transport_instance* self, cct_request* reqs, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const int rc = MPI_Wait(&request(&reqs[i]), MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) return failed(self, "wait", rc);
+  }
+  return CCT_OK;
+}
+
+const cct_p2p_ops kP2pOps = {sizeof(cct_p2p_ops), CCT_ABI_VERSION, p2p_isend,
+                             p2p_irecv,           p2p_test,        p2p_waitall};
+
+void check_usable(const cct_bootstrap* boot) {
+  if (boot == nullptr) throw std::invalid_argument("mpi transport: no bootstrap");
+  if (boot->abi_version != CCT_ABI_VERSION || boot->struct_size < sizeof(cct_bootstrap))
+    throw sdk::TransportError(CCT_ERR_ABI, "mpi transport: bootstrap of ABI version " +
+                                               std::to_string(boot->abi_version));
+  if (boot->mpi_comm == nullptr)
+    throw sdk::Unsupported(
+        "not an MPI communicator: the mpi transport serves ranks of an MPI "
+        "program (under the interposer or cct::MpiBootstrap)");
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized)
+    throw sdk::Unsupported(
+        "MPI is not initialised in this process (the mpi transport serves "
+        "MPI programs)");
+}
+
+cct_status probe(const cct_bootstrap* boot, cct_error* err) {
+  return sdk::guarded(err, [&] { check_usable(boot); });
+}
+
+// The transport's own communicator: a duplicate of the one the bootstrap
+// runs on (collective over exactly its ranks).
+MPI_Comm communicator_of(const cct_bootstrap& boot) {
+  if (boot.mpi_comm == nullptr)
+    throw sdk::Unsupported(
+        "the ranks were not started as an MPI communicator (no mpi_comm in "
+        "the bootstrap)");
+  MPI_Comm comm = MPI_COMM_NULL;
+  if (MPI_Comm_dup(*static_cast<const MPI_Comm*>(boot.mpi_comm), &comm) != MPI_SUCCESS)
+    throw sdk::TransportError(CCT_ERR_TRANSPORT, "mpi transport: MPI_Comm_dup failed");
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  return comm;
+}
+
+cct_status open(const cct_bootstrap* boot, cct_transport_instance** out, cct_error* err) {
+  return sdk::guarded(err, [&] {
+    check_usable(boot);
+    auto instance = std::make_unique<Instance>();
+    instance->comm = communicator_of(*boot);
+    cct_transport_instance& c = instance->c;
+    c.struct_size = sizeof c;
+    c.abi_version = CCT_ABI_VERSION;
+    c.rank = boot->rank;
+    c.size = boot->size;
+    c.capabilities = CCT_CAP_P2P;
+    c.p2p = &kP2pOps;
+    c.state = instance.get();
+    *out = &instance.release()->c;
+  });
+}
+
+// Collective (MPI_Comm_free); every request of the instance has completed.
+void close(cct_transport_instance* self) {
+  if (self == nullptr) return;
+  Instance* instance = &of(self);
+  MPI_Comm_free(&instance->comm);
+  delete instance;
+}
+
+const cct_transport_desc kDesc = {
+    sizeof(cct_transport_desc),
+    CCT_ABI_VERSION,
+    "mpi",
+    "p2p over the MPI library on a communicator of its own (MPI programs; spans nodes)",
+    CCT_CAP_P2P,
+    {0, 0},
+    probe,
+    open,
+    close,
+};
+
+}  // namespace
+}  // namespace cct::mpi_transport
+
+CCT_EXPORT_TRANSPORT(cct::mpi_transport::kDesc);
