@@ -36,6 +36,7 @@ struct Options {
   std::vector<cct_collective> collectives;
   bool compare = false;
   std::vector<std::string> algorithms;  // --compare only these (empty: all)
+  std::string transport = "shm";
 };
 
 // One collective run both ways on the same buffers.
@@ -158,8 +159,9 @@ void run_collective(Bench& b, cct_collective c, const Options& o) {
 std::vector<std::unique_ptr<cct::Plan>> plans_of(const cct::Session& s, cct_collective c,
                                                  const Options& o) {
   std::vector<std::unique_ptr<cct::Plan>> plans;
+  const uint64_t granted = s.communicator().transport().raw()->capabilities;
   for (const cct::AlgorithmEntry& alg : s.registry().algorithms())
-    if (alg.desc->collective == c &&
+    if (alg.desc->collective == c && (alg.desc->required_caps & ~granted) == 0 &&
         (o.algorithms.empty() ||
          std::find(o.algorithms.begin(), o.algorithms.end(), alg.desc->name) != o.algorithms.end()))
       plans.push_back(std::make_unique<cct::Plan>(alg, s.communicator(), alg.default_params()));
@@ -197,11 +199,13 @@ void compare_collective(Bench& b, const cct::Session& s, cct_collective c, const
 
 const char* const kUsage =
     "usage: mpirun -np N ccbench [--min-bytes B] [--max-bytes B] [--collectives a,b,...]\n"
-    "                            [--compare [--algorithms a,b,...]]\n"
+    "                            [--compare [--algorithms a,b,...]] [--transport shm|mpi]\n"
     "Sizes are message sizes as profiles count them (e.g. 1, 4k, 1M), powers of two.\n"
     "Without --compare: MPI's own call against the runtime's choice (its profile).\n"
     "--compare: MPI's own call against every algorithm of the collective (default\n"
-    "parameters), or those --algorithms names, as ratios algorithm/MPI.\n";
+    "parameters), or those --algorithms names, as ratios algorithm/MPI.\n"
+    "--transport: the runtime's transport (default shm; mpi: p2p over the MPI library,\n"
+    "only the algorithms that need nothing more).\n";
 
 bool parse_args(int argc, char** argv, Options& o, std::string& error) {
   for (int i = 1; i < argc; ++i) {
@@ -224,6 +228,8 @@ bool parse_args(int argc, char** argv, Options& o, std::string& error) {
           return error = "unknown collective '" + name + "'", false;
         o.collectives.push_back(c);
       }
+    } else if (arg == "--transport") {
+      o.transport = value;
     } else if (arg == "--algorithms") {
       std::stringstream ss(value);
       for (std::string name; std::getline(ss, name, ',');) o.algorithms.push_back(name);
@@ -260,7 +266,8 @@ int main(int argc, char** argv) {
   }
   int status = 0;
   try {
-    cct::Session session(std::make_unique<cct::MpiBootstrap>(MPI_COMM_WORLD));
+    cct::Session session(std::make_unique<cct::MpiBootstrap>(MPI_COMM_WORLD),
+                         cct::Session::Binding::kBindToPu, opts.transport);
     const std::size_t buffer = static_cast<std::size_t>(opts.max_bytes) * size + 64;
     Bench b{session.runtime(),
             MPI_COMM_WORLD,
@@ -271,9 +278,10 @@ int main(int argc, char** argv) {
     const unsigned cores = std::thread::hardware_concurrency();
     if (rank == 0)
       std::printf(
-          "ccbench: %d ranks on %u hardware threads%s; times in us (median over\n"
-          "repetitions of the max over ranks)%s\n",
+          "ccbench: %d ranks on %u hardware threads%s, transport %s; times in us (median\n"
+          "over repetitions of the max over ranks)%s\n",
           size, cores, size > static_cast<int>(cores) ? " (OVERSUBSCRIBED)" : "",
+          opts.transport.c_str(),
           opts.compare ? "; algorithm columns are ratios algorithm/MPI" : "");
     if (rank == 0 && !opts.compare)
       std::printf("%-10s %8s %12s %12s %8s  %s\n", "collective", "bytes", "MPI", "cct", "cct/MPI",
