@@ -14,6 +14,8 @@ namespace {
 
 int keyval = MPI_KEYVAL_INVALID;
 int thread_level = MPI_THREAD_SINGLE;
+// Plugins, topology and profile, loaded once for all communicators.
+std::shared_ptr<const SessionBasis> basis;
 
 struct Alive {
   MPI_Comm comm;
@@ -60,8 +62,9 @@ CommRuntime* make_runtime(MPI_Comm comm) {
   const std::string transport = transport_for(comm, &entry->refused);
   if (!entry->refused.empty()) return entry.release();
   try {
+    if (!basis) basis = SessionBasis::load();
     entry->session = std::make_unique<Session>(std::make_unique<MpiBootstrap>(comm),
-                                               Session::Binding::kKeepCurrent, transport);
+                                               Session::Binding::kKeepCurrent, transport, basis);
   } catch (const std::exception& e) {
     entry->refused = std::string("the runtime failed to open: ") + e.what();
     int rank = 0;
@@ -96,6 +99,7 @@ void finish() {
   if (keyval == MPI_KEYVAL_INVALID) return;
   while (!alive.empty()) PMPI_Comm_delete_attr(alive.front().comm, keyval);
   PMPI_Comm_free_keyval(&keyval);
+  basis.reset();
 }
 
 }  // namespace cct::interposer

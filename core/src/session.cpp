@@ -44,30 +44,38 @@ Runtime::Log log_level() {
   throw Error("CCT_LOG='" + v + "': expected off, info or debug", CCT_ERR_INVALID_ARG);
 }
 
-// CCT_PROFILE names the file; else the profile whose fingerprint is this
-// machine's; else none (and rank 0 says so once).
-Profile machine_profile(const Registry& registry, const Topology& topo, bool talk) {
-  std::string path = env_or_empty("CCT_PROFILE");
-  if (path.empty()) path = find_profile_for(topo.fingerprint(), profile_dirs());
-  if (!path.empty()) return load_profile(path, &registry);
-  if (talk)
-    std::cerr << "cct: no profile for this machine (fingerprint " << topo.fingerprint()
+// rank 0 lists what the selector left out, and says when there is no
+// profile.
+Selector make_selector(const SessionBasis& basis, const std::string& transport, int rank,
+                       int size) {
+  Selector selector(basis.profile, basis.force, basis.registry, transport, size);
+  if (rank != 0) return selector;
+  if (!basis.profile_found)
+    std::cerr << "cct: no profile for this machine (fingerprint " << basis.topology.fingerprint()
               << ") in CCT_PROFILE_PATH or the profile directories; using built-in defaults "
                  "(run ccautotune to make one)\n";
-  return Profile{};
-}
-
-Selector make_selector(const Registry& registry, const Topology& topo, const std::string& transport,
-                       int rank, int size) {
-  const Profile profile = machine_profile(registry, topo, rank == 0);
-  const auto force = parse_force(env_or_empty("CCT_FORCE"), &registry);
-  Selector selector(profile, force, registry, transport, size);
-  if (rank == 0)
-    for (const auto& w : selector.warnings()) std::cerr << "cct: " << w << "\n";
+  for (const auto& w : selector.warnings()) std::cerr << "cct: " << w << "\n";
   return selector;
 }
 
 }  // namespace
+
+SessionBasis::SessionBasis() : topology(Topology::discover()) {}
+
+// CCT_PROFILE names the file; else the profile whose fingerprint is this
+// machine's.
+std::shared_ptr<const SessionBasis> SessionBasis::load() {
+  std::shared_ptr<SessionBasis> basis(new SessionBasis());
+  basis->registry.load_default();
+  std::string path = env_or_empty("CCT_PROFILE");
+  if (path.empty()) path = find_profile_for(basis->topology.fingerprint(), profile_dirs());
+  if (!path.empty()) {
+    basis->profile = load_profile(path, &basis->registry);
+    basis->profile_found = true;
+  }
+  basis->force = parse_force(env_or_empty("CCT_FORCE"), &basis->registry);
+  return basis;
+}
 
 std::unique_ptr<Session> Session::from_environment() {
   std::unique_ptr<Bootstrap> boot = bootstrap_from_environment();
@@ -75,29 +83,30 @@ std::unique_ptr<Session> Session::from_environment() {
   return std::make_unique<Session>(std::move(boot));
 }
 
-Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::string& transport)
-    : topology_(Topology::discover()),
+Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::string& transport,
+                 std::shared_ptr<const SessionBasis> basis)
+    : basis_(basis ? std::move(basis) : SessionBasis::load()),
       boot_(std::move(boot)),
       print_stats_(env_is_on("CCT_STATS")) {
-  registry_.load_default();
-  const TransportEntry* entry = registry_.find_transport(transport);
+  const TransportEntry* entry = basis_->registry.find_transport(transport);
   if (entry == nullptr)
     throw Error("the " + transport +
                     " transport plugin was not found (searched CCT_PLUGIN_PATH and the plugin "
                     "directory beside libcct); run ccinfo to see what was loaded",
                 CCT_ERR_UNSUPPORTED);
-  int pu = topology_.bound_pu();
+  const Topology& topology = basis_->topology;
+  int pu = topology.bound_pu();
   if (binding == Binding::kBindToPu) {
-    pu = topology_.pu_for_rank(boot_->rank(), boot_->size());
-    if (!topology_.bind_to_pu(pu)) pu = -1;
+    pu = topology.pu_for_rank(boot_->rank(), boot_->size());
+    if (!topology.bind_to_pu(pu)) pu = -1;
   }
   // Levels come from this machine's topology: only meaningful on one node.
   if (transport != "shm") pu = -1;
   auto instance = std::make_shared<TransportInstance>(*entry, *boot_);
-  comm_ = std::make_shared<Communicator>(*boot_, instance, topology_, pu);
+  comm_ = std::make_shared<Communicator>(*boot_, instance, topology, pu);
   runtime_ = std::make_unique<Runtime>(
-      registry_, comm_, Runtime::Options{.stats = print_stats_, .log = log_level()},
-      make_selector(registry_, topology_, transport, boot_->rank(), boot_->size()));
+      basis_->registry, comm_, Runtime::Options{.stats = print_stats_, .log = log_level()},
+      make_selector(*basis_, transport, boot_->rank(), boot_->size()));
 }
 
 // The table goes out in one write, so that the tables of several processes

@@ -11,14 +11,36 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cct/bootstrap.hpp"
 #include "cct/communicator.hpp"
+#include "cct/profile.hpp"
 #include "cct/registry.hpp"
 #include "cct/runtime.hpp"
 #include "cct/topology.hpp"
 
 namespace cct {
+
+// What the sessions of one process share: the plugins, the machine's
+// topology, its profile (CCT_PROFILE, else the one matching the
+// fingerprint; none: built-in defaults) and CCT_FORCE. Loading them takes
+// tens of milliseconds, and an MPI program may make a communicator for
+// every few calls.
+struct SessionBasis {
+  // From the environment. Throws cct::Error naming what is missing or
+  // malformed.
+  static std::shared_ptr<const SessionBasis> load();
+
+  Registry registry;
+  Topology topology;
+  Profile profile;
+  bool profile_found = false;
+  std::vector<ForceRule> force;
+
+ private:
+  SessionBasis();
+};
 
 class Session {
  public:
@@ -29,9 +51,11 @@ class Session {
   // launcher placed it).
   enum class Binding { kBindToPu, kKeepCurrent };
   // Collective over boot's ranks, on the named transport plugin (shm: one
-  // node; mpi: any ranks of an MPI program).
+  // node; mpi: any ranks of an MPI program). basis: shared with the other
+  // sessions of the process, or null to load one.
   explicit Session(std::unique_ptr<Bootstrap> boot, Binding binding = Binding::kBindToPu,
-                   const std::string& transport = "shm");
+                   const std::string& transport = "shm",
+                   std::shared_ptr<const SessionBasis> basis = nullptr);
   // Collective: destroys plans and closes the transport on every rank.
   ~Session();
   Session(const Session&) = delete;
@@ -39,12 +63,11 @@ class Session {
 
   Runtime& runtime() { return *runtime_; }
   // What the runtime runs on, for tools that run plans directly (ccbench).
-  const Registry& registry() const { return registry_; }
+  const Registry& registry() const { return basis_->registry; }
   const Communicator& communicator() const { return *comm_; }
 
  private:
-  Registry registry_;
-  Topology topology_;
+  std::shared_ptr<const SessionBasis> basis_;
   std::unique_ptr<Bootstrap> boot_;
   std::shared_ptr<Communicator> comm_;
   std::unique_ptr<Runtime> runtime_;
