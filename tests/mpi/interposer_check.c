@@ -2,10 +2,12 @@
  * intercepted collective with arguments the runtime takes (several counts,
  * every root, the MPI_IN_PLACE forms, a root whose other side has another
  * layout) and with arguments it leaves to the MPI library (a derived
- * datatype, a user operator, MAXLOC, a bitwise operator), on MPI_COMM_WORLD
- * and on communicators from MPI_Comm_split and MPI_Comm_dup. Every result
- * is checked against a reference computed here, not against the MPI
- * library (Open MPI 4.1.4 saturates 8-bit sums instead of wrapping). A
+ * datatype, a user operator, MAXLOC, a bitwise operator), on MPI_COMM_WORLD,
+ * on communicators from MPI_Comm_split and MPI_Comm_dup, and in edge cases
+ * (count 0 with null buffers, MPI_COMM_SELF, MPI_UNDEFINED, 50 duplicates
+ * made and freed). Every result is checked against a reference computed
+ * here, not against the MPI library (Open MPI 4.1.4 saturates 8-bit sums
+ * instead of wrapping). A
  * wildcard receive posted across all of it must get only the application's
  * own message. Rank 0 prints the calls it passed to the library, per
  * collective, for the test script to compare with CCT_STATS.
@@ -216,6 +218,41 @@ static void test_passed_through(MPI_Comm comm) {
   check(all_bits == want, "allreduce MPI_BAND", rank);
 }
 
+/* Count 0 with null buffers, MPI_COMM_SELF, a split that leaves a rank
+ * out, and many communicators made, used and freed (each gets a runtime). */
+static void test_edges(void) {
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Bcast(NULL, 0, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Allreduce(NULL, NULL, 0, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Reduce(NULL, NULL, 0, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Gather(NULL, 0, MPI_INT, NULL, 0, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Scatter(NULL, 0, MPI_INT, NULL, 0, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Allgather(NULL, 0, MPI_INT, NULL, 0, MPI_INT, MPI_COMM_WORLD);
+  MPI_Alltoall(NULL, 0, MPI_INT, NULL, 0, MPI_INT, MPI_COMM_WORLD);
+  int mine = rank + 5, got = 0;
+  MPI_Allreduce(&mine, &got, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
+  check(got == rank + 5, "allreduce on MPI_COMM_SELF", rank);
+  MPI_Comm some;
+  MPI_Comm_split(MPI_COMM_WORLD, rank == 0 ? MPI_UNDEFINED : 1, 0, &some);
+  check((rank == 0) == (some == MPI_COMM_NULL), "split leaving rank 0 out", rank);
+  if (some != MPI_COMM_NULL) {
+    got = 0;
+    MPI_Allreduce(&mine, &got, 1, MPI_INT, MPI_MAX, some);
+    check(got == size - 1 + 5, "allreduce without rank 0", rank);
+    MPI_Comm_free(&some);
+  }
+  for (int i = 0; i < 50; ++i) {
+    MPI_Comm copy;
+    MPI_Comm_dup(MPI_COMM_WORLD, &copy);
+    int one = 1, ranks = 0;
+    MPI_Allreduce(&one, &ranks, 1, MPI_INT, MPI_SUM, copy);
+    check(ranks == size, "allreduce on a fresh duplicate", rank);
+    MPI_Comm_free(&copy);
+  }
+}
+
 static void test_everything(MPI_Comm comm, int salt) {
   test_bcast(comm, salt);
   test_reductions(comm, salt);
@@ -236,6 +273,7 @@ int main(int argc, char** argv) {
 
   test_everything(MPI_COMM_WORLD, 1);
   test_passed_through(MPI_COMM_WORLD);
+  test_edges();
   MPI_Comm half, copy;
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &half); /* reversed order */
   test_everything(half, 2);
