@@ -8,7 +8,11 @@
 // decision rests on what every rank passes about its own data (a gather's
 // send side, a scatter's receive side), and a root whose other side is laid
 // out differently converts it locally through the MPI library
-// (local_copy): still correct, never a different decision.
+// (local_copy): still correct, never a different decision. One case is
+// left: ranks that describe the same data with different types on the side
+// that decides (MPI_INT x 4 on one rank, a contiguous type x 1 on another)
+// would split between the runtime and the library and wait for each other.
+// MPI allows it; programs rarely do it.
 #include <mpi.h>
 
 #include <cstdlib>
