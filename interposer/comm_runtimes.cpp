@@ -97,7 +97,11 @@ void set_thread_level(int provided) {
 
 void finish() {
   if (keyval == MPI_KEYVAL_INVALID) return;
-  while (!alive.empty()) PMPI_Comm_delete_attr(alive.front().comm, keyval);
+  while (!alive.empty()) {
+    const Alive first = alive.front();
+    PMPI_Comm_delete_attr(first.comm, keyval);  // runs delete_runtime, which drops it
+    if (!alive.empty() && alive.front().entry == first.entry) alive.erase(alive.begin());
+  }
   PMPI_Comm_free_keyval(&keyval);
   basis.reset();
 }
