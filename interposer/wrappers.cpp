@@ -78,6 +78,38 @@ std::vector<unsigned char> contiguous(int elements, MPI_Datatype type) {
   return std::vector<unsigned char>(static_cast<std::size_t>(elements) * size);
 }
 
+// One side of a call's data as MPI describes it.
+template <class Buffer>
+struct Side {
+  Buffer buf;
+  int count;
+  MPI_Datatype type;
+};
+
+// allgather and alltoall, whose every rank sends size() blocks' worth and
+// receives as much: decided on the send side (in place, on every rank: the
+// receive side); a receive side of another layout is converted after.
+// run(send, recv, count, dtype) makes the runtime's call. Returns the
+// reason to leave the call to the library, or null when it ran.
+template <class Run>
+const char* to_all(const Runtime& rt, Side<const void*> send, Side<void*> recv, Run&& run) {
+  const bool in_place = send.buf == MPI_IN_PLACE;
+  const Side<const void*>& key =
+      in_place ? Side<const void*>{recv.buf, recv.count, recv.type} : send;
+  const auto t = datatype_of(key.type);
+  if (!t) return kType;
+  if (key.count < 0) return kArguments;
+  if (in_place || (recv.type == key.type && recv.count == key.count)) {
+    run(in_place ? CCT_IN_PLACE : send.buf, recv.buf, key.count, *t);
+    return nullptr;
+  }
+  auto all = contiguous(rt.size() * key.count, key.type);
+  run(send.buf, all.data(), key.count, *t);
+  local_copy(all.data(), rt.size() * key.count, key.type, recv.buf, rt.size() * recv.count,
+             recv.type);
+  return nullptr;
+}
+
 }  // namespace
 }  // namespace cct::interposer
 
@@ -228,7 +260,6 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
       });
 }
 
-// Decided on the send side (in place, on every rank: the receive side).
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return intercept(
@@ -236,25 +267,14 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
       [&] {
         return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
       },
-      [&](Runtime& rt) -> const char* {
-        const bool in_place = sendbuf == MPI_IN_PLACE;
-        const int count = in_place ? recvcount : sendcount;
-        const MPI_Datatype type = in_place ? recvtype : sendtype;
-        const auto t = datatype_of(type);
-        if (!t) return kType;
-        if (count < 0) return kArguments;
-        if (in_place || (recvtype == type && recvcount == count)) {
-          rt.allgather(in_place ? CCT_IN_PLACE : sendbuf, recvbuf, count, *t);
-        } else {
-          auto all = contiguous(rt.size() * count, type);
-          rt.allgather(sendbuf, all.data(), count, *t);
-          local_copy(all.data(), rt.size() * count, type, recvbuf, rt.size() * recvcount, recvtype);
-        }
-        return nullptr;
+      [&](Runtime& rt) {
+        return to_all(rt, {sendbuf, sendcount, sendtype}, {recvbuf, recvcount, recvtype},
+                      [&](const void* send, void* recv, int count, cct_datatype t) {
+                        rt.allgather(send, recv, count, t);
+                      });
       });
 }
 
-// Decided on the send side (in place, on every rank: the receive side).
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   return intercept(
@@ -262,21 +282,11 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
       [&] {
         return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
       },
-      [&](Runtime& rt) -> const char* {
-        const bool in_place = sendbuf == MPI_IN_PLACE;
-        const int count = in_place ? recvcount : sendcount;
-        const MPI_Datatype type = in_place ? recvtype : sendtype;
-        const auto t = datatype_of(type);
-        if (!t) return kType;
-        if (count < 0) return kArguments;
-        if (in_place || (recvtype == type && recvcount == count)) {
-          rt.alltoall(in_place ? CCT_IN_PLACE : sendbuf, recvbuf, count, *t);
-        } else {
-          auto all = contiguous(rt.size() * count, type);
-          rt.alltoall(sendbuf, all.data(), count, *t);
-          local_copy(all.data(), rt.size() * count, type, recvbuf, rt.size() * recvcount, recvtype);
-        }
-        return nullptr;
+      [&](Runtime& rt) {
+        return to_all(rt, {sendbuf, sendcount, sendtype}, {recvbuf, recvcount, recvtype},
+                      [&](const void* send, void* recv, int count, cct_datatype t) {
+                        rt.alltoall(send, recv, count, t);
+                      });
       });
 }
 
