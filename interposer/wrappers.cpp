@@ -94,7 +94,7 @@ struct Side {
 template <class Run>
 const char* to_all(const Runtime& rt, Side<const void*> send, Side<void*> recv, Run&& run) {
   const bool in_place = send.buf == MPI_IN_PLACE;
-  const Side<const void*>& key =
+  const Side<const void*> key =
       in_place ? Side<const void*>{recv.buf, recv.count, recv.type} : send;
   const auto t = datatype_of(key.type);
   if (!t) return kType;
