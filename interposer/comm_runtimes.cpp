@@ -32,7 +32,25 @@ int delete_runtime(MPI_Comm, int, void* value, void*) {
   return MPI_SUCCESS;
 }
 
+// With CCT_VIRTUAL_NODES=k, MPI_COMM_WORLD's ranks form k nodes of
+// consecutive ranks, so one machine can exercise the path between nodes.
+int virtual_nodes() {
+  const char* text = std::getenv("CCT_VIRTUAL_NODES");
+  return text != nullptr ? std::max(1, std::atoi(text)) : 0;
+}
+
+// Collective over comm.
 bool on_one_node(MPI_Comm comm) {
+  if (const int nodes = virtual_nodes(); nodes > 0) {
+    int world_rank = 0, world_size = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    const int node = static_cast<int>(static_cast<long>(world_rank) * nodes / world_size);
+    int lowest = 0, highest = 0;
+    PMPI_Allreduce(&node, &lowest, 1, MPI_INT, MPI_MIN, comm);
+    PMPI_Allreduce(&node, &highest, 1, MPI_INT, MPI_MAX, comm);
+    return lowest == highest;
+  }
   MPI_Comm node;
   PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int node_size = 0, size = 0;
@@ -43,7 +61,8 @@ bool on_one_node(MPI_Comm comm) {
 }
 
 // The transport for comm: CCT_TRANSPORT when set (to test the mpi transport
-// on one machine), else shm on one node and mpi across nodes. Or why the
+// on one machine), else shm on one (possibly virtual) node and mpi across
+// nodes. Or why the
 // runtime cannot serve comm. Every rank reaches the same verdict: each test
 // is collective or about the communicator as a whole.
 std::string transport_for(MPI_Comm comm, std::string* refused) {

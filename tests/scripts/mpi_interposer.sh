@@ -3,7 +3,8 @@
 # on 1 to 4 ranks (oversubscribed from 3): every check of the program passes,
 # the runtime's CCT_STATS tables show dispatched calls, and the calls passed
 # to the MPI library on rank 0 are exactly the four the program makes with
-# unsupported arguments, with their reasons.
+# unsupported arguments, with their reasons. With CCT_VIRTUAL_NODES=2 the
+# communicators that span the virtual nodes run on the mpi transport.
 # usage: mpi_interposer.sh <interposer_check> <libcct_mpi.so>
 set -euo pipefail
 program=$1
@@ -26,4 +27,14 @@ for np in 1 2 3 4; do
   [ "$(grep -c '^  [a-z]*: [0-9]* call(s): ' "$err")" -eq 3 ] || fail "np $np: other calls passed through"
   grep -Eq '^alltoall +[a-z_]+' "$err" || fail "np $np: no runtime stats row for alltoall"
 done
-echo "PASS: the interposer under interposer_check on 1 to 4 ranks"
+# Two virtual nodes of 2 ranks: every communicator of the program but
+# MPI_COMM_SELF spans both, so it runs on the mpi transport, and no
+# algorithm that needs shared memory may show in the runtime's tables.
+mpirun --allow-run-as-root --oversubscribe -np 4 -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
+  -x CCT_VIRTUAL_NODES=2 "$program" >"$out" 2>"$err" || fail "virtual nodes: exit status $?"
+grep -q "^interposer_check: 4 ranks, .* 0 failures on all ranks$" "$out" ||
+  fail "virtual nodes: no clean summary line"
+grep -Eq '^barrier +dissemination' "$err" || fail "virtual nodes: no p2p barrier ran"
+! grep -Eq '^[a-z]+ +(central_counter|multilevel|dual_queue|two_level|numa|pdbp)' "$err" ||
+  fail "virtual nodes: a shared-memory algorithm ran across virtual nodes"
+echo "PASS: the interposer under interposer_check on 1 to 4 ranks, and on 2 virtual nodes"
