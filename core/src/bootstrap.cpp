@@ -39,8 +39,8 @@ const cct_bootstrap* Bootstrap::c_view() {
   view_.abi_version = CCT_ABI_VERSION;
   view_.rank = rank();
   view_.size = size();
-  view_.node = 0;  // launches are node-local for now
-  view_.nodes = 1;
+  view_.node = node();
+  view_.nodes = nodes();
   view_.job_key = key_.c_str();
   view_.ctx = this;
   view_.mpi_comm = mpi_comm();

@@ -230,8 +230,10 @@ std::string Registry::check_and_add_transport(const cct_transport_desc* desc,
                                               const std::string& path,
                                               const std::shared_ptr<LoadedLibrary>& lib) {
   if (desc == nullptr) return "cct_transport symbol is null";
-  if (auto e = check_header(desc->struct_size, desc->abi_version, sizeof(cct_transport_desc),
-                            "transport descriptor");
+  // simulate() came later within version 1: a descriptor without it is
+  // still whole (is_simulated() reads it only when struct_size covers it).
+  if (auto e = check_header(desc->struct_size, desc->abi_version,
+                            offsetof(cct_transport_desc, simulate), "transport descriptor");
       !e.empty())
     return e;
   if (!valid_name(desc->name)) return "transport name is not [a-z0-9_]+";

@@ -10,6 +10,7 @@
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
 #include "cct/sdk/datatype.hpp"
+#include "cct/simulate.hpp"
 
 namespace cct {
 namespace {
@@ -176,9 +177,15 @@ void Runtime::run(cct_coll_args args) {
   args.tag = next_tag_++;
   if (!choice.plan) choice.plan = std::make_unique<Plan>(*choice.algorithm, *comm_, choice.params);
   if (!options_.stats) return choice.plan->run(args);
-  const auto start = std::chrono::steady_clock::now();
-  choice.plan->run(args);
-  choice.time += std::chrono::steady_clock::now() - start;
+  if (const std::optional<double> virtual_start = virtual_now(comm_->transport())) {
+    choice.plan->run(args);
+    choice.time += std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::duration<double>(*virtual_now(comm_->transport()) - *virtual_start));
+  } else {
+    const auto start = std::chrono::steady_clock::now();
+    choice.plan->run(args);
+    choice.time += std::chrono::steady_clock::now() - start;
+  }
   ++choice.calls;
   choice.bytes += message_bytes(args.collective, args.count, args.dtype);
 }

@@ -6,6 +6,7 @@
 
 #include "cct/error.hpp"
 #include "cct/runtime.hpp"
+#include "cct/simulate.hpp"
 #include "cct/units.hpp"
 
 namespace cct {
@@ -53,6 +54,10 @@ void Runtime::print_stats(std::ostream& out) const {
         << r.bytes << std::setw(12) << std::fixed << std::setprecision(6) << total << std::setw(12)
         << std::setprecision(2) << total * 1e6 / r.calls << "\n";
   }
+  // On a simulated platform the times above are virtual; its packet and
+  // link counters say where they went.
+  if (const std::string sim = simulation_stats(comm_->transport()); !sim.empty())
+    out << "simulation (virtual time):\n" << sim << "\n";
 }
 
 }  // namespace cct

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "cct/error.hpp"
+#include "fingerprint_hash.hpp"
 
 namespace cct {
 
@@ -89,15 +90,6 @@ void describe_shape(hwloc_obj_t obj, std::string& out) {
   for (hwloc_obj_t child = obj->first_child; child; child = child->next_sibling) {
     describe_shape(child, out);
   }
-}
-
-uint64_t fnv1a64(const std::string& text) {
-  uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 0x100000001b3ULL;
-  }
-  return hash;
 }
 
 std::string format_bytes(uint64_t bytes) {
@@ -280,9 +272,7 @@ std::string Topology::fingerprint() const {
   // every fingerprint rather than collide with the old ones.
   std::string shape = "cct-topology-shape-v1\n";
   describe_shape(hwloc_get_root_obj(impl_->topo()), shape);
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016" PRIx64, fnv1a64(shape));
-  return hex;
+  return fingerprint_of(shape);
 }
 
 std::string Topology::summary() const {

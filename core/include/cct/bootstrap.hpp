@@ -23,6 +23,10 @@ class Bootstrap {
   // Inside an MPI program: a pointer to the MPI_Comm of these ranks (see
   // cct_bootstrap.mpi_comm); else null.
   virtual const void* mpi_comm() const { return nullptr; }
+  // This rank's node and the number of nodes (cct_bootstrap.node, .nodes):
+  // one node for launches on this machine; a simulated platform's boards.
+  virtual int node() const { return 0; }
+  virtual int nodes() const { return 1; }
 
   // The C view handed to transports; valid while this object lives.
   const cct_bootstrap* c_view();

@@ -167,6 +167,21 @@ typedef struct cct_device_ops {
   cct_status (*synchronize)(cct_transport_instance* self, cct_error* err);
 } cct_device_ops;
 
+/* Virtual time, for transports that simulate a platform (the RapidIO
+ * fabric simulator). The tuner and the runtime's statistics measure with
+ * now() instead of the host's clock when an instance has this table. */
+typedef struct cct_sim_ops {
+  uint32_t struct_size;
+  uint32_t abi_version;
+  /* This rank's virtual time in seconds since its job began. */
+  double (*now)(cct_transport_instance* self);
+  /* The simulation's statistics so far (per-rank virtual time, packets per
+   * link and switch, traffic, average flow) as YAML text, NUL-terminated,
+   * into buf (size bytes). Returns the length the whole text needs, without
+   * the NUL; the text is truncated when that is >= size. Local. */
+  size_t (*stats)(cct_transport_instance* self, char* buf, size_t size);
+} cct_sim_ops;
+
 /* An open transport, one per communicator. Filled by the transport's open();
  * every field is owned by the transport and valid until close(). */
 struct cct_transport_instance {
@@ -188,6 +203,10 @@ struct cct_transport_instance {
    * transport writes the reason here (the p2p calls have no cct_error of
    * their own, to keep them lean). Read it before the next call. */
   cct_error last_error;
+  /* Virtual time (NULL: real time, every transport between processes).
+   * Added within ABI version 1: the host reads it only when struct_size
+   * covers it. */
+  const cct_sim_ops* sim;
 };
 
 /* What the tuner may read about a transport before measuring it. Rough
@@ -196,6 +215,34 @@ typedef struct cct_cost_hints {
   double latency_ns;             /* one small message, one way */
   double bandwidth_bytes_per_ns; /* one large message, one way */
 } cct_cost_hints;
+
+/* A simulated job: a transport that simulates a platform runs all of the
+ * job's ranks in the calling process, each as a fiber in virtual time, and
+ * calls rank_main once per rank with that rank's bootstrap (whose allgather
+ * and barrier work between the fibers and take no virtual time; its node
+ * and nodes fields give the rank's board and the number of boards).
+ * rank_main opens the transport with that bootstrap, or with a bootstrap
+ * of a subset of the ranks built on it, and uses it like any other; a
+ * blocking call yields to the other fibers. */
+#define CCT_SIM_DESCRIPTION_LEN 4096
+typedef struct cct_sim_job {
+  uint32_t struct_size; /* in: sizeof(cct_sim_job) of the host */
+  uint32_t abi_version; /* in: CCT_ABI_VERSION of the host */
+  /* in: ranks to simulate; 0: every endpoint of the platform; -1: none,
+   * only fill `description` (and fail on a bad config) */
+  int32_t ranks;
+  /* in: the platform, in the transport's own terms (for rapidio_sim a
+   * fabric preset name or a YAML file); NULL or "": its default. */
+  const char* config;
+  void* ctx; /* in: passed back to rank_main */
+  /* in: runs one rank; returns 0, or non-zero when the rank failed. */
+  int (*rank_main)(void* ctx, const cct_bootstrap* boot);
+  /* out: the platform's canonical description (YAML, NUL-terminated, at
+   * most CCT_SIM_DESCRIPTION_LEN - 1 characters): what profiles tuned on
+   * it are keyed by. Filled before the first rank_main call. */
+  char description[CCT_SIM_DESCRIPTION_LEN];
+} cct_sim_job;
+
 
 /* The descriptor a transport library exports (symbol cct_transport_v1). */
 typedef struct cct_transport_desc {
@@ -214,6 +261,13 @@ typedef struct cct_transport_desc {
   cct_status (*open)(const cct_bootstrap* boot, cct_transport_instance** out, cct_error* err);
   /* Collective. Frees everything open() made. */
   void (*close)(cct_transport_instance* self);
+  /* Added within ABI version 1 (read only when struct_size covers it).
+   * NULL for a transport between real processes. Otherwise runs the job
+   * (see cct_sim_job) to its end and returns CCT_OK when every rank
+   * returned 0; a rank that failed, or a job that deadlocked (every fiber
+   * waiting, no event left), gives an error naming the rank(s). Such a
+   * transport's probe() and open() refuse bootstraps of real processes. */
+  cct_status (*simulate)(cct_sim_job* job, cct_error* err);
 } cct_transport_desc;
 
 #ifdef __cplusplus
