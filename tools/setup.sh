@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config libhwloc-dev hwloc libboost-dev libboost-filesystem-dev
+          libboost-context-dev
           libyaml-cpp-dev catch2 libopenmpi-dev openmpi-bin python3)
 
 missing=()

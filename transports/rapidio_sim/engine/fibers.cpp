@@ -1,0 +1,85 @@
+#include "rapidio_sim/engine/fibers.hpp"
+
+#include <boost/context/detail/exception.hpp>
+#include <boost/context/protected_fixedsize_stack.hpp>
+#include <exception>
+#include <memory>
+#include <utility>
+
+namespace cct::rio {
+namespace {
+
+// Algorithm code keeps small frames; 256 KiB with a guard page catches a
+// runaway recursion instead of corrupting a neighbour's stack.
+constexpr std::size_t kStackBytes = 256 * 1024;
+
+// Thrown by block() while unwinding after a deadlock; never leaves a fiber.
+struct Unwind {};
+
+}  // namespace
+
+void Fibers::create(int n, std::function<void(int)> body,
+                    std::function<void(int, const std::string&)> on_finish) {
+  body_ = std::move(body);
+  on_finish_ = std::move(on_finish);
+  unwinding_ = false;
+  fibers_.clear();
+  fibers_.resize(n);
+  for (int r = 0; r < n; ++r) {
+    fibers_[r].self = boost::context::fiber(
+        std::allocator_arg, boost::context::protected_fixedsize_stack(kStackBytes),
+        [this, r](boost::context::fiber&& caller) { return entry(r, std::move(caller)); });
+  }
+}
+
+// Exceptions must not cross the fiber boundary: everything a body throws is
+// caught here and reported as that rank's failure.
+boost::context::fiber Fibers::entry(int rank, boost::context::fiber&& caller) {
+  fibers_[rank].caller = std::move(caller);
+  std::string error;
+  bool unwound = false;
+  try {
+    body_(rank);
+  } catch (const Unwind&) {
+    unwound = true;
+  } catch (const boost::context::detail::forced_unwind&) {
+    throw;  // the fiber is being destroyed: Boost.Context unwinds it
+
+  } catch (const std::exception& e) {
+    error = e.what();
+    if (error.empty()) error = "exception with an empty message";
+  } catch (...) {
+    error = "unknown exception";
+  }
+  fibers_[rank].finished = true;
+  if (!unwound) on_finish_(rank, error);
+  return std::move(fibers_[rank].caller);
+}
+
+void Fibers::resume(int rank) {
+  Slot& slot = fibers_[rank];
+  if (slot.finished) return;
+  slot.blocked = false;
+  running_ = rank;
+  slot.self = std::move(slot.self).resume();
+  running_ = -1;
+}
+
+void Fibers::block() {
+  Slot& slot = fibers_[running_];
+  slot.blocked = true;
+  slot.caller = std::move(slot.caller).resume();
+  if (unwinding_) throw Unwind{};
+}
+
+void Fibers::unwind_all() {
+  unwinding_ = true;
+  for (int r = 0; r < size(); ++r) {
+    // A body that swallows the Unwind and waits again is unwound again.
+    while (!fibers_[r].finished) resume(r);
+  }
+  fibers_.clear();
+  unwinding_ = false;
+}
+
+}  // namespace cct::rio
