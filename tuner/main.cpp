@@ -26,6 +26,7 @@
 #include "cct/launcher.hpp"
 #include "cct/profile.hpp"
 #include "cct/registry.hpp"
+#include "cct/simulate.hpp"
 #include "cct/topology.hpp"
 #include "cct/units.hpp"
 #include "tuner/accuracy.hpp"
@@ -58,7 +59,14 @@ const char* const kUsage =
     "\n"
     "  --np N,N,..          rank counts (default: 2, 4, .. up to the cores, and the cores)\n"
     "  --collectives a,b    only these collectives (default: all)\n"
-    "  --transports a,b     only these transports (default: all)\n"
+    "  --transports a,b     only these transports (default: all that run between\n"
+    "                       processes here; a simulated one, e.g. rapidio_sim, only when\n"
+    "                       named, and alone: its profile is keyed by its platform)\n"
+    "  --fabric F           the simulated platform: a rapidio_sim fabric preset (chain:N,\n"
+    "                       ring:N, mesh:N, tree:N boards of 4 DSPs; seed) or YAML file;\n"
+    "                       implies --transports rapidio_sim. Measures virtual time,\n"
+    "                       one repetition per point (the simulation is deterministic);\n"
+    "                       --np defaults to 4,16,64 and --max-bytes to 64k\n"
     "  --algorithms a,b     only these algorithm names (default: all)\n"
     "  --min-bytes SIZE     smallest message (default 1)\n"
     "  --max-bytes SIZE     largest message (default 4M)\n"
@@ -85,12 +93,14 @@ struct Options {
   MeasureOptions measure;
   SearchOptions search;
   std::vector<int> nps;
+  std::string fabric;   // a simulated platform's config ("" : none given)
   std::string out;      // default: cct::default_profile_out_dir()
   std::string results;  // <out>/<fingerprint>.csv
   bool resume = false;
   bool verbose = false;
   double timeout_s = 3600;
   double time_budget_s = 0;  // 0: none
+  bool max_bytes_given = false;
 };
 
 struct UsageError : std::runtime_error {
@@ -156,6 +166,8 @@ void apply(Options& opts, const std::string& flag, const std::string& value) {
     opts.time_budget_s = number_arg(flag, value);
   else if (flag == "--buffers")
     opts.measure.buffers = int_arg(flag, value);
+  else if (flag == "--fabric")
+    opts.fabric = value;
   else if (flag == "--out")
     opts.out = value;
   else if (flag == "--timeout")
@@ -170,6 +182,7 @@ Options parse_args(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     budget_given = budget_given || flag == "--budget";
+    opts.max_bytes_given = opts.max_bytes_given || flag == "--max-bytes";
     if (flag == "--quick") {
       opts.filter.quick = true;
       opts.search.bisect_depth = 1;
@@ -248,7 +261,9 @@ class JobMeasurer final : public PointMeasurer {
   PointResult screen(const Point& p, int reps) override {
     MeasureOptions limits = opts_.measure;
     limits.warmup = 1;
-    limits.min_reps = limits.max_reps = reps;
+    // A simulated platform repeats itself exactly: one repetition is the
+    // figure, and screening with more would only repeat it.
+    limits.min_reps = limits.max_reps = std::min(reps, opts_.measure.max_reps);
     if (reporter_) reporter_->start(p, ("screen " + std::to_string(reps) + " reps").c_str());
     return timed(p, limits);
   }
@@ -341,6 +356,21 @@ bool run_job(const cct::Registry& registry, const cct::Topology& topo,
   return result.ok;
 }
 
+// One job on a simulated platform: np fibers in virtual time.
+bool run_simulated_job(const cct::Registry& registry, const cct::TransportEntry& transport, int np,
+                       const Options& opts, const std::map<std::string, ResultRow>& known) {
+  const cct::LaunchResult result = cct::launch_simulated(
+      transport, {.ranks = np, .config = opts.fabric}, [&](cct::Bootstrap& boot) {
+        std::shared_ptr<cct::Communicator> comm = cct::simulated_communicator(transport, boot);
+        measure_space(registry, *comm, enumerate(registry, *comm, opts.filter), opts, known);
+        return 0;
+      });
+  if (!result.ok)
+    std::cerr << "ccautotune: " << transport.desc->name << " at np=" << np << ": " << result.error
+              << "\n";
+  return result.ok;
+}
+
 // The rows of earlier runs by key, with --resume.
 std::map<std::string, ResultRow> resume_rows(const Options& opts) {
   std::map<std::string, ResultRow> known;
@@ -377,7 +407,8 @@ std::map<std::string, std::string> tuning_settings(const Options& opts) {
 // shown. Without a single usable row nothing is written, so a failed run
 // never replaces an earlier profile with an empty one; returns whether one
 // was written.
-bool write_profile(const cct::Registry& registry, const cct::Topology& topo, const Options& opts) {
+bool write_profile(const cct::Registry& registry, const cct::MachineInfo& machine,
+                   const Options& opts) {
   const std::vector<ResultRow> rows = read_results(opts.results);
   const Winners winners = pick_winners(rows, registry);
   for (const std::string& why : winners.ignored)
@@ -386,12 +417,11 @@ bool write_profile(const cct::Registry& registry, const cct::Topology& topo, con
     std::cerr << "ccautotune: nothing measured in " << opts.results << "; no profile written\n";
     return false;
   }
-  cct::Profile profile{
-      .tool_version = CCT_VERSION,
-      .date = utc_now(),
-      .machine = describe_machine(topo, *std::max_element(opts.nps.begin(), opts.nps.end())),
-      .tuning = tuning_settings(opts),
-      .rules = build_rules(winners.best)};
+  cct::Profile profile{.tool_version = CCT_VERSION,
+                       .date = utc_now(),
+                       .machine = machine,
+                       .tuning = tuning_settings(opts),
+                       .rules = build_rules(winners.best)};
   const std::string accuracy = describe(profile_accuracy(rows, profile, registry));
   profile.tuning["accuracy"] = accuracy;
   const std::string path = (fs::path(opts.out) / (profile.machine.fingerprint + ".yaml")).string();
@@ -430,25 +460,77 @@ bool serves_local_ranks(const cct::TransportEntry& transport, int np) {
   return false;
 }
 
+// Results path and (with --resume) earlier rows of a run keyed by fingerprint.
+std::map<std::string, ResultRow> open_results(Options& opts, const std::string& fingerprint) {
+  if (opts.out.empty()) opts.out = cct::default_profile_out_dir();
+  opts.results = (fs::path(opts.out) / (fingerprint + ".csv")).string();
+  std::map<std::string, ResultRow> known = resume_rows(opts);
+  fs::create_directories(opts.out);
+  return known;
+}
+
+// The simulated transport among the selected ones, if any; it must be the
+// only one, since its profile is keyed by its platform, not this machine.
+const cct::TransportEntry* simulated_selection(const cct::Registry& registry, const Options& opts) {
+  const cct::TransportEntry* simulated = nullptr;
+  for (const std::string& name : opts.filter.transports)
+    if (const cct::TransportEntry* t = registry.find_transport(name); cct::is_simulated(*t))
+      simulated = t;
+  if (simulated && opts.filter.transports.size() > 1)
+    throw UsageError(std::string("--transports: ") + simulated->desc->name +
+                     " simulates a platform of its own; tune it alone");
+  if (!simulated && !opts.fabric.empty())
+    throw UsageError("--fabric: the transports named simulate no platform");
+  return simulated;
+}
+
+int run_simulated(const cct::Registry& registry, const cct::TransportEntry& transport,
+                  Options opts) {
+  cct::SimulatedPlatform platform;
+  try {
+    platform = cct::describe_simulated(transport, opts.fabric);
+  } catch (const cct::Error& e) {
+    throw UsageError(std::string("--fabric: ") + e.what());
+  }
+  if (opts.nps.empty()) opts.nps = {4, 16, 64};
+  // Simulating a large alltoall on 64 DSPs moves gigabytes packet by packet.
+  if (!opts.max_bytes_given) opts.filter.max_bytes = 64 << 10;
+  opts.measure.warmup = 1;
+  opts.measure.min_reps = opts.measure.max_reps = 1;
+  const std::map<std::string, ResultRow> known = open_results(opts, platform.fingerprint);
+  const std::string name = opts.fabric.empty() ? "seed" : opts.fabric;
+  std::cout << "ccautotune: " << transport.desc->name << " fabric " << name << ", fingerprint "
+            << platform.fingerprint << "; results in " << opts.results << std::endl;
+  bool ok = true;
+  for (int np : opts.nps) ok = run_simulated_job(registry, transport, np, opts, known) && ok;
+  const cct::MachineInfo machine{
+      .fingerprint = platform.fingerprint,
+      .summary = std::string(transport.desc->name) + " fabric " + name,
+      .ranks_per_node = *std::max_element(opts.nps.begin(), opts.nps.end())};
+  return write_profile(registry, machine, opts) && ok ? 0 : 1;
+}
+
 int run(Options opts) {
   cct::Registry registry;
   registry.load_default();
+  if (!opts.fabric.empty() && opts.filter.transports.empty())
+    opts.filter.transports = {"rapidio_sim"};
   check_names(registry, opts.filter);
+  if (const cct::TransportEntry* simulated = simulated_selection(registry, opts))
+    return run_simulated(registry, *simulated, std::move(opts));
   const cct::Topology topo = cct::Topology::discover();
   if (opts.nps.empty()) opts.nps = default_nps(topo.cores());
-  if (opts.out.empty()) opts.out = cct::default_profile_out_dir();
-  opts.results = (fs::path(opts.out) / (topo.fingerprint() + ".csv")).string();
-  const std::map<std::string, ResultRow> known = resume_rows(opts);
-  fs::create_directories(opts.out);
+  const std::map<std::string, ResultRow> known = open_results(opts, topo.fingerprint());
   std::cout << "ccautotune: " << topo.summary() << ", fingerprint " << topo.fingerprint()
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
   bool ok = true;
   for (const cct::TransportEntry& transport : registry.transports())
-    if (selected(opts.filter.transports, transport.desc->name))
+    if (selected(opts.filter.transports, transport.desc->name) && !cct::is_simulated(transport))
       for (int np : opts.nps)
         if (serves_local_ranks(transport, np))
           ok = run_job(registry, topo, transport, np, opts, known) && ok;
-  return write_profile(registry, topo, opts) && ok ? 0 : 1;
+  const int max_np = *std::max_element(opts.nps.begin(), opts.nps.end());
+  return write_profile(registry, describe_machine(topo, max_np), opts) && ok ? 0 : 1;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "cct/error.hpp"
 #include "cct/sdk/datatype.hpp"
+#include "cct/simulate.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -44,6 +45,25 @@ std::unique_ptr<Plan> helper_plan(const Registry& registry, const Communicator& 
                 CCT_ERR_UNSUPPORTED);
   return std::make_unique<Plan>(*alg, comm, params);
 }
+
+// Times one call with the host's clock, or with a simulated platform's
+// virtual clock when there is one.
+class Stopwatch {
+ public:
+  explicit Stopwatch(const TransportInstance* virtual_clock)
+      : virtual_clock_(virtual_clock),
+        virtual_start_(virtual_clock ? *virtual_now(*virtual_clock) : 0),
+        start_(std::chrono::steady_clock::now()) {}
+  double seconds() const {
+    if (virtual_clock_) return *virtual_now(*virtual_clock_) - virtual_start_;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  const TransportInstance* virtual_clock_;
+  double virtual_start_;
+  std::chrono::steady_clock::time_point start_;
+};
 
 // Linear interpolation between the closest ranks of sorted values.
 double quantile(const std::vector<double>& sorted, double q) {
@@ -104,6 +124,7 @@ Measurer::Measurer(const Registry& registry, const Communicator& comm, std::span
         Buffers{std::vector<std::byte>(capacity_.send), std::vector<std::byte>(capacity_.recv)});
   barrier_ = helper_plan(registry, comm, CCT_BARRIER, "dissemination");
   reduce_max_ = helper_plan(registry, comm, CCT_ALLREDUCE, "recursive_doubling");
+  if (virtual_now(comm.transport())) virtual_clock_ = &comm.transport();
 }
 
 PointResult Measurer::measure(Plan& plan, const Call& call) {
@@ -140,9 +161,9 @@ void Measurer::run_rounds(Plan& plan, const Call& call, const MeasureOptions& li
     for (double& seconds : mine) {
       const cct_coll_args args = args_for(call, next_rep_++);
       align();
-      const auto start = std::chrono::steady_clock::now();
+      const Stopwatch watch(virtual_clock_);
       plan.run(args);
-      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      seconds = watch.seconds();
     }
     const std::vector<double> maxima = rank_max(mine);
     figures.insert(figures.end(), maxima.begin(), maxima.end());

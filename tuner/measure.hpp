@@ -2,7 +2,8 @@
 //
 // What a figure means (DESIGN.md, "Timing method"): after warm-up runs,
 // every repetition re-aligns the ranks with a barrier, then each rank times
-// its own call with std::chrono::steady_clock; the figure of a repetition is
+// its own call with std::chrono::steady_clock (on a simulated platform, the
+// transport's virtual clock); the figure of a repetition is
 // the maximum over ranks (the collective is done when its last rank is), and
 // the point is the median of the figures, with min and max kept.
 //
@@ -123,6 +124,8 @@ class Measurer {
   std::unique_ptr<Plan> barrier_;
   std::unique_ptr<Plan> reduce_max_;
   int next_rep_ = 0;  // rotates the buffer sets across points too
+  // The transport's virtual clock on a simulated platform, else null.
+  const TransportInstance* virtual_clock_ = nullptr;
 };
 
 }  // namespace cct::tuner
