@@ -53,8 +53,14 @@ cct_status p2p_guarded(cct_transport_instance* self, F&& f) noexcept {
   } catch (const MatchError& e) {
     sdk::set_error(&self->last_error, e.what());
     return CCT_ERR_INVALID_ARG;
+  } catch (const Deadlock& e) {
+    sdk::set_error(&self->last_error, e.what());
+    return CCT_ERR_TRANSPORT;
   } catch (const std::exception& e) {
     sdk::set_error(&self->last_error, e.what());
+    return CCT_ERR_INTERNAL;
+  } catch (...) {
+    sdk::set_error(&self->last_error, "rapidio_sim: unknown exception");
     return CCT_ERR_INTERNAL;
   }
 }

@@ -49,6 +49,14 @@ struct MatchError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Thrown by every blocking call once the job has deadlocked, so that each
+// fiber unwinds through the algorithm code like any failure (the plugin
+// turns it into a status: nothing but statuses crosses the ABI). The job's
+// report (Engine::run's failures) says what each rank waited for.
+struct Deadlock : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Storage of one non-blocking p2p operation; fits in a cct_request.
 struct Request {
   uint64_t words[16];
@@ -64,10 +72,10 @@ struct Stats {
   uint64_t link_bytes = 0;        // bytes (header included) sent over links
   uint64_t payload_bytes = 0;     // payload bytes delivered to DSPs
   uint64_t events = 0;            // simulation events processed
-  std::vector<uint64_t> link_packets;    // per FabricSpec::links index, both directions
+  std::vector<uint64_t> link_packets;        // per FabricSpec::links index, both directions
   std::vector<uint64_t> switch_packets_out;  // per switch: packets it sent on any port
   std::vector<uint64_t> dsp_packets_out;     // per DSP: packets it injected
-  std::vector<Time> rank_time;           // per rank of the last run: its virtual time at the end
+  std::vector<Time> rank_time;  // per rank of the last run: its virtual time at the end
 };
 
 class Engine {
@@ -126,11 +134,10 @@ class Engine {
   // context. root is an index into members.
   void mcast_bcast(uint32_t context, std::span<const int> members, int root, void* buf,
                    std::size_t bytes);
-  void aggregate_gather(uint32_t context, std::span<const int> members, int root,
-                        const void* send, void* recv, std::size_t bytes_per_rank);
-  void aggregate_reduce(uint32_t context, std::span<const int> members, int root,
-                        const void* send, void* recv, std::size_t count, cct_datatype dtype,
-                        cct_op op);
+  void aggregate_gather(uint32_t context, std::span<const int> members, int root, const void* send,
+                        void* recv, std::size_t bytes_per_rank);
+  void aggregate_reduce(uint32_t context, std::span<const int> members, int root, const void* send,
+                        void* recv, std::size_t count, cct_datatype dtype, cct_op op);
   // Counters kept by the switch of the first member's board, per context;
   // counter < kCounters. fetch_add sends a request and waits for the
   // response carrying the old value; wait_ge registers with the switch,

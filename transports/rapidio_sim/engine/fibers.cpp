@@ -6,15 +6,14 @@
 #include <memory>
 #include <utility>
 
+#include "rapidio_sim/engine/engine.hpp"
+
 namespace cct::rio {
 namespace {
 
 // Algorithm code keeps small frames; 256 KiB with a guard page catches a
 // runaway recursion instead of corrupting a neighbour's stack.
 constexpr std::size_t kStackBytes = 256 * 1024;
-
-// Thrown by block() while unwinding after a deadlock; never leaves a fiber.
-struct Unwind {};
 
 }  // namespace
 
@@ -40,7 +39,7 @@ boost::context::fiber Fibers::entry(int rank, boost::context::fiber&& caller) {
   bool unwound = false;
   try {
     body_(rank);
-  } catch (const Unwind&) {
+  } catch (const Deadlock&) {
     unwound = true;
   } catch (const boost::context::detail::forced_unwind&) {
     throw;  // the fiber is being destroyed: Boost.Context unwinds it
@@ -69,13 +68,13 @@ void Fibers::block() {
   Slot& slot = fibers_[running_];
   slot.blocked = true;
   slot.caller = std::move(slot.caller).resume();
-  if (unwinding_) throw Unwind{};
+  if (unwinding_) throw Deadlock("deadlock: no rank can progress (see the job's report)");
 }
 
 void Fibers::unwind_all() {
   unwinding_ = true;
   for (int r = 0; r < size(); ++r) {
-    // A body that swallows the Unwind and waits again is unwound again.
+    // A body that swallows the Deadlock and waits again is unwound again.
     while (!fibers_[r].finished) resume(r);
   }
   fibers_.clear();

@@ -27,11 +27,10 @@ std::string Engine::stats_yaml() const {
   auto line = [&y](const char* key, uint64_t v) {
     y += std::string(key) + ": " + std::to_string(v) + "\n";
   };
-  y += "packets:\n";
-  line("  data", s.data_packets);
-  line("  response", s.response_packets);
-  line("  control", s.control_packets);
-  line("  switch", s.switch_packets);
+  line("data_packets", s.data_packets);
+  line("response_packets", s.response_packets);
+  line("control_packets", s.control_packets);
+  line("switch_packets", s.switch_packets);
   line("packet_hops", s.packet_hops);
   line("link_bytes", s.link_bytes);
   line("payload_bytes", s.payload_bytes);
