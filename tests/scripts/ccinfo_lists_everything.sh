@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ccinfo on the build tree: every library loads, at least 24 algorithms over
-# all 8 collectives, the shm transport with its capabilities, the real
+# all 8 collectives, the shm transport and the RapidIO simulator with their
+# capabilities, the switch-assisted algorithms, the real
 # topology with a fingerprint; and a bad argument is refused with status 2.
 # usage: ccinfo_lists_everything.sh <ccinfo>
 set -euo pipefail
@@ -17,6 +18,12 @@ assert len(algs) >= 24, f"only {len(algs)} algorithms"
 assert len(colls) == 8, f"collectives covered: {sorted(colls)}"
 shm = [t for t in info["transports"] if t["name"] == "shm"]
 assert shm and "p2p" in shm[0]["capabilities"] and "shm" in shm[0]["capabilities"], info["transports"]
+rio = [t for t in info["transports"] if t["name"] == "rapidio_sim"]
+assert rio and all(c in rio[0]["capabilities"] for c in ("p2p", "mcast", "aggregate", "atomic")), \
+    info["transports"]
+switch = {a["name"] for a in algs if "mcast" in a["requires"] or "aggregate" in a["requires"]
+          or "atomic" in a["requires"]}
+assert switch >= {"switch_bcast", "switch_gather", "switch_reduce", "counter_barrier"}, switch
 topo = info["topology"]
 assert "error" not in topo and len(topo["fingerprint"]) == 16 and topo["pus"] >= 1, topo
 print(f"PASS: {len(algs)} algorithms over {len(colls)} collectives, transports "
