@@ -5,6 +5,7 @@
 
 #include "cct/error.hpp"
 #include "cct/launcher.hpp"
+#include "cct/simulate.hpp"
 #include "cct/topology.hpp"
 
 namespace cct::test {
@@ -45,6 +46,19 @@ std::string on_ranks(int n, const Topology& topo, const std::function<void(Commu
     body(comm);
     return 0;
   });
+  return result.error;
+}
+
+std::string on_simulated_ranks(int n, const std::string& fabric,
+                               const std::function<void(Communicator&)>& body) {
+  const TransportEntry* sim = registry().find_transport("rapidio_sim");
+  if (sim == nullptr) return "the rapidio_sim transport is not registered";
+  LaunchResult result =
+      launch_simulated(*sim, {.ranks = n, .config = fabric}, [&](Bootstrap& boot) {
+        auto comm = simulated_communicator(*sim, boot);
+        body(*comm);
+        return 0;
+      });
   return result.error;
 }
 

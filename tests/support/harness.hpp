@@ -1,4 +1,5 @@
-// Test harness: run a body on N local ranks over the shm transport.
+// Test harness: run a body on N local ranks over the shm transport, or on
+// N simulated ranks of the RapidIO fabric simulator.
 #pragma once
 
 #include <functional>
@@ -30,6 +31,14 @@ std::string on_ranks(int n, const std::function<void(Communicator&)>& body, doub
 // topo describes this machine.
 std::string on_ranks(int n, const Topology& topo, const std::function<void(Communicator&)>& body,
                      double timeout_s = 300);
+
+// Runs body on n ranks of the RapidIO fabric simulator (transport
+// "rapidio_sim") on `fabric`, a preset such as "tree:4": each rank is a
+// fiber of this process with a flat communicator, in virtual time. Returns
+// "" or the failure (ranks that threw, with their messages; a deadlock), as
+// on_ranks does. Report checks with expect(), never with Catch2 macros.
+std::string on_simulated_ranks(int n, const std::string& fabric,
+                               const std::function<void(Communicator&)>& body);
 
 // Throws std::runtime_error(what) when !ok: the way a rank reports a check.
 void expect(bool ok, const std::string& what);

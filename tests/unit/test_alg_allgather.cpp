@@ -4,61 +4,27 @@
 // in place, and blocks of just over 4 MiB. Every rank ends with every rank's
 // block in rank order and nothing past the result is written.
 #include <catch2/catch.hpp>
-#include <cstring>
-#include <string>
 #include <vector>
 
 #include "cct/error.hpp"
 #include "support/algorithms.hpp"
+#include "support/collective_checks.hpp"
 #include "support/harness.hpp"
-#include "support/reference.hpp"
 
 namespace {
 
-constexpr std::size_t kGuard = 3;                  // elements past the result that must not change
 constexpr std::size_t kLarge = (4 << 20) / 8 + 1;  // just over 4 MiB of CCT_INT64 per block
 constexpr double kTimeoutS = 60;                   // a launch takes well under a second
-
-struct Call {
-  std::size_t count;
-  cct_datatype dtype;
-  bool in_place;
-  uint32_t tag;  // also the salt of the data
-
-  std::string describe() const {
-    return "count " + std::to_string(count) + " " + cct::datatype_name(dtype) +
-           (in_place ? " in place" : "");
-  }
-};
-
-void check_allgather(cct::Communicator& comm, cct::Plan& plan, const Call& c) {
-  const int salt = static_cast<int>(c.tag);
-  const std::size_t p = comm.size();
-  auto send = cct::test::buffer(c.count, c.dtype);
-  const std::size_t block = send.size();
-  cct::test::fill(send.data(), c.count, c.dtype, comm.rank(), salt);
-  auto recv = cct::test::buffer(p * c.count + kGuard, c.dtype);
-  cct::test::fill(recv.data(), p * c.count + kGuard, c.dtype, comm.size() + comm.rank(), salt);
-  auto want = recv;
-  for (int r = 0; r < comm.size(); ++r)
-    cct::test::fill(want.data() + r * block, c.count, c.dtype, r, salt);
-  if (c.in_place) std::memcpy(recv.data() + comm.rank() * block, send.data(), block);
-  plan.run(cct::test::coll_args(CCT_ALLGATHER, c.in_place ? CCT_IN_PLACE : send.data(), recv.data(),
-                                c.count, c.dtype, 0, c.tag));
-  const std::string diff =
-      cct::test::compare(recv.data(), want.data(), p * c.count + kGuard, c.dtype);
-  cct::test::expect(diff.empty(), c.describe() + ": " + diff);
-}
 
 void check_all(cct::Communicator& comm, cct::Plan& plan) {
   const std::size_t p = comm.size();
   uint32_t tag = 1;
   for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, p + 1, 3 * p - 1}) {
-    check_allgather(comm, plan, {count, CCT_INT32, false, tag++});
-    check_allgather(comm, plan, {count, CCT_INT8, true, tag++});
+    cct::test::check_allgather_call(comm, plan, count, CCT_INT32, false, tag++);
+    cct::test::check_allgather_call(comm, plan, count, CCT_INT8, true, tag++);
   }
-  check_allgather(comm, plan, {kLarge, CCT_INT64, false, tag++});
-  check_allgather(comm, plan, {3 * p - 1, CCT_DOUBLE, true, tag++});
+  cct::test::check_allgather_call(comm, plan, kLarge, CCT_INT64, false, tag++);
+  cct::test::check_allgather_call(comm, plan, 3 * p - 1, CCT_DOUBLE, true, tag++);
 }
 
 void expect_refused(cct::Communicator& comm, const cct::AlgorithmEntry& alg) {

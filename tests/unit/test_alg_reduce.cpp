@@ -5,69 +5,39 @@
 // (int8 sums wrap). The root ends with the reduction of all ranks' inputs and
 // nothing past the count is written; the other ranks pass no recvbuf.
 #include <catch2/catch.hpp>
-#include <cstring>
 #include <string>
 
 #include "cct/error.hpp"
 #include "support/algorithms.hpp"
+#include "support/collective_checks.hpp"
 #include "support/harness.hpp"
 #include "support/reference.hpp"
 
 namespace {
 
-constexpr std::size_t kGuard = 3;                  // elements past the count that must not change
 constexpr std::size_t kLarge = (4 << 20) / 4 + 1;  // just over 4 MiB of CCT_INT32
 constexpr std::size_t kSmall = 19;
 constexpr cct_datatype kTypes[] = {CCT_INT8,   CCT_INT16,  CCT_INT32,  CCT_INT64, CCT_UINT8,
                                    CCT_UINT16, CCT_UINT32, CCT_UINT64, CCT_FLOAT, CCT_DOUBLE};
 constexpr cct_op kOps[] = {CCT_SUM, CCT_PROD, CCT_MIN, CCT_MAX};
 
-struct Call {
-  int root;
-  std::size_t count;
-  cct_datatype dtype;
-  cct_op op;
-  bool in_place;  // at the root
-  uint32_t tag;   // also the salt of the data
-
-  std::string describe() const {
-    return "root " + std::to_string(root) + " count " + std::to_string(count) + " " +
-           cct::datatype_name(dtype) + " " + cct::op_name(op) + (in_place ? " in place" : "");
-  }
-};
-
-void check_reduce(cct::Communicator& comm, cct::Plan& plan, const Call& c) {
-  const int salt = static_cast<int>(c.tag);
-  const bool root = comm.rank() == c.root;
-  auto send = cct::test::buffer(c.count, c.dtype);
-  cct::test::fill(send.data(), c.count, c.dtype, comm.rank(), salt);
-  auto recv = cct::test::buffer(c.count + kGuard, c.dtype);
-  cct::test::fill(recv.data(), c.count + kGuard, c.dtype, comm.size() + comm.rank(), salt);
-  auto want = recv;
-  cct::test::expected_reduction(want.data(), c.count, c.dtype, c.op, comm.size(), salt);
-  const bool in_place = root && c.in_place;
-  if (in_place) std::memcpy(recv.data(), send.data(), send.size());
-  plan.run(cct::test::coll_args(CCT_REDUCE, in_place ? CCT_IN_PLACE : send.data(),
-                                root ? recv.data() : nullptr, c.count, c.dtype, c.root, c.tag,
-                                c.op));
-  if (!root) return;
-  const std::string diff = cct::test::compare(recv.data(), want.data(), c.count + kGuard, c.dtype);
-  cct::test::expect(diff.empty(), c.describe() + ": " + diff);
-}
-
 void check_all(cct::Communicator& comm, cct::Plan& plan) {
   const std::size_t p = comm.size();
   uint32_t tag = 1;
   for (int root = 0; root < comm.size(); ++root) {
     for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, p + 1, 3 * p - 1}) {
-      check_reduce(comm, plan, {root, count, CCT_INT32, CCT_SUM, false, tag++});
-      check_reduce(comm, plan, {root, count, CCT_UINT16, CCT_MAX, true, tag++});
+      cct::test::check_reduce_call(comm, plan, root, count, CCT_INT32, CCT_SUM, false, tag++);
+      cct::test::check_reduce_call(comm, plan, root, count, CCT_UINT16, CCT_MAX, true, tag++);
     }
   }
-  check_reduce(comm, plan, {comm.size() - 1, kLarge, CCT_INT32, CCT_SUM, false, tag++});
-  for (cct_datatype dtype : kTypes)
-    for (cct_op op : kOps)
-      check_reduce(comm, plan, {comm.size() / 2, kSmall, dtype, op, tag % 2 == 0, tag++});
+  cct::test::check_reduce_call(comm, plan, comm.size() - 1, kLarge, CCT_INT32, CCT_SUM, false,
+                               tag++);
+  for (cct_datatype dtype : kTypes) {
+    for (cct_op op : kOps) {
+      const bool in_place = tag % 2 == 0;
+      cct::test::check_reduce_call(comm, plan, comm.size() / 2, kSmall, dtype, op, in_place, tag++);
+    }
+  }
 }
 
 // A root outside the communicator is refused on every rank before any
