@@ -1,0 +1,38 @@
+// Running a program's ranks on the RapidIO fabric simulator: the transport
+// from the build's plugins, and one job of N DSPs on a fabric.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "cct/bootstrap.hpp"
+#include "cct/communicator.hpp"
+#include "cct/registry.hpp"
+
+namespace cct::rio_tools {
+
+class SimulatedFabric {
+ public:
+  // Loads the plugins; throws cct::Error when rapidio_sim is not among them
+  // or `fabric` (a preset such as "chain:2", or a YAML file) is bad.
+  explicit SimulatedFabric(std::string fabric);
+
+  // Runs body on `ranks` DSPs, each with the job's bootstrap and a flat
+  // communicator over all of them. Returns "" when every rank returned, else
+  // which ranks failed and why (an exception's text, a deadlock).
+  std::string run(
+      int ranks,
+      const std::function<void(Bootstrap&, const std::shared_ptr<Communicator>&)>& body) const;
+
+  const Registry& registry() const { return registry_; }
+  const TransportEntry& transport() const { return *transport_; }
+  const std::string& fabric() const { return fabric_; }
+
+ private:
+  Registry registry_;
+  const TransportEntry* transport_ = nullptr;
+  std::string fabric_;
+};
+
+}  // namespace cct::rio_tools
