@@ -264,7 +264,8 @@ class JobMeasurer final : public PointMeasurer {
     // A simulated platform repeats itself exactly: one repetition is the
     // figure, and screening with more would only repeat it.
     limits.min_reps = limits.max_reps = std::min(reps, opts_.measure.max_reps);
-    if (reporter_) reporter_->start(p, ("screen " + std::to_string(reps) + " reps").c_str());
+    if (reporter_)
+      reporter_->start(p, ("screen " + std::to_string(limits.min_reps) + " reps").c_str());
     return timed(p, limits);
   }
   PointResult measure(const Point& p, Stage stage) override {

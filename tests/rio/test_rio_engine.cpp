@@ -104,6 +104,24 @@ TEST_CASE("one packet over one switch takes the analytic time", "[rio][engine]")
   CHECK(engine.stats().rank_time == std::vector<Time>{send_done, recv_done});
 }
 
+TEST_CASE("a DSP whose bus is slower than its link injects at the bus rate", "[rio][engine]") {
+  FabricSpec spec = fabric("chain:1");
+  spec.dsp_clock_hz = 1e6;  // 8 MB/s from memory, far below the 552 MB/s link
+  Engine engine(spec);
+  std::vector<uint8_t> buf(250, 1);
+  Time recv_done = 0;
+  run_ok(engine, 2, [&](int rank) {
+    Request req;
+    if (rank == 0) engine.isend(0, 1, 0, buf.data(), 250, req);
+    if (rank == 1) engine.irecv(0, 0, 0, buf.data(), 250, req);
+    engine.waitall(&req, 1);
+    if (rank == 1) recv_done = engine.now();
+  });
+  // 276 bytes at 8 bytes per microsecond leave the DSP; the switch forwards
+  // at the link rate.
+  CHECK(recv_done == 34500000 + serialize(spec, 276));
+}
+
 TEST_CASE("responses overtake queued data, shorter data leaves first", "[rio][engine]") {
   const FabricSpec spec = fabric("chain:1");
   SECTION("a response behind data packets of its own size") {

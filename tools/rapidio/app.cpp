@@ -1,19 +1,18 @@
 #include "app.hpp"
 
-#include <cstdlib>
 #include <stdexcept>
 
-#include "cct/profile.hpp"
+#include "cct/simulate.hpp"
 
 namespace cct::rio_tools {
 
+// The fabric's tuned profile (or CCT_PROFILE's) and CCT_FORCE choose, as
+// for any program on this platform.
 std::unique_ptr<Runtime> runtime_on(const SimulatedFabric& fabric,
                                     const std::shared_ptr<Communicator>& comm) {
-  const char* force = std::getenv("CCT_FORCE");
-  Selector selector(Profile{}, parse_force(force == nullptr ? "" : force, &fabric.registry()),
-                    fabric.registry(), fabric.transport().desc->name, comm->size());
-  return std::make_unique<Runtime>(fabric.registry(), comm, Runtime::Options{},
-                                   std::move(selector));
+  return std::make_unique<Runtime>(
+      fabric.registry(), comm, Runtime::Options{},
+      simulated_selector(fabric.registry(), fabric.transport(), fabric.platform(), comm->size()));
 }
 
 void expect(bool ok, const std::string& what) {

@@ -26,7 +26,8 @@ struct AppReport {
 };
 
 // A runtime over comm that dispatches as an application's would: CCT_FORCE
-// rules first, else the built-in defaults (no profile on a simulator).
+// rules first, then the profile tuned on this fabric (CCT_PROFILE, else the
+// one keyed by the fabric's fingerprint), else the built-in defaults.
 std::unique_ptr<Runtime> runtime_on(const SimulatedFabric& fabric,
                                     const std::shared_ptr<Communicator>& comm);
 

@@ -1,7 +1,6 @@
 #include "simulated_job.hpp"
 
 #include "cct/error.hpp"
-#include "cct/simulate.hpp"
 
 namespace cct::rio_tools {
 
@@ -9,7 +8,7 @@ SimulatedFabric::SimulatedFabric(std::string fabric) : fabric_(std::move(fabric)
   registry_.load_default();
   transport_ = registry_.find_transport("rapidio_sim");
   if (transport_ == nullptr) throw Error("the rapidio_sim transport plugin was not found");
-  describe_simulated(*transport_, fabric_);  // refuses a bad fabric before any job
+  platform_ = describe_simulated(*transport_, fabric_);  // refuses a bad fabric before any job
 }
 
 std::string SimulatedFabric::run(

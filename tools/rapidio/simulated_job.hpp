@@ -9,6 +9,7 @@
 #include "cct/bootstrap.hpp"
 #include "cct/communicator.hpp"
 #include "cct/registry.hpp"
+#include "cct/simulate.hpp"
 
 namespace cct::rio_tools {
 
@@ -28,11 +29,14 @@ class SimulatedFabric {
   const Registry& registry() const { return registry_; }
   const TransportEntry& transport() const { return *transport_; }
   const std::string& fabric() const { return fabric_; }
+  // Its description and fingerprint: what its tuned profile is keyed by.
+  const SimulatedPlatform& platform() const { return platform_; }
 
  private:
   Registry registry_;
   const TransportEntry* transport_ = nullptr;
   std::string fabric_;
+  SimulatedPlatform platform_;
 };
 
 }  // namespace cct::rio_tools

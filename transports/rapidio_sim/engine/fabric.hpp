@@ -36,7 +36,8 @@ struct FabricSpec {
   // its output port (routing lookup).
   int switch_latency_cycles = 0;
   double dsp_clock_hz = 1e9;  // BWDSP core clock
-  int dsp_bus_bytes = 8;      // bytes per DSP cycle between memory and the endpoint
+  int dsp_bus_bytes = 8;      // bytes per DSP cycle between memory and the endpoint: a DSP
+                              // injects at most dsp_clock_hz * dsp_bus_bytes bytes/s
   // Elements a DSP (resp. a switch, for in-switch reduction) combines per
   // cycle of its own clock.
   double dsp_reduce_elems_per_cycle = 1;

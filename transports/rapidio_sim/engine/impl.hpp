@@ -213,6 +213,7 @@ struct Engine::Impl {
   Time cycle_ps = 0;
   Time switch_latency_ps = 0;
   std::vector<Time> serialization_ps;        // by packet bytes
+  std::vector<Time> injection_ps;            // the same out of a DSP: bus or link, the slower
   std::vector<Port> ports;                   // DSP d: d; switch s port p: switch_port(s, p)
   std::vector<int32_t> peer;                 // the far end's port, -1 if unconnected
   std::vector<int32_t> link_of_port;         // index into spec.links, -1 for DSP links

@@ -18,9 +18,15 @@ void Engine::Impl::build_network() {
   // A link moves one maximum-size packet per switch cycle; a shorter packet
   // takes its share, rounded up to whole picoseconds so times stay integers.
   serialization_ps.resize(spec.max_packet_bytes + 1);
+  injection_ps.resize(spec.max_packet_bytes + 1);
+  const double bus_bytes_per_ps = spec.dsp_bus_bytes * spec.dsp_clock_hz * 1e-12;
   for (int b = 0; b <= spec.max_packet_bytes; ++b) {
     serialization_ps[b] = (static_cast<Time>(b) * cycle_ps + spec.max_packet_bytes - 1) /
                           static_cast<Time>(spec.max_packet_bytes);
+    // A DSP feeds its endpoint from memory over its bus: a slow DSP (clock x
+    // bus width below the link rate) cannot fill its link.
+    const auto bus_ps = static_cast<Time>(std::ceil(b / bus_bytes_per_ps));
+    injection_ps[b] = std::max(serialization_ps[b], bus_ps);
   }
   const std::size_t nports = dsps + static_cast<std::size_t>(spec.switches()) * ports_per_switch;
   ports.assign(nports, Port{});
@@ -111,7 +117,9 @@ void Engine::Impl::start_tx(uint32_t port) {
   if (port >= static_cast<uint32_t>(dsps)) {
     ++stats.switch_packets_out[(port - dsps) / ports_per_switch];
   }
-  events.schedule(now + serialization_ps[bytes], EventKind::kTxDone, port, pkt);
+  const bool from_dsp = port < static_cast<uint32_t>(dsps);
+  events.schedule(now + (from_dsp ? injection_ps[bytes] : serialization_ps[bytes]),
+                  EventKind::kTxDone, port, pkt);
 }
 
 // Store-and-forward: the packet reaches the far end when its last byte is
