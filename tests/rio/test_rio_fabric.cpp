@@ -266,7 +266,6 @@ TEST_CASE("describe_fabric reads back to the same spec", "[rio][fabric]") {
     const FabricSpec back = cct::rio::load_fabric(dir.write("back.yaml", text));
     check_same_spec(spec, back);
     CHECK(cct::rio::describe_fabric(back) == text);
-    CHECK(cct::rio::fabric_fingerprint(back) == cct::rio::fabric_fingerprint(spec));
   }
 }
 
@@ -283,11 +282,8 @@ TEST_CASE("the same fabric from a preset and a file has one description", "[rio]
   CHECK(file.name != seed.name);
   CHECK(cct::rio::describe_fabric(file) == cct::rio::describe_fabric(seed));
   check_same_spec(file, seed);
-  const std::string print = cct::rio::fabric_fingerprint(seed);
-  CHECK(print.size() == 16);
-  CHECK(print.find_first_not_of("0123456789abcdef") == std::string::npos);
-  CHECK(cct::rio::fabric_fingerprint(file) == print);
-  CHECK(cct::rio::fabric_fingerprint(cct::rio::load_fabric("ring:4")) != print);
+  CHECK(cct::rio::describe_fabric(cct::rio::load_fabric("ring:4")) !=
+        cct::rio::describe_fabric(seed));
   CHECK(cct::rio::describe_fabric(seed).find("seed") == std::string::npos);
 }
 

@@ -9,7 +9,6 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <initializer_list>
@@ -383,14 +382,6 @@ std::string describe_fabric(const FabricSpec& spec) {
             "], to: [" + std::to_string(l.b_switch) + ", " + std::to_string(l.b_port) +
             "], weight: " + std::to_string(l.weight) + "}\n";
   return text;
-}
-
-std::string fabric_fingerprint(const FabricSpec& spec) {
-  uint64_t hash = 14695981039346656037ull;  // FNV-1a offset basis
-  for (const unsigned char c : describe_fabric(spec)) hash = (hash ^ c) * 1099511628211ull;
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-  return hex;
 }
 
 }  // namespace cct::rio

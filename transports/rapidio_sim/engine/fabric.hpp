@@ -58,12 +58,10 @@ struct FabricSpec {
 FabricSpec load_fabric(const std::string& preset_or_path);
 
 // The canonical YAML text of a spec (every field, links sorted): the same
-// fabric gives the same text, whatever preset or file it came from.
+// fabric gives the same text, whatever preset or file it came from. The
+// plugin hands it to the host as the platform's description, whose hash
+// keys profiles tuned on the fabric (cct::describe_simulated).
 std::string describe_fabric(const FabricSpec& spec);
-
-// Hex hash (16 digits) of describe_fabric: profiles tuned on the fabric
-// are keyed by it, as hwloc fingerprints key machines.
-std::string fabric_fingerprint(const FabricSpec& spec);
 
 // One hop of a route: leave switch `sw` through `port`.
 // route_port(s, t) is the output port of switch s toward switch t (s != t).
