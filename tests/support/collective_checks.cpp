@@ -91,16 +91,31 @@ void check_scatter_call(Communicator& comm, Plan& plan, int root, std::size_t co
   expect(diff.empty(), label + ": " + diff);
 }
 
+// A reduction's input on this rank, its output buffer (with guard
+// elements, prefilled) and the output expected where the result lands.
+namespace {
+
+struct ReductionBuffers {
+  std::vector<unsigned char> send, recv, want;
+};
+
+ReductionBuffers reduction_buffers(const Communicator& comm, std::size_t count, cct_datatype dtype,
+                                   cct_op op, uint32_t tag) {
+  const int salt = static_cast<int>(tag);
+  ReductionBuffers b{buffer(count, dtype), buffer(count + kGuard, dtype), {}};
+  fill(b.send.data(), count, dtype, comm.rank(), salt);
+  fill(b.recv.data(), count + kGuard, dtype, comm.size() + comm.rank(), salt);
+  b.want = b.recv;
+  expected_reduction(b.want.data(), count, dtype, op, comm.size(), salt);
+  return b;
+}
+
+}  // namespace
+
 void check_reduce_call(Communicator& comm, Plan& plan, int root, std::size_t count,
                        cct_datatype dtype, cct_op op, bool in_place, uint32_t tag) {
-  const int salt = static_cast<int>(tag);
   const bool is_root = comm.rank() == root;
-  auto send = buffer(count, dtype);
-  fill(send.data(), count, dtype, comm.rank(), salt);
-  auto recv = buffer(count + kGuard, dtype);
-  fill(recv.data(), count + kGuard, dtype, comm.size() + comm.rank(), salt);
-  auto want = recv;
-  expected_reduction(want.data(), count, dtype, op, comm.size(), salt);
+  auto [send, recv, want] = reduction_buffers(comm, count, dtype, op, tag);
   const bool root_in_place = is_root && in_place;
   if (root_in_place) std::memcpy(recv.data(), send.data(), send.size());
   plan.run(coll_args(CCT_REDUCE, root_in_place ? CCT_IN_PLACE : send.data(),
@@ -113,13 +128,7 @@ void check_reduce_call(Communicator& comm, Plan& plan, int root, std::size_t cou
 
 void check_allreduce_call(Communicator& comm, Plan& plan, std::size_t count, cct_datatype dtype,
                           cct_op op, bool in_place, uint32_t tag) {
-  const int salt = static_cast<int>(tag);
-  auto send = buffer(count, dtype);
-  fill(send.data(), count, dtype, comm.rank(), salt);
-  auto recv = buffer(count + kGuard, dtype);
-  fill(recv.data(), count + kGuard, dtype, comm.size() + comm.rank(), salt);
-  auto want = recv;
-  expected_reduction(want.data(), count, dtype, op, comm.size(), salt);
+  auto [send, recv, want] = reduction_buffers(comm, count, dtype, op, tag);
   if (in_place) std::memcpy(recv.data(), send.data(), send.size());
   plan.run(coll_args(CCT_ALLREDUCE, in_place ? CCT_IN_PLACE : send.data(), recv.data(), count,
                      dtype, 0, tag, op));

@@ -15,10 +15,6 @@ std::unique_ptr<Runtime> runtime_on(const SimulatedFabric& fabric,
       simulated_selector(fabric.registry(), fabric.transport(), fabric.platform(), comm->size()));
 }
 
-void expect(bool ok, const std::string& what) {
-  if (!ok) throw std::runtime_error(what);
-}
-
 AppReport run_app(const SimulatedFabric& fabric, const std::string& name, int ranks,
                   const AppBody& body) {
   AppReport report{.name = name, .ranks = ranks};

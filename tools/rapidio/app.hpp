@@ -31,9 +31,6 @@ struct AppReport {
 std::unique_ptr<Runtime> runtime_on(const SimulatedFabric& fabric,
                                     const std::shared_ptr<Communicator>& comm);
 
-// Throws std::runtime_error(what) when !ok: how a rank reports a wrong result.
-void expect(bool ok, const std::string& what);
-
 // Runs body in a fresh job of `ranks` DSPs and measures it on every rank;
 // the report carries rank 0's cost and the job's failure.
 using AppBody = std::function<void(Bootstrap&, const std::shared_ptr<Communicator>&)>;

@@ -21,25 +21,30 @@ constexpr uint32_t kRollTag = 7;
 
 // The matrix cut into q x q blocks of nb x nb, block (i, j) stored
 // contiguously at index i * q + j: the order a scatter hands them out.
-std::vector<double> to_blocks(const std::vector<double>& m, std::size_t n, std::size_t q) {
+// copy(block_offset, matrix_offset, nb) is called for every row of every
+// block, so one walk serves both directions.
+template <class Copy>
+void for_each_block_row(std::size_t n, std::size_t q, Copy copy) {
   const std::size_t nb = n / q;
-  std::vector<double> blocks(n * n);
   for (std::size_t bi = 0; bi < q; ++bi)
     for (std::size_t bj = 0; bj < q; ++bj)
       for (std::size_t r = 0; r < nb; ++r)
-        std::memcpy(&blocks[(bi * q + bj) * nb * nb + r * nb], &m[(bi * nb + r) * n + bj * nb],
-                    nb * sizeof(double));
+        copy((bi * q + bj) * nb * nb + r * nb, (bi * nb + r) * n + bj * nb, nb);
+}
+
+std::vector<double> to_blocks(const std::vector<double>& m, std::size_t n, std::size_t q) {
+  std::vector<double> blocks(n * n);
+  for_each_block_row(n, q, [&](std::size_t block, std::size_t matrix, std::size_t len) {
+    std::memcpy(&blocks[block], &m[matrix], len * sizeof(double));
+  });
   return blocks;
 }
 
 std::vector<double> from_blocks(const std::vector<double>& blocks, std::size_t n, std::size_t q) {
-  const std::size_t nb = n / q;
   std::vector<double> m(n * n);
-  for (std::size_t bi = 0; bi < q; ++bi)
-    for (std::size_t bj = 0; bj < q; ++bj)
-      for (std::size_t r = 0; r < nb; ++r)
-        std::memcpy(&m[(bi * nb + r) * n + bj * nb], &blocks[(bi * q + bj) * nb * nb + r * nb],
-                    nb * sizeof(double));
+  for_each_block_row(n, q, [&](std::size_t block, std::size_t matrix, std::size_t len) {
+    std::memcpy(&m[matrix], &blocks[block], len * sizeof(double));
+  });
   return m;
 }
 

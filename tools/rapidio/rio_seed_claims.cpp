@@ -29,6 +29,7 @@
 namespace {
 
 using cct::rio_tools::CallCost;
+using cct::rio_tools::expect;
 using cct::rio_tools::SimulatedFabric;
 using CommPtr = std::shared_ptr<cct::Communicator>;
 
@@ -64,10 +65,6 @@ constexpr std::size_t kPacketPayload = 250;
 
 uint8_t pattern(std::size_t i, int seed) {
   return static_cast<uint8_t>(i * 7 + 3 * seed + 1);
-}
-
-void expect(bool ok, const std::string& what) {
-  if (!ok) throw std::runtime_error(what);
 }
 
 cct_coll_args coll_args(cct_collective c, const void* send, void* recv, std::size_t count,

@@ -1,8 +1,14 @@
 #include "simulated_job.hpp"
 
+#include <stdexcept>
+
 #include "cct/error.hpp"
 
 namespace cct::rio_tools {
+
+void expect(bool ok, const std::string& what) {
+  if (!ok) throw std::runtime_error(what);
+}
 
 SimulatedFabric::SimulatedFabric(std::string fabric) : fabric_(std::move(fabric)) {
   registry_.load_default();

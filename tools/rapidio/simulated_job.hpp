@@ -13,6 +13,10 @@
 
 namespace cct::rio_tools {
 
+// How a rank reports a wrong result: throws std::runtime_error(what) when
+// !ok, which fails the rank and names it in the job's report.
+void expect(bool ok, const std::string& what);
+
 class SimulatedFabric {
  public:
   // Loads the plugins; throws cct::Error when rapidio_sim is not among them
