@@ -2,7 +2,9 @@
 // plans prepared on it.
 #include "cct/communicator.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <set>
 #include <sstream>
 
 #include "cct/error.hpp"
@@ -36,13 +38,29 @@ TransportInstance::~TransportInstance() {
   entry_.desc->close(inst_);
 }
 
+// The levels then assume that every node has this one's shape.
+NodePlacement placement_of(const Bootstrap& boot, const Registry& registry) {
+  if (boot.nodes() == 1) return {};
+  const TransportEntry* shm = registry.find_transport("shm");
+  if (shm == nullptr)
+    throw Error("the ranks span " + std::to_string(boot.nodes()) +
+                    " nodes and the shm transport plugin, used inside each node, was not found",
+                CCT_ERR_UNSUPPORTED);
+  return {.node = boot.node(), .local = shm};
+}
+
 Communicator::Communicator(Bootstrap& boot, std::shared_ptr<TransportInstance> transport,
-                           const Topology& topo, int my_pu)
+                           const Topology& topo, int my_pu, NodePlacement placement)
     : transport_(std::move(transport)) {
   std::vector<int> pus(boot.size());
   boot.allgather(&my_pu, pus.data(), sizeof(int));
-  levels_ = topo.levels_for(pus);
+  std::vector<int> node_of_rank(boot.size());
+  boot.allgather(&placement.node, node_of_rank.data(), sizeof(int));
+  nodes_ = static_cast<int>(std::set<int>(node_of_rank.begin(), node_of_rank.end()).size());
+  if (placement.local == nullptr || nodes_ == 1) node_of_rank.clear(), nodes_ = 1;
+  levels_ = topo.levels_for(pus, node_of_rank);
   for (const auto& l : levels_) c_levels_.push_back(cct_level{l.kind, l.groups, l.group_of.data()});
+  if (nodes_ > 1) open_level_transports(boot, *placement.local);
   comm_ = cct_comm{.struct_size = sizeof(cct_comm),
                    .abi_version = CCT_ABI_VERSION,
                    .rank = boot.rank(),
@@ -50,7 +68,42 @@ Communicator::Communicator(Bootstrap& boot, std::shared_ptr<TransportInstance> t
                    .transport = transport_->raw(),
                    .nlevels = static_cast<int32_t>(c_levels_.size()),
                    .levels = c_levels_.data(),
-                   .level_transport = nullptr};
+                   .level_transport = level_transport_.empty() ? nullptr : level_transport_.data()};
+}
+
+// Every level of a communicator split by node lies inside a node, so the
+// local transport serves each of its groups. The groups of all levels open
+// side by side, level by level (a color per level and group keeps their
+// job keys apart); a group of one rank gets none. A group that fails to
+// open fails every rank, so that none waits for the others.
+void Communicator::open_level_transports(Bootstrap& boot, const TransportEntry& local) {
+  const int size = boot.size();
+  for (std::size_t i = 0; i < levels_.size(); ++i) {
+    const int group = levels_[i].group_of[boot.rank()];
+    std::unique_ptr<Bootstrap> sub = split_bootstrap(boot, static_cast<int>(i) * size + group);
+    std::string failure;
+    try {
+      // A group of one rank opens too and closes again at once: the split
+      // bootstrap's operations are the parent's, so every rank must go
+      // through the same ones (one that skipped the open would meet the
+      // others' allgathers with its own next one).
+      auto opened = std::make_unique<TransportInstance>(local, *sub);
+      if (sub->size() == 1) opened.reset();
+      level_instances_.push_back(std::move(opened));
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+    std::vector<char> failed(size);
+    const char mine = failure.empty() ? 0 : 1;
+    boot.allgather(&mine, failed.data(), 1);
+    if (!failure.empty()) throw Error(failure, CCT_ERR_TRANSPORT);
+    if (const auto r = std::find(failed.begin(), failed.end(), 1); r != failed.end())
+      throw Error(std::string("the ") + local.desc->name +
+                      " transport of a node level failed on rank " +
+                      std::to_string(r - failed.begin()),
+                  CCT_ERR_TRANSPORT);
+    level_transport_.push_back(level_instances_.back() ? level_instances_.back()->raw() : nullptr);
+  }
 }
 
 std::string why_unusable(const AlgorithmEntry& alg, const Communicator& comm,

@@ -36,40 +36,6 @@ class SimulatedBootstrap final : public Bootstrap {
   cct_bootstrap c_;
 };
 
-// The ranks of a parent bootstrap that share a color. Its operations are
-// the parent's, so the whole parent takes part in each: the simulator's
-// fibers need no other rendezvous than the one the parent already has.
-class SplitBootstrap final : public Bootstrap {
- public:
-  SplitBootstrap(Bootstrap& parent, int color) : parent_(parent), color_(color) {
-    std::vector<int> colors(parent.size());
-    parent.allgather(&color, colors.data(), sizeof(int));
-    for (int r = 0; r < parent.size(); ++r) {
-      if (r == parent.rank()) rank_ = static_cast<int>(members_.size());
-      if (colors[r] == color) members_.push_back(r);
-    }
-  }
-  int rank() const override { return rank_; }
-  int size() const override { return static_cast<int>(members_.size()); }
-  int node() const override { return parent_.node(); }
-  int nodes() const override { return parent_.nodes(); }
-  std::string job_key() const override { return parent_.job_key() + "-c" + std::to_string(color_); }
-  void allgather(const void* send, void* recv, std::size_t bytes) override {
-    std::vector<std::byte> all(bytes * parent_.size());
-    parent_.allgather(send, all.data(), bytes);
-    for (std::size_t i = 0; i < members_.size(); ++i)
-      std::copy_n(all.data() + members_[i] * bytes, bytes,
-                  static_cast<std::byte*>(recv) + i * bytes);
-  }
-  void barrier() override { parent_.barrier(); }
-
- private:
-  Bootstrap& parent_;
-  int color_;
-  int rank_ = 0;
-  std::vector<int> members_;  // parent ranks, in order
-};
-
 struct JobState {
   const std::function<int(Bootstrap&)>* body;
   std::map<int, std::string> failures;  // rank -> why
@@ -165,10 +131,6 @@ Selector simulated_selector(const Registry& registry, const TransportEntry& tran
   const char* force = std::getenv("CCT_FORCE");
   return Selector(profile, parse_force(force ? force : "", &registry), registry,
                   transport.desc->name, size);
-}
-
-std::unique_ptr<Bootstrap> split_bootstrap(Bootstrap& parent, int color) {
-  return std::make_unique<SplitBootstrap>(parent, color);
 }
 
 std::optional<double> virtual_now(const TransportInstance& transport) {

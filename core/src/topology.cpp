@@ -159,8 +159,42 @@ LevelPartition partition(cct_level_kind kind, const std::vector<int64_t>& key_of
   return p;
 }
 
+// A container key made unique per node (containers of the same logical
+// index on two nodes are two groups); at the node level, the node itself.
+int64_t key_on_node(int64_t key, cct_level_kind kind, int node) {
+  if (kind == CCT_LEVEL_NODE) return node;
+  return key < 0 ? key : (static_cast<int64_t>(node) << 32) + key;
+}
+
 bool splits(const LevelPartition& p) {
   return p.groups > 1 && p.groups < static_cast<int32_t>(p.group_of.size());
+}
+
+// Whether every group of `inner` lies inside one group of `outer`.
+bool coarsens(const LevelPartition& outer, const LevelPartition& inner) {
+  std::vector<int32_t> outer_of(inner.groups, -1);
+  for (std::size_t r = 0; r < inner.group_of.size(); ++r) {
+    int32_t& o = outer_of[inner.group_of[r]];
+    if (o != -1 && o != outer.group_of[r]) return false;
+    o = outer.group_of[r];
+  }
+  return true;
+}
+
+// Levels nest, innermost first: the partitions from the most groups to the
+// fewest (in the order of the kinds between equals), each kept where it
+// coarsens the last one kept and differs from it. The order of the kinds
+// alone does not nest them: hwloc may attach one NUMA node to several
+// packages, and on several nodes that NUMA level is the node partition.
+std::vector<LevelPartition> nested(std::vector<LevelPartition> candidates) {
+  std::stable_sort(
+      candidates.begin(), candidates.end(),
+      [](const LevelPartition& a, const LevelPartition& b) { return a.groups > b.groups; });
+  std::vector<LevelPartition> levels;
+  for (LevelPartition& p : candidates)
+    if (levels.empty() || (p.group_of != levels.back().group_of && coarsens(p, levels.back())))
+      levels.push_back(std::move(p));
+  return levels;
 }
 
 }  // namespace
@@ -319,7 +353,8 @@ int Topology::bound_pu() const {
   return pu;
 }
 
-std::vector<LevelPartition> Topology::levels_for(const std::vector<int>& pu_of_rank) const {
+std::vector<LevelPartition> Topology::levels_for(const std::vector<int>& pu_of_rank,
+                                                 const std::vector<int>& node_of_rank) const {
   std::vector<hwloc_obj_t> pu_objs;
   for (size_t r = 0; r < pu_of_rank.size(); ++r) {
     const bool unbound = pu_of_rank[r] == -1;
@@ -327,20 +362,21 @@ std::vector<LevelPartition> Topology::levels_for(const std::vector<int>& pu_of_r
                               : impl_->pu(pu_of_rank[r], "levels_for (rank " + std::to_string(r) +
                                                              ", -1 for unbound)"));
   }
-  // The node level holds every rank of this machine, so it never splits them
-  // here; it is walked all the same so that the kinds follow cct_level_kind
-  // and its grouping (unbound ranks included) is stated in one place.
+  // Without node_of_rank the node level holds every rank of this machine,
+  // so it never splits them; it is walked all the same so that the kinds
+  // follow cct_level_kind and its grouping (unbound ranks included) is
+  // stated in one place.
   std::vector<LevelPartition> levels;
   for (cct_level_kind kind :
        {CCT_LEVEL_L2, CCT_LEVEL_L3, CCT_LEVEL_NUMA, CCT_LEVEL_PACKAGE, CCT_LEVEL_NODE}) {
     std::vector<int64_t> keys;
-    for (hwloc_obj_t pu : pu_objs) keys.push_back(group_key(impl_->topo(), pu, kind));
-    LevelPartition p = partition(kind, keys);
-    if (splits(p) && (levels.empty() || levels.back().group_of != p.group_of)) {
-      levels.push_back(std::move(p));
-    }
+    for (std::size_t r = 0; r < pu_objs.size(); ++r)
+      keys.push_back(node_of_rank.empty() ? group_key(impl_->topo(), pu_objs[r], kind)
+                                          : key_on_node(group_key(impl_->topo(), pu_objs[r], kind),
+                                                        kind, node_of_rank.at(r)));
+    if (LevelPartition p = partition(kind, keys); splits(p)) levels.push_back(std::move(p));
   }
-  return levels;
+  return nested(std::move(levels));
 }
 
 }  // namespace cct

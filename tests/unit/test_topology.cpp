@@ -298,3 +298,56 @@ TEST_CASE("topology: errors name the input", "[topology]") {
                         StartsWith("CCT_TOPOLOGY: ") && Contains("'lstopo:foo'"));
   }
 }
+
+// Ranks on several nodes (node_of_rank): no group spans two nodes, and the
+// node level splits them by node; every node has the topology's shape.
+TEST_CASE("topology: levels of ranks on several nodes", "[topology][multinode]") {
+  const auto topo = cct::Topology::synthetic("pack:2 core:2 pu:1");
+  SECTION("two nodes, the same PUs on each: two groups") {
+    const auto levels = topo.levels_for({0, 1, 0, 1}, {0, 0, 1, 1});
+    REQUIRE(levels.size() == 1);
+    CHECK(levels[0].group_of == Groups{0, 0, 1, 1});
+    CHECK(levels[0].groups == 2);
+  }
+  SECTION("ranks placed round-robin over the nodes") {
+    const auto levels = topo.levels_for({0, 0, 2, 2}, {0, 1, 0, 1});
+    REQUIRE(levels.size() == 1);
+    CHECK(levels[0].group_of == Groups{0, 1, 0, 1});
+  }
+  SECTION("a NUMA node per package, and the node level") {
+    const auto numa = cct::Topology::synthetic("pack:2 numa:1 core:2 pu:1");
+    const auto levels = numa.levels_for({0, 1, 2, 0, 2, 3}, {0, 0, 0, 1, 1, 1});
+    REQUIRE(levels.size() == 2);
+    check_level(levels[0], CCT_LEVEL_NUMA, {0, 0, 1, 2, 3, 3});
+    check_level(levels[1], CCT_LEVEL_NODE, {0, 0, 0, 1, 1, 1});
+  }
+  SECTION("one rank per node: nothing splits") {
+    CHECK(topo.levels_for({0, 0, 0}, {0, 1, 2}).empty());
+  }
+  SECTION("one node: as without node_of_rank") {
+    const auto levels = topo.levels_for({0, 1, 2, 3}, {5, 5, 5, 5});
+    REQUIRE(levels.size() == 1);
+    check_level(levels[0], CCT_LEVEL_PACKAGE, {0, 0, 1, 1});
+  }
+  SECTION("unbound ranks share their node only") {
+    const auto levels = topo.levels_for({-1, -1, -1, -1}, {0, 0, 1, 1});
+    REQUIRE(levels.size() == 1);
+    check_level(levels[0], CCT_LEVEL_NODE, {0, 0, 1, 1});
+  }
+  REQUIRE_THROWS(topo.levels_for({0, 1}, {0}));
+}
+
+// A NUMA node that spans its whole node (hwloc gives this shape one for both
+// packages) is the node partition once ranks sit on several nodes. Its kind
+// comes before the packages', but the levels nest innermost first: the
+// packages, then the node partition once (under the NUMA kind, the inner
+// of the two kinds that give it).
+TEST_CASE("topology: a NUMA node as large as the node is the node level",
+          "[topology][multinode]") {
+  const auto topo = cct::Topology::synthetic("pack:2 core:2 pu:1");
+  const auto levels = topo.levels_for({0, 1, 2, 3, 0, 1, 2, 3}, {0, 0, 0, 0, 1, 1, 1, 1});
+  REQUIRE(levels.size() == 2);
+  check_level(levels[0], CCT_LEVEL_PACKAGE, {0, 0, 1, 1, 2, 2, 3, 3});
+  CHECK(levels[1].kind == CCT_LEVEL_NUMA);
+  CHECK(levels[1].group_of == Groups{0, 0, 0, 0, 1, 1, 1, 1});
+}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "cct/abi/transport.h"
@@ -35,5 +36,14 @@ class Bootstrap {
   cct_bootstrap view_{};
   std::string key_;
 };
+
+// A bootstrap of the ranks of `parent` that pass the same color, ranked in
+// parent order (the simulator's LOCAL communicator: color = board; the
+// ranks of one node). Its nodes are the parent's nodes its ranks are on,
+// renumbered in order of their lowest rank; its job key is the parent's
+// with the color appended. Every operation on it is collective over the
+// whole parent: all of the parent's ranks split, and then use their parts,
+// at the same points.
+std::unique_ptr<Bootstrap> split_bootstrap(Bootstrap& parent, int color);
 
 }  // namespace cct

@@ -32,23 +32,46 @@ class TransportInstance {
   cct_transport_instance* inst_ = nullptr;
 };
 
+// Where a rank's node is, for a communicator that may span nodes: `node`
+// numbers this rank's node the same way on every rank (e.g. a bootstrap's
+// node()), and `local` is the transport to open inside each node (shm).
+struct NodePlacement {
+  int node = 0;
+  const TransportEntry* local = nullptr;  // null: the ranks are taken to share one node
+};
+
+// The placement of boot's rank: on one node when boot says so, else its
+// node and the registry's shm transport to open inside each node. Throws
+// cct::Error when the ranks span nodes and no shm transport was loaded.
+NodePlacement placement_of(const Bootstrap& boot, const Registry& registry);
+
 class Communicator {
  public:
   // Collective. Exchanges where each rank is bound (pu_of_rank, -1 when
-  // unbound) to derive the topology levels.
+  // unbound) to derive the topology levels. When `placement` puts the ranks
+  // on more than one node, the levels are split by node and end with the
+  // node level, and placement.local is opened over this rank's group at
+  // every level (cct_comm.level_transport).
   Communicator(Bootstrap& boot, std::shared_ptr<TransportInstance> transport, const Topology& topo,
-               int my_pu);
+               int my_pu, NodePlacement placement = {});
 
   const cct_comm* raw() const { return &comm_; }
   int rank() const { return comm_.rank; }
   int size() const { return comm_.size; }
   const std::vector<LevelPartition>& levels() const { return levels_; }
   TransportInstance& transport() const { return *transport_; }
+  // Nodes the ranks span (1 unless a NodePlacement said otherwise).
+  int nodes() const { return nodes_; }
 
  private:
+  void open_level_transports(Bootstrap& boot, const TransportEntry& local);
+
   std::shared_ptr<TransportInstance> transport_;
   std::vector<LevelPartition> levels_;
   std::vector<cct_level> c_levels_;
+  int nodes_ = 1;
+  std::vector<std::unique_ptr<TransportInstance>> level_instances_;
+  std::vector<cct_transport_instance*> level_transport_;
   cct_comm comm_{};
 };
 

@@ -59,12 +59,6 @@ std::shared_ptr<Communicator> simulated_communicator(const TransportEntry& trans
 Selector simulated_selector(const Registry& registry, const TransportEntry& transport,
                             const SimulatedPlatform& platform, int size);
 
-// A bootstrap of the ranks of `parent` that pass the same color, ranked in
-// parent order (the simulator's LOCAL communicator: color = board). Every
-// operation on it is collective over the whole parent: all of the
-// parent's ranks split, and then use their parts, at the same points.
-std::unique_ptr<Bootstrap> split_bootstrap(Bootstrap& parent, int color);
-
 // The instance's virtual time in seconds, or nullopt when it runs in real
 // time (every transport between processes).
 std::optional<double> virtual_now(const TransportInstance& transport);

@@ -55,8 +55,12 @@ class Topology {
 
   // The levels of a communicator whose rank r is bound to pu_of_rank[r]
   // (logical PU indices), innermost first, trivial and repeated ones
-  // dropped (see cct_level).
-  std::vector<LevelPartition> levels_for(const std::vector<int>& pu_of_rank) const;
+  // dropped (see cct_level). With node_of_rank (one entry per rank, the
+  // same numbering on every rank), ranks on different nodes never share a
+  // group, and the node level splits the ranks by node; every node is
+  // taken to have this machine's shape.
+  std::vector<LevelPartition> levels_for(const std::vector<int>& pu_of_rank,
+                                         const std::vector<int>& node_of_rank = {}) const;
 
  private:
   struct Impl;

@@ -35,7 +35,11 @@ typedef enum cct_level_kind {
 /* One level of the communicator's hierarchy: a partition of its ranks into
  * groups. Only levels that split the ranks are listed (a level where every
  * rank is alone, or all ranks are together, or that equals the level below
- * it, is dropped). */
+ * it, is dropped), and they nest: every group of a level is a union of
+ * groups of the level below it (a level that would not nest, such as a
+ * NUMA node spanning several packages, is listed in its place by size, or
+ * dropped). Where two kinds give the same partition, the inner kind names
+ * it. */
 typedef struct cct_level {
   cct_level_kind kind;
   int32_t groups; /* number of groups at this level */
@@ -51,12 +55,19 @@ typedef struct cct_comm {
   int32_t rank; /* this rank, 0..size-1 */
   int32_t size; /* ranks in the communicator */
   /* The transport this algorithm was bound to (its capabilities cover the
-   * algorithm's required_caps). Hierarchical algorithms also get one per
-   * level in level_transport (NULL where none is bound). */
+   * algorithm's required_caps). */
   cct_transport_instance* transport;
-  int32_t nlevels;                                /* entries in levels, 0 on a flat machine */
-  const cct_level* levels;                        /* innermost (e.g. L2) first */
-  cct_transport_instance* const* level_transport; /* nlevels entries or NULL */
+  int32_t nlevels;         /* entries in levels, 0 on a flat machine */
+  const cct_level* levels; /* innermost (e.g. L2) first */
+  /* NULL, or nlevels entries: level_transport[i] is a transport over this
+   * rank's group at level i alone, whose ranks are the group's members in
+   * ascending comm rank (the leader is its rank 0), or NULL where none is
+   * bound. The host binds them when the communicator spans nodes (its
+   * transport, e.g. mpi, then shares no memory): at the CCT_LEVEL_NODE level
+   * and every level inside it, a shared-memory transport (shm) over the
+   * group. On one node, where `transport` itself shares memory, it binds
+   * none. Groups at levels inside a node never span nodes. */
+  cct_transport_instance* const* level_transport;
 } cct_comm;
 
 /* ----------------------------------------------------------------------
