@@ -32,58 +32,36 @@ int delete_runtime(MPI_Comm, int, void* value, void*) {
   return MPI_SUCCESS;
 }
 
-// With CCT_VIRTUAL_NODES=k, MPI_COMM_WORLD's ranks form k nodes of
-// consecutive ranks, so one machine can exercise the path between nodes.
-int virtual_nodes() {
-  const char* text = std::getenv("CCT_VIRTUAL_NODES");
-  return text != nullptr ? std::max(1, std::atoi(text)) : 0;
-}
-
-// Collective over comm.
-bool on_one_node(MPI_Comm comm) {
-  if (const int nodes = virtual_nodes(); nodes > 0) {
-    int world_rank = 0, world_size = 1;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    const int node = static_cast<int>(static_cast<long>(world_rank) * nodes / world_size);
-    int lowest = 0, highest = 0;
-    PMPI_Allreduce(&node, &lowest, 1, MPI_INT, MPI_MIN, comm);
-    PMPI_Allreduce(&node, &highest, 1, MPI_INT, MPI_MAX, comm);
-    return lowest == highest;
-  }
-  MPI_Comm node;
-  PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int node_size = 0, size = 0;
-  PMPI_Comm_size(node, &node_size);
-  PMPI_Comm_size(comm, &size);
-  PMPI_Comm_free(&node);
-  return node_size == size;
-}
-
-// The transport for comm: CCT_TRANSPORT when set (to test the mpi transport
-// on one machine), else shm on one (possibly virtual) node and mpi across
-// nodes. Or why the
-// runtime cannot serve comm. Every rank reaches the same verdict: each test
-// is collective or about the communicator as a whole.
-std::string transport_for(MPI_Comm comm, std::string* refused) {
+// Why the runtime cannot serve comm, or "". Every rank reaches the same
+// verdict: each test is about the communicator as a whole.
+std::string refusal(MPI_Comm comm) {
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
-  if (inter) return *refused = "an intercommunicator", "";
+  if (inter) return "an intercommunicator";
   if (thread_level == MPI_THREAD_MULTIPLE)
-    return *refused = "MPI_THREAD_MULTIPLE (the runtime is not thread-safe)", "";
+    return "MPI_THREAD_MULTIPLE (the runtime is not thread-safe)";
+  return "";
+}
+
+// CCT_TRANSPORT when set (to test the mpi transport on one machine), else
+// shm on one (possibly virtual, CCT_VIRTUAL_NODES) node and mpi between
+// nodes, with shm inside each.
+std::string transport_for(const Bootstrap& boot) {
   const char* forced = std::getenv("CCT_TRANSPORT");
   if (forced != nullptr && *forced != '\0') return forced;
-  return on_one_node(comm) ? "shm" : "mpi";
+  return boot.nodes() > 1 ? "mpi" : "shm";
 }
 
 CommRuntime* make_runtime(MPI_Comm comm) {
   auto entry = std::make_unique<CommRuntime>();
-  const std::string transport = transport_for(comm, &entry->refused);
+  entry->refused = refusal(comm);
   if (!entry->refused.empty()) return entry.release();
   try {
     if (!basis) basis = SessionBasis::load();
-    entry->session = std::make_unique<Session>(std::make_unique<MpiBootstrap>(comm),
-                                               Session::Binding::kKeepCurrent, transport, basis);
+    auto boot = std::make_unique<MpiBootstrap>(comm);
+    const std::string transport = transport_for(*boot);
+    entry->session = std::make_unique<Session>(std::move(boot), Session::Binding::kKeepCurrent,
+                                               transport, basis);
   } catch (const std::exception& e) {
     entry->refused = std::string("the runtime failed to open: ") + e.what();
     int rank = 0;

@@ -2,6 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
 #include "cct/error.hpp"
 
 namespace cct {
@@ -16,9 +20,38 @@ void check(int rc, const char* what) {
               CCT_ERR_TRANSPORT);
 }
 
+// This rank's node as a key the ranks of one node share: its virtual node,
+// or the lowest MPI_COMM_WORLD rank that shares memory with it.
+int node_key(MPI_Comm comm, int virtual_nodes) {
+  int world_rank = 0, world_size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  if (virtual_nodes > 0)
+    return static_cast<int>(static_cast<long>(world_rank) * virtual_nodes / world_size);
+  MPI_Comm shared;
+  check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared),
+        "MPI_Comm_split_type");
+  int lowest = world_rank;
+  check(MPI_Allreduce(&world_rank, &lowest, 1, MPI_INT, MPI_MIN, shared), "MPI_Allreduce");
+  MPI_Comm_free(&shared);
+  return lowest;
+}
+
 }  // namespace
 
+int virtual_nodes_from_environment() {
+  const char* text = std::getenv("CCT_VIRTUAL_NODES");
+  if (text == nullptr || *text == '\0') return 0;
+  char* end = nullptr;
+  const long k = std::strtol(text, &end, 10);
+  if (*end != '\0' || k < 1 || k > 1 << 20)
+    throw Error(std::string("CCT_VIRTUAL_NODES='") + text + "': expected a positive integer",
+                CCT_ERR_INVALID_ARG);
+  return static_cast<int>(k);
+}
+
 MpiBootstrap::MpiBootstrap(MPI_Comm comm) {
+  const int virtual_nodes = virtual_nodes_from_environment();  // before anything to undo
   check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
   check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
@@ -28,6 +61,18 @@ MpiBootstrap::MpiBootstrap(MPI_Comm comm) {
   long id[2] = {static_cast<long>(getpid()), counter++};
   check(MPI_Bcast(id, 2, MPI_LONG, 0, comm_), "MPI_Bcast");
   key_ = "cct-" + std::to_string(id[0]) + "-mpi" + std::to_string(id[1]);
+  find_nodes(virtual_nodes);
+}
+
+void MpiBootstrap::find_nodes(int virtual_nodes) {
+  const int key = node_key(comm_, virtual_nodes);
+  std::vector<int> keys(size_);
+  allgather(&key, keys.data(), sizeof(int));
+  std::vector<int> seen;  // node keys in order of their lowest rank
+  for (int k : keys)
+    if (std::find(seen.begin(), seen.end(), k) == seen.end()) seen.push_back(k);
+  node_ = static_cast<int>(std::find(seen.begin(), seen.end(), key) - seen.begin());
+  nodes_ = static_cast<int>(seen.size());
 }
 
 MpiBootstrap::~MpiBootstrap() {

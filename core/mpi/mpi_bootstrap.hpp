@@ -14,6 +14,11 @@ class MpiBootstrap final : public Bootstrap {
  public:
   // Collective over comm (which it duplicates, so the runtime's setup
   // traffic never meets the application's). MPI must be initialised.
+  // Its nodes: the ranks that share memory (MPI_COMM_TYPE_SHARED), or with
+  // CCT_VIRTUAL_NODES=k the k blocks of consecutive MPI_COMM_WORLD ranks
+  // (to exercise the path between nodes on one machine), numbered in order
+  // of their lowest rank in comm. Throws cct::Error for a malformed
+  // CCT_VIRTUAL_NODES.
   explicit MpiBootstrap(MPI_Comm comm);
   ~MpiBootstrap() override;
   MpiBootstrap(const MpiBootstrap&) = delete;
@@ -25,11 +30,20 @@ class MpiBootstrap final : public Bootstrap {
   void allgather(const void* send, void* recv, std::size_t bytes) override;
   void barrier() override;
   const void* mpi_comm() const override { return &comm_; }
+  int node() const override { return node_; }
+  int nodes() const override { return nodes_; }
 
  private:
+  void find_nodes(int virtual_nodes);
+
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 0;
+  int node_ = 0, nodes_ = 1;
   std::string key_;
 };
+
+// CCT_VIRTUAL_NODES: 0 when unset or empty, else k >= 1. Throws cct::Error
+// naming the variable for anything but a positive integer.
+int virtual_nodes_from_environment();
 
 }  // namespace cct

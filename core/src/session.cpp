@@ -46,9 +46,11 @@ Runtime::Log log_level() {
 
 // rank 0 lists what the selector left out, and says when there is no
 // profile.
-Selector make_selector(const SessionBasis& basis, const std::string& transport, int rank,
-                       int size) {
-  Selector selector(basis.profile, basis.force, basis.registry, transport, size);
+Selector make_selector(const SessionBasis& basis, const std::string& transport,
+                       const Communicator& comm) {
+  Selector selector(basis.profile, basis.force, basis.registry, transport, comm.size(),
+                    comm.nodes());
+  const int rank = comm.rank();
   if (rank != 0) return selector;
   if (!basis.profile_found)
     std::cerr << "cct: no profile for this machine (fingerprint " << basis.topology.fingerprint()
@@ -100,13 +102,12 @@ Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::st
     pu = topology.pu_for_rank(boot_->rank(), boot_->size());
     if (!topology.bind_to_pu(pu)) pu = -1;
   }
-  // Levels come from this machine's topology: only meaningful on one node.
-  if (transport != "shm") pu = -1;
   auto instance = std::make_shared<TransportInstance>(*entry, *boot_);
-  comm_ = std::make_shared<Communicator>(*boot_, instance, topology, pu);
-  runtime_ = std::make_unique<Runtime>(
-      basis_->registry, comm_, Runtime::Options{.stats = print_stats_, .log = log_level()},
-      make_selector(*basis_, transport, boot_->rank(), boot_->size()));
+  comm_ = std::make_shared<Communicator>(*boot_, instance, topology, pu,
+                                         placement_of(*boot_, basis_->registry));
+  runtime_ = std::make_unique<Runtime>(basis_->registry, comm_,
+                                       Runtime::Options{.stats = print_stats_, .log = log_level()},
+                                       make_selector(*basis_, transport, *comm_));
 }
 
 // The table goes out in one write, so that the tables of several processes
