@@ -14,14 +14,15 @@ namespace {
 // The choice is "as good as the fastest" within this: timing noise.
 constexpr double kWithin = 0.05;
 
-// The rule the profile applies to w's call, or null where it has none.
+// The rule the profile applies to w's call (the bucket of its own shape:
+// the checks were measured on it), or null where it has none.
 const SizeRule* rule_for(const Profile& profile, const Winner& w) {
   const auto by_collective = profile.rules.find(w.collective);
   if (by_collective == profile.rules.end()) return nullptr;
   const auto by_transport = by_collective->second.find(w.transport);
   if (by_transport == by_collective->second.end()) return nullptr;
   for (const RankBucket& bucket : by_transport->second)
-    if (bucket.np_lo <= w.np && w.np <= bucket.np_hi)
+    if (bucket.nodes == w.nodes && bucket.np_lo <= w.np && w.np <= bucket.np_hi)
       for (const SizeRule& rule : bucket.sizes)
         if (rule.lo <= w.bytes && w.bytes < rule.hi) return &rule;
   return nullptr;
@@ -50,7 +51,8 @@ void add_size(const std::vector<Winner>& rows, const SizeRule& rule, Accuracy& a
   std::ostringstream where;
   where.precision(3);
   where << collective_name(chosen->collective) << " " << chosen->transport << " np=" << chosen->np
-        << " " << format_bytes(chosen->bytes) << ": " << label(*chosen) << " " << ratio << "x "
+        << (chosen->nodes > 1 ? " (" + std::to_string(chosen->nodes) + " nodes)" : "") << " "
+        << format_bytes(chosen->bytes) << ": " << label(*chosen) << " " << ratio << "x "
         << label(*fastest);
   a.worst_ratio = ratio;
   a.worst = where.str();
@@ -60,12 +62,12 @@ void add_size(const std::vector<Winner>& rows, const SizeRule& rule, Accuracy& a
 
 Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
                           const Registry& registry) {
-  using Group = std::tuple<cct_collective, std::string, int, int64_t>;
+  using Group = std::tuple<cct_collective, std::string, int, int, int64_t>;
   std::map<Group, std::vector<Winner>> checks;
   for (const ResultRow& row : rows) {
     Winner w;
     if (row.stage == Stage::kCheck && read_winner(row, registry, &w).empty())
-      checks[Group{w.collective, w.transport, w.np, w.bytes}].push_back(std::move(w));
+      checks[Group{w.collective, w.transport, w.nodes, w.np, w.bytes}].push_back(std::move(w));
   }
   Accuracy a;
   for (const auto& [group, group_rows] : checks)

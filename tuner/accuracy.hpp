@@ -22,7 +22,9 @@ struct Accuracy {
   std::size_t within = 0;   // of those, where it was within 5% of the fastest
   double mean_ratio = 1;    // choice / fastest, averaged over the checked sizes
   double worst_ratio = 1;   // the largest choice / fastest
-  std::string worst;        // where, e.g. "bcast shm np=2 96k: chain(segment=16k) 1.31x binomial"
+  // where, e.g. "bcast shm np=2 96k: chain(segment=16k) 1.31x binomial";
+  // "np=8 (2 nodes)" for a communicator spanning nodes
+  std::string worst;
 };
 
 Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,

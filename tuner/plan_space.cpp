@@ -110,7 +110,12 @@ void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const Sp
   for (const auto& params : parameter_grid(d, filter.quick, filter.max_combinations))
     for (int64_t bytes :
          message_sizes(d.collective, filter.min_bytes, filter.max_bytes, filter.quick)) {
-      Point p{&alg, params, transport, comm.size(), Call{d.collective, bytes}};
+      Point p{.algorithm = &alg,
+              .params = params,
+              .transport = transport,
+              .nodes = comm.nodes(),
+              .np = comm.size(),
+              .call = Call{d.collective, bytes}};
       if (std::string why = why_unusable_here(p, comm); !why.empty())
         ++refused[why];
       else
@@ -165,6 +170,7 @@ std::vector<std::vector<int64_t>> parameter_grid(const cct_algorithm_desc& alg, 
 ResultRow Point::row(const PointResult& result, Stage stage) const {
   return ResultRow{.collective = collective_name(call.collective),
                    .transport = transport,
+                   .nodes = nodes,
                    .np = np,
                    .bytes = call.bytes,
                    .algorithm = algorithm->desc->name,

@@ -1,7 +1,8 @@
 // ccautotune tuner: the points to measure on one communicator.
 //
-// A point is (collective, transport, np, message size, algorithm, parameter
-// values). For a communicator (which fixes the transport and np) the space
+// A point is (collective, transport, nodes, np, message size, algorithm,
+// parameter values). For a communicator (which fixes the transport and the
+// shape: nodes and np) the space
 // holds every registered algorithm that passes the filters, with every
 // combination of its parameter values, at every message size, except where
 // cct::why_unusable refuses the call; refusals are kept with their reason.
@@ -58,7 +59,8 @@ struct Point {
   const AlgorithmEntry* algorithm = nullptr;
   std::vector<int64_t> params;
   std::string transport;
-  int np = 0;
+  int nodes = 1;  // the communicator's shape: Communicator::nodes() ...
+  int np = 0;     // ... and size()
   Call call;
 
   // The results-file row of this point with a measured result.
@@ -89,7 +91,7 @@ struct Space {
 // measurement will pass), or empty when it can.
 std::string why_unusable_here(const Point& p, const Communicator& comm);
 
-// The space on comm (its transport and size). Throws cct::Error for an
+// The space on comm (its transport, nodes and size). Throws cct::Error for an
 // unknown collective name in the filter. Local: no communication.
 Space enumerate(const Registry& registry, const Communicator& comm, const SpaceFilter& filter);
 

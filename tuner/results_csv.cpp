@@ -1,8 +1,15 @@
 #include "tuner/results_csv.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
+#include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "cct/error.hpp"
 #include "cct/units.hpp"
@@ -10,7 +17,7 @@
 namespace cct::tuner {
 namespace {
 
-constexpr std::size_t kColumns = 11;
+constexpr std::size_t kColumns = 12;  // of the current format
 constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal, Stage::kCrossover, Stage::kCheck};
 
 bool parse_stage(const std::string& text, Stage* out) {
@@ -60,27 +67,59 @@ bool parse_value(const cct_param_desc& p, const std::string& text, int64_t* out)
   return bytes.has_value() || parse_number(text, out);
 }
 
-// Why a row is malformed, or empty when `row` was filled from it.
-std::string parse_row(const std::string& line, ResultRow* row) {
-  const std::vector<std::string> f = split(line, ',');
-  if (f.size() != kColumns)
-    return "expected " + std::to_string(kColumns) + " columns, found " + std::to_string(f.size());
-  if (!is_name(f[0]) || !is_name(f[1]) || !is_name(f[4]))
+// The layouts of a results file, told apart by the header.
+enum class Format { kCurrent, kSingleNode };
+
+// The format a header line announces; cct::Error with path:1 when neither.
+Format format_of(const std::string& path, std::string_view header) {
+  if (header == kResultsHeader) return Format::kCurrent;
+  if (header == kResultsHeaderSingleNode) return Format::kSingleNode;
+  throw Error(path + ":1: not a results file (header is not '" + kResultsHeader + "')",
+              CCT_ERR_INVALID_ARG);
+}
+
+// The fields of a row in the current layout (a single-node row gets nodes
+// 1), or nothing when it has the wrong number of columns; *why says so.
+std::optional<std::vector<std::string>> current_fields(const std::string& line, Format format,
+                                                       std::string* why) {
+  std::vector<std::string> f = split(line, ',');
+  const std::size_t columns = format == Format::kCurrent ? kColumns : kColumns - 1;
+  if (f.size() != columns) {
+    *why = "expected " + std::to_string(columns) + " columns, found " + std::to_string(f.size());
+    return std::nullopt;
+  }
+  if (format == Format::kSingleNode) f.insert(f.begin() + 2, "1");
+  return f;
+}
+
+// Why the fields of a row (current layout) are malformed, or empty when
+// `row` was filled from them.
+std::string parse_fields(const std::vector<std::string>& f, ResultRow* row) {
+  if (!is_name(f[0]) || !is_name(f[1]) || !is_name(f[5]))
     return "collective, transport and algorithm must be [a-z0-9_]+ names";
   row->collective = f[0];
   row->transport = f[1];
-  row->algorithm = f[4];
-  row->params = f[5];
+  row->algorithm = f[5];
+  row->params = f[6];
   PointResult& r = row->result;
-  if (!parse_number(f[2], &row->np) || row->np < 1) return "bad np '" + f[2] + "'";
-  if (!parse_number(f[3], &row->bytes) || row->bytes < 0) return "bad bytes '" + f[3] + "'";
-  if (!parse_number(f[6], &r.median_s) || !parse_number(f[7], &r.min_s) ||
-      !parse_number(f[8], &r.max_s))
-    return "bad seconds in '" + f[6] + "," + f[7] + "," + f[8] + "'";
-  if (!parse_number(f[9], &r.reps) || r.reps < 1) return "bad reps '" + f[9] + "'";
-  if (!parse_stage(f[10], &row->stage))
-    return "bad stage '" + f[10] + "' (expected pruned, final, crossover or check)";
+  if (!parse_number(f[2], &row->nodes) || row->nodes < 1) return "bad nodes '" + f[2] + "'";
+  if (!parse_number(f[3], &row->np) || row->np < 1) return "bad np '" + f[3] + "'";
+  if (row->np < row->nodes) return "np " + f[3] + " is below nodes " + f[2];
+  if (!parse_number(f[4], &row->bytes) || row->bytes < 0) return "bad bytes '" + f[4] + "'";
+  if (!parse_number(f[7], &r.median_s) || !parse_number(f[8], &r.min_s) ||
+      !parse_number(f[9], &r.max_s))
+    return "bad seconds in '" + f[7] + "," + f[8] + "," + f[9] + "'";
+  if (!parse_number(f[10], &r.reps) || r.reps < 1) return "bad reps '" + f[10] + "'";
+  if (!parse_stage(f[11], &row->stage))
+    return "bad stage '" + f[11] + "' (expected pruned, final, crossover or check)";
   return "";
+}
+
+// Why a row is malformed, or empty when `row` was filled from it.
+std::string parse_row(const std::string& line, Format format, ResultRow* row) {
+  std::string why;
+  const auto fields = current_fields(line, format, &why);
+  return fields ? parse_fields(*fields, row) : why;
 }
 
 std::string read_file(const std::string& path) {
@@ -91,9 +130,59 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
+// Writes all of text to fd; false (errno set) on a short or failed write.
+bool write_all(int fd, const std::string& text) {
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Replaces the file at path with text through a temporary file beside it
+// and rename(), so that a crash leaves the old file or the new one, never
+// half of either: the file holds measurements that took long to make.
+void replace_atomically(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  std::string tmp =
+      (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) throw Error("cannot convert results file " + path + ": " + std::strerror(errno));
+  const auto mode = static_cast<mode_t>(fs::status(path).permissions() & fs::perms::mask);
+  bool ok = ::fchmod(fd, mode) == 0 && write_all(fd, text) && ::fsync(fd) == 0;
+  int error = errno;
+  ok = ::close(fd) == 0 && ok;
+  if (ok && ::rename(tmp.c_str(), path.c_str()) == 0) return;
+  error = ok ? errno : error;
+  ::unlink(tmp.c_str());
+  throw Error("cannot convert results file " + path + ": " + std::strerror(error));
+}
+
+// The complete lines of a single-node file (header included) in the
+// current format, each row checked on the way (cct::Error path:line).
+std::string converted(const std::string& path, const std::string& complete) {
+  const std::vector<std::string> lines = split(complete, '\n');
+  std::string out = std::string(kResultsHeader) + "\n";
+  for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
+    std::string why;
+    ResultRow row;
+    const auto fields = current_fields(lines[i], Format::kSingleNode, &why);
+    if (fields) why = parse_fields(*fields, &row);
+    if (!why.empty())
+      throw Error(path + ":" + std::to_string(i + 1) + ": " + why, CCT_ERR_INVALID_ARG);
+    for (std::size_t k = 0; k < fields->size(); ++k) out += (k ? "," : "") + (*fields)[k];
+    out += "\n";
+  }
+  return out;
+}
+
 // Cuts off a partial last line (a crash mid-write) and checks the header,
-// so that appended rows start on a line of their own. Returns whether the
-// file already has its header.
+// so that appended rows start on a line of their own; converts a
+// single-node file to the current format. Returns whether the file already
+// has its header.
 bool prepare_for_append(const std::string& path) {
   namespace fs = std::filesystem;
   if (!fs::exists(path)) return false;
@@ -102,9 +191,9 @@ bool prepare_for_append(const std::string& path) {
   const std::size_t complete = last_newline == std::string::npos ? 0 : last_newline + 1;
   if (complete != text.size()) fs::resize_file(path, complete);
   if (complete == 0) return false;
-  if (text.compare(0, text.find('\n'), kResultsHeader) != 0)
-    throw Error(path + ":1: not a results file (header is not '" + kResultsHeader + "')",
-                CCT_ERR_INVALID_ARG);
+  const std::string_view header(text.data(), text.find('\n'));
+  if (format_of(path, header) == Format::kSingleNode)
+    replace_atomically(path, converted(path, text.substr(0, complete)));
   return true;
 }
 
@@ -121,8 +210,8 @@ const char* stage_name(Stage stage) {
 }
 
 std::string ResultRow::key() const {
-  return collective + "," + transport + "," + std::to_string(np) + "," + std::to_string(bytes) +
-         "," + algorithm + "," + params;
+  return collective + "," + transport + "," + std::to_string(nodes) + "," + std::to_string(np) +
+         "," + std::to_string(bytes) + "," + algorithm + "," + params;
 }
 
 std::string format_params(const cct_algorithm_desc& alg, std::span<const int64_t> values) {
@@ -170,23 +259,28 @@ void ResultsWriter::append(const ResultRow& row) {
   if (!out_) throw Error("cannot write results file " + path_);
 }
 
-std::vector<ResultRow> read_results(const std::string& path) {
-  if (!std::filesystem::exists(path)) return {};
-  const std::vector<std::string> lines = split(read_file(path), '\n');
+std::string results_text(const std::string& path) {
+  return std::filesystem::exists(path) ? read_file(path) : std::string();
+}
+
+std::vector<ResultRow> parse_results(const std::string& text, const std::string& source) {
+  const std::vector<std::string> lines = split(text, '\n');
   // The piece after the last newline is empty, or a row cut off by a crash.
   const std::size_t complete = lines.size() - 1;
   if (complete == 0) return {};
-  if (lines[0] != kResultsHeader)
-    throw Error(path + ":1: not a results file (header is not '" + kResultsHeader + "')",
-                CCT_ERR_INVALID_ARG);
+  const Format format = format_of(source, lines[0]);
   std::vector<ResultRow> rows;
   for (std::size_t i = 1; i < complete; ++i) {
     ResultRow row;
-    if (std::string why = parse_row(lines[i], &row); !why.empty())
-      throw Error(path + ":" + std::to_string(i + 1) + ": " + why, CCT_ERR_INVALID_ARG);
+    if (std::string why = parse_row(lines[i], format, &row); !why.empty())
+      throw Error(source + ":" + std::to_string(i + 1) + ": " + why, CCT_ERR_INVALID_ARG);
     rows.push_back(std::move(row));
   }
   return rows;
+}
+
+std::vector<ResultRow> read_results(const std::string& path) {
+  return parse_results(results_text(path), path);
 }
 
 std::set<std::string> finished_keys(const std::vector<ResultRow>& rows) {

@@ -1,7 +1,12 @@
 // ccautotune tuner: the raw results file, one CSV row per measured point.
 //
-//   collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage
-//   bcast,shm,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37,final
+//   collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage
+//   bcast,shm,1,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37,final
+//
+// nodes and np are the communicator's shape: the nodes it spans and its
+// ranks in all. Files written before multi-node tuning lack the nodes
+// column (kResultsHeaderSingleNode); they read as nodes 1, and a writer
+// appending to one converts it first.
 //
 // stage says what the row is for (see search.hpp): `pruned`, a candidate
 // dropped by successive halving, with the figures of its last screening
@@ -35,6 +40,9 @@
 namespace cct::tuner {
 
 inline constexpr const char* kResultsHeader =
+    "collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage";
+// The format before the nodes column, still read.
+inline constexpr const char* kResultsHeaderSingleNode =
     "collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage";
 
 enum class Stage { kPruned, kFinal, kCrossover, kCheck };
@@ -45,6 +53,7 @@ const char* stage_name(Stage stage);
 struct ResultRow {
   std::string collective;
   std::string transport;
+  int nodes = 1;  // the nodes the communicator spans
   int np = 0;
   int64_t bytes = 0;
   std::string algorithm;
@@ -63,7 +72,10 @@ std::string format_params(const cct_algorithm_desc& alg, std::span<const int64_t
 std::vector<int64_t> parse_params(const cct_algorithm_desc& alg, const std::string& text);
 
 // Appends rows to a results file, creating it with its header, or checking
-// the header of an existing one (cct::Error with file:line if it differs).
+// the header of an existing one (cct::Error with file:line if it is neither
+// format). A file of the format without nodes is first rewritten in the
+// current one, atomically (a temporary file, then rename), its rows getting
+// nodes 1, so that old and new rows never share a file.
 class ResultsWriter {
  public:
   explicit ResultsWriter(const std::string& path);
@@ -78,6 +90,11 @@ class ResultsWriter {
 // Every finished row of a results file; none when the file does not exist.
 // A malformed row gives cct::Error("path:line: why").
 std::vector<ResultRow> read_results(const std::string& path);
+// The same in two steps, for a file read on one rank and parsed on all:
+// the file's text ("" when it does not exist), and the rows of such text,
+// `source` standing for the file name in messages.
+std::string results_text(const std::string& path);
+std::vector<ResultRow> parse_results(const std::string& text, const std::string& source);
 
 // The keys of rows, for --resume: a point whose key is in it is not measured
 // again.

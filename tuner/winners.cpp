@@ -18,8 +18,12 @@ bool same_comm(const Winner& a, const Winner& b) {
   return a.collective == b.collective && a.transport == b.transport;
 }
 
+bool same_nodes(const Winner& a, const Winner& b) {
+  return same_comm(a, b) && a.nodes == b.nodes;
+}
+
 bool same_bucket(const Winner& a, const Winner& b) {
-  return same_comm(a, b) && a.np == b.np;
+  return same_nodes(a, b) && a.np == b.np;
 }
 
 // The leading winners of all that `same` groups with the first.
@@ -48,21 +52,36 @@ std::vector<SizeRule> size_rules(std::span<const Winner> bucket) {
   return rules;
 }
 
-// The buckets of one (collective, transport) from its winners, np ascending.
+// Appends the buckets of one (collective, transport, nodes) from its
+// winners, np ascending. No communicator of n nodes has fewer than n ranks,
+// so the first bucket starts at n.
+void add_buckets(std::span<const Winner> shape, std::vector<RankBucket>& out) {
+  const int nodes = shape.front().nodes;
+  for (bool first = true; !shape.empty(); first = false) {
+    const std::span<const Winner> bucket = leading_run(shape, same_bucket);
+    shape = shape.subspan(bucket.size());
+    out.push_back({.np_lo = first ? nodes : bucket.front().np,
+                   .np_hi = shape.empty() ? kMaxRanks : shape.front().np - 1,
+                   .nodes = nodes,
+                   .sizes = size_rules(bucket)});
+  }
+}
+
+// The buckets of one (collective, transport), by nodes then np.
 std::vector<RankBucket> buckets(std::span<const Winner> comm) {
   std::vector<RankBucket> out;
   while (!comm.empty()) {
-    const std::span<const Winner> bucket = leading_run(comm, same_bucket);
-    comm = comm.subspan(bucket.size());
-    out.push_back({.np_lo = out.empty() ? 1 : bucket.front().np,
-                   .np_hi = comm.empty() ? kMaxRanks : comm.front().np - 1,
-                   .sizes = size_rules(bucket)});
+    const std::span<const Winner> shape = leading_run(comm, same_nodes);
+    add_buckets(shape, out);
+    comm = comm.subspan(shape.size());
   }
   return out;
 }
 
 std::string np_text(const RankBucket& b) {
-  return std::to_string(b.np_lo) + "-" + (b.np_hi == kMaxRanks ? "max" : std::to_string(b.np_hi));
+  const std::string nodes = b.nodes > 1 ? " (" + std::to_string(b.nodes) + " nodes)" : "";
+  return std::to_string(b.np_lo) + "-" + (b.np_hi == kMaxRanks ? "max" : std::to_string(b.np_hi)) +
+         nodes;
 }
 
 std::string size_text(const SizeRule& s) {
@@ -158,6 +177,7 @@ std::string read_winner(const ResultRow& row, const Registry& registry, Winner* 
     w->params[p.name] = values[i];
   }
   w->transport = row.transport;
+  w->nodes = row.nodes;
   w->np = row.np;
   w->bytes = row.bytes;
   w->algorithm = row.algorithm;
@@ -166,7 +186,7 @@ std::string read_winner(const ResultRow& row, const Registry& registry, Winner* 
 }
 
 Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registry) {
-  using Group = std::tuple<cct_collective, std::string, int, int64_t>;
+  using Group = std::tuple<cct_collective, std::string, int, int, int64_t>;
   struct Rows {
     std::vector<Winner> winners;
     std::vector<Stage> stages;
@@ -180,7 +200,7 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
       ignored.insert(why);
       continue;
     }
-    Rows& group = groups[Group{w.collective, w.transport, w.np, w.bytes}];
+    Rows& group = groups[Group{w.collective, w.transport, w.nodes, w.np, w.bytes}];
     group.winners.push_back(std::move(w));
     group.stages.push_back(row.stage);
   }

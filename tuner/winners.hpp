@@ -1,16 +1,18 @@
 // ccautotune tuner: from the raw results to the rules of a profile.
 //
 // A winner is the row with the lowest median among the rows of one point
-// group (collective, transport, np, bytes); on a tie the earlier row wins;
+// group (collective, transport, nodes, np, bytes); on a tie the earlier row wins;
 // but the previous size's winner stays when it is within 5% of the lowest
 // (noise should not cut the profile into many ranges). Only final and
 // crossover rows compete where a group has them (a pruned row's figure is
 // a cheap screening one); check rows test the profile and never shape it.
-// The rules of one (collective, transport) have one communicator-size
-// bucket per measured np: it holds from that np up to the next measured np
-// minus 1; the smallest np's bucket starts at 1 (a profile tuned from 2
-// ranks up is the best guess for 1 too, and a 1-rank call is trivial for
-// every algorithm) and the largest np's bucket ends at max. In a bucket,
+// Each shape is tuned on its own: the rules of one (collective, transport)
+// have, for each measured node count, one communicator-size bucket per
+// measured np of that node count: it holds from that np up to the next
+// measured np minus 1; the smallest np's bucket starts at the node count,
+// so at 1 on one node (a profile tuned from 2 ranks up is the best guess
+// for 1 too, and a 1-rank call is trivial for every algorithm), and the
+// largest np's bucket ends at max. In a bucket,
 // each measured size's winner holds from that size up to the next measured
 // size; the first range starts at 0 and the last ends at max. Neighbouring
 // ranges with the same winner (algorithm and parameter values) are merged;
@@ -33,6 +35,7 @@ namespace cct::tuner {
 struct Winner {
   cct_collective collective = CCT_BARRIER;
   std::string transport;
+  int nodes = 1;
   int np = 0;
   int64_t bytes = 0;
   std::string algorithm;
@@ -41,7 +44,7 @@ struct Winner {
 };
 
 struct Winners {
-  // One per point group, ordered by collective, transport, np, bytes.
+  // One per point group, ordered by collective, transport, nodes, np, bytes.
   std::vector<Winner> best;
   // Rows left out, one line per cause: an unknown collective or algorithm,
   // or parameters the registered algorithm does not accept (the results
@@ -64,8 +67,9 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
 // The rules of a profile from winners (ordered as pick_winners orders them).
 std::map<cct_collective, TransportRules> build_rules(const std::vector<Winner>& winners);
 
-// A table of the rules for people: collective, transport, np range, size
-// range, algorithm(params), median in microseconds; one line per size rule.
+// A table of the rules for people: collective, transport, np range (with
+// the nodes where more than 1: "4-7 (2 nodes)"), size range,
+// algorithm(params), median in microseconds; one line per size rule.
 std::string rules_table(const std::map<cct_collective, TransportRules>& rules);
 
 }  // namespace cct::tuner

@@ -48,6 +48,7 @@ class Reader {
   std::vector<RankBucket> buckets(cct_collective c, const YAML::Node& node,
                                   const std::string& ctx) const;
   RankBucket bucket(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
+  int32_t nodes(const YAML::Node& node, int32_t np_hi, const std::string& ctx) const;
   SizeRule size_rule(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
   std::map<std::string, int64_t> params(const AlgorithmEntry* alg, const YAML::Node& node,
                                         const std::string& ctx) const;
@@ -187,18 +188,21 @@ std::vector<RankBucket> Reader::buckets(cct_collective c, const YAML::Node& node
   if (!node.IsSequence()) fail(node, ctx + ": expected a list of np buckets, got " + quoted(node));
   std::vector<RankBucket> out;
   for (std::size_t i = 0; i < node.size(); ++i) {
-    RankBucket b = bucket(c, node[i], ctx + "[" + std::to_string(i) + "]");
+    const std::string at = ctx + "[" + std::to_string(i) + "]";
+    RankBucket b = bucket(c, node[i], at);
+    // Only buckets of the same node count compete for a communicator.
     for (const RankBucket& other : out)
-      if (b.np_lo <= other.np_hi && other.np_lo <= b.np_hi)
-        fail(node[i], ctx + "[" + std::to_string(i) + "]: np range overlaps an earlier bucket's [" +
-                          std::to_string(other.np_lo) + ", " + std::to_string(other.np_hi) + "]");
+      if (b.nodes == other.nodes && b.np_lo <= other.np_hi && other.np_lo <= b.np_hi)
+        fail(node[i], at + ": np range overlaps an earlier bucket's [" +
+                          std::to_string(other.np_lo) + ", " + std::to_string(other.np_hi) + "]" +
+                          (b.nodes > 1 ? " of " + std::to_string(b.nodes) + " nodes" : ""));
     out.push_back(std::move(b));
   }
   return out;
 }
 
 RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::string& ctx) const {
-  check_keys(node, ctx, {"np", "sizes"}, {});
+  check_keys(node, ctx, {"np", "sizes"}, {"nodes"});
   const YAML::Node np = node["np"];
   expect_seq(np, ctx + ".np", 2);
   RankBucket b;
@@ -207,6 +211,7 @@ RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::s
       np[1].IsScalar() && np[1].Scalar() == "max"
           ? kMaxRanks
           : static_cast<int32_t>(integer(np[1], ctx + ".np end (or max)", b.np_lo, kMaxRanks));
+  b.nodes = nodes(node["nodes"], b.np_hi, ctx);
   const YAML::Node sizes = node["sizes"];
   if (!sizes.IsSequence() || sizes.size() == 0)
     fail(sizes, ctx + ".sizes: expected a non-empty list of size ranges");
@@ -214,6 +219,18 @@ RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::s
     b.sizes.push_back(size_rule(c, sizes[i], ctx + ".sizes[" + std::to_string(i) + "]"));
   check_coverage(b.sizes, sizes, ctx + ".sizes");
   return b;
+}
+
+// A bucket's optional node count; 1 when absent, as in every profile
+// written before multi-node tuning.
+int32_t Reader::nodes(const YAML::Node& node, int32_t np_hi, const std::string& ctx) const {
+  if (!node) return 1;
+  const auto nodes = static_cast<int32_t>(integer(node, ctx + ".nodes", 1, kMaxRanks));
+  // Every rank is on some node: a communicator never has fewer ranks than nodes.
+  if (nodes > np_hi)
+    fail(node, ctx + ".nodes: " + std::to_string(nodes) + " nodes but at most " +
+                   std::to_string(np_hi) + " ranks: no communicator can match");
+  return nodes;
 }
 
 SizeRule Reader::size_rule(cct_collective c, const YAML::Node& node, const std::string& ctx) const {

@@ -1,6 +1,8 @@
-// The compiled lookup: for one transport and one communicator size, a short
+// The compiled lookup: for one transport and one communicator shape, a short
 // list of ranges per collective, resolved against the registry up front so
 // that select() only compares integers.
+#include <optional>
+
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
 #include "profile_check.hpp"
@@ -8,16 +10,40 @@
 namespace cct {
 namespace {
 
-// The profile's bucket for (c, transport, np), or nullptr.
-const RankBucket* bucket_for(const Profile& profile, cct_collective c, std::string_view transport,
-                             int np) {
+// The buckets of (c, transport), or nullptr.
+const std::vector<RankBucket>* buckets_of(const Profile& profile, cct_collective c,
+                                          std::string_view transport) {
   auto by_collective = profile.rules.find(c);
   if (by_collective == profile.rules.end()) return nullptr;
   auto by_transport = by_collective->second.find(std::string(transport));
   if (by_transport == by_collective->second.end()) return nullptr;
-  for (const RankBucket& b : by_transport->second)
-    if (np >= b.np_lo && np <= b.np_hi) return &b;
+  return &by_transport->second;
+}
+
+// The profile's bucket for (c, transport, nodes, np), or nullptr.
+const RankBucket* bucket_for(const Profile& profile, cct_collective c, std::string_view transport,
+                             int nodes, int np) {
+  if (const std::vector<RankBucket>* buckets = buckets_of(profile, c, transport))
+    for (const RankBucket& b : *buckets)
+      if (b.nodes == nodes && np >= b.np_lo && np <= b.np_hi) return &b;
   return nullptr;
+}
+
+// The node count whose rules stand for `nodes` on this transport: `nodes`
+// when some collective was tuned for it (or none was tuned at all), else
+// the largest tuned count below it, else the smallest above. Decided for
+// the whole transport, not per collective, so that one run never mixes the
+// rules of different shapes.
+int closest_tuned_nodes(const Profile& profile, std::string_view transport, int nodes) {
+  std::optional<int> below, above;
+  for (int i = 0; i < CCT_COLLECTIVE_COUNT; ++i)
+    if (const auto* buckets = buckets_of(profile, static_cast<cct_collective>(i), transport))
+      for (const RankBucket& b : *buckets) {
+        if (b.nodes == nodes) return nodes;
+        if (b.nodes < nodes && (!below || b.nodes > *below)) below = b.nodes;
+        if (b.nodes > nodes && (!above || b.nodes < *above)) above = b.nodes;
+      }
+  return below ? *below : above ? *above : nodes;
 }
 
 std::size_t to_size(int64_t bytes) {
@@ -27,11 +53,16 @@ std::size_t to_size(int64_t bytes) {
 }  // namespace
 
 Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
-                   const Registry& registry, std::string_view transport, int np) {
+                   const Registry& registry, std::string_view transport, int np, int nodes) {
   for (const ForceRule& f : force) add(f.collective, f.rule, true, registry, "CCT_FORCE");
+  const int tuned = closest_tuned_nodes(profile, transport, nodes);
+  if (tuned != nodes)
+    warnings_.push_back("profile tuned on " + std::to_string(tuned) + " node" +
+                        (tuned == 1 ? "" : "s") + ", not " + std::to_string(nodes) +
+                        ": using its " + std::to_string(tuned) + "-node rules");
   for (int i = 0; i < CCT_COLLECTIVE_COUNT; ++i) {
     const auto c = static_cast<cct_collective>(i);
-    if (const RankBucket* b = bucket_for(profile, c, transport, np))
+    if (const RankBucket* b = bucket_for(profile, c, transport, tuned, np))
       for (const SizeRule& r : b->sizes) add(c, r, false, registry, "profile");
   }
 }

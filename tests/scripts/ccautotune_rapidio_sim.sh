@@ -27,8 +27,8 @@ grep -q "switch_bcast\|counter_barrier\|switch_gather\|switch_reduce" "$yaml" ||
   fail "no switch-assisted algorithm won anywhere" "$yaml"
 
 run "$dir/b" >"$dir/b.log" 2>&1 || fail "second run exited $?" "$dir/b.log"
-cut -d, -f1-9 "$dir/a/$fp.csv" >"$dir/a.rows"
-cut -d, -f1-9 "$dir/b/$fp.csv" >"$dir/b.rows"
+cut -d, -f1-10 "$dir/a/$fp.csv" >"$dir/a.rows"
+cut -d, -f1-10 "$dir/b/$fp.csv" >"$dir/b.rows"
 cmp -s "$dir/a.rows" "$dir/b.rows" || fail "two runs measured different figures" \
   <(diff "$dir/a.rows" "$dir/b.rows")
 

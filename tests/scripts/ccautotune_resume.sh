@@ -32,11 +32,11 @@ fp=$(sed -n 's/.*, fingerprint \([0-9a-f]*\);.*/\1/p' "$dir/first.log")
 csv=$out/$fp.csv
 yaml=$out/$fp.yaml
 check_profile "$dir/first.log"
-header='collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage'
+header='collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage'
 [ "$(head -1 "$csv")" = "$header" ] || fail "header is '$(head -1 "$csv")'"
 rows=$(($(wc -l <"$csv") - 1))
 [ "$rows" -ge 10 ] || fail "only $rows rows" "$csv"
-grep -q '^bcast,shm,2,1,knomial,radix=4,' "$csv" || fail "no knomial row" "$csv"
+grep -q '^bcast,shm,1,2,1,knomial,radix=4,' "$csv" || fail "no knomial row" "$csv"
 
 # A crash in the middle of the last row: half of it stays, without newline.
 last=$(tail -1 "$csv")
@@ -44,7 +44,7 @@ head -n -1 "$csv" >"$dir/cut" && printf '%s' "${last:0:20}" >>"$dir/cut" && mv "
 run --resume >"$dir/second.log" || fail "resume exited $?" "$dir/second.log"
 grep -q '^\[1/1\] ' "$dir/second.log" || fail "resume did not measure 1 point" "$dir/second.log"
 [ $(($(wc -l <"$csv") - 1)) -eq "$rows" ] || fail "$rows rows expected after resume" "$csv"
-dups=$(cut -d, -f1-6 "$csv" | sort | uniq -d)
+dups=$(cut -d, -f1-7 "$csv" | sort | uniq -d)
 [ -z "$dups" ] || fail "measured twice: $dups"
 check_profile "$dir/second.log"
 

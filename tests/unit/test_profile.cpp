@@ -117,9 +117,9 @@ const char* const kValidYaml =
     "          - range: [0, max]\n"               // 36
     "            algorithm: ring\n";              // 37
 
-// kValidYaml with line `line` (1-based) replaced by `text` ("" deletes it).
-std::string with_line(int line, const std::string& text) {
-  std::istringstream in(kValidYaml);
+// yaml with line `line` (1-based) replaced by `text` ("" deletes it).
+std::string with_line(const std::string& yaml, int line, const std::string& text) {
+  std::istringstream in(yaml);
   std::string out;
   int n = 0;
   for (std::string l; std::getline(in, l);)
@@ -128,6 +128,11 @@ std::string with_line(int line, const std::string& text) {
     else if (!text.empty())
       out += text + "\n";
   return out;
+}
+
+// kValidYaml with line `line` replaced by `text`.
+std::string with_line(int line, const std::string& text) {
+  return with_line(kValidYaml, line, text);
 }
 
 // The first `n` lines of kValidYaml.
@@ -291,6 +296,20 @@ TEST_CASE("profile: rejections name the file and line", "[profile]") {
       {first_lines(32) + "    shm: {}\n", 33, "rules.allreduce.shm: expected a list of np buckets"},
       {first_lines(34) + "        sizes: []\n", 35,
        "rules.allreduce.shm[0].sizes: expected a non-empty list of size ranges"},
+      {with_line(20, "      - np: [2, 8]\n        nodes: 0"), 21,
+       "rules.bcast.shm[0].nodes: expected an integer in 1..2147483647, got '0'"},
+      {with_line(20, "      - np: [2, 8]\n        nodes: two"), 21,
+       "rules.bcast.shm[0].nodes: expected an integer"},
+      {with_line(20, "      - np: [2, 8]\n        nodes: 9"), 21,
+       "rules.bcast.shm[0].nodes: 9 nodes but at most 8 ranks: no communicator can match"},
+      {with_line(20, "      - np: [2, 8]\n        nodes: 2\n        nodes: 2"), 22,
+       "rules.bcast.shm[0]: field 'nodes' given twice"},
+      // The same node count, given or by default: the ranges compete.
+      {with_line(28, "      - np: [8, max]\n        nodes: 1"), 28,
+       "np range overlaps an earlier bucket's [2, 8]"},
+      {with_line(with_line(28, "      - np: [8, max]\n        nodes: 2"), 20,
+                 "      - np: [2, 8]\n        nodes: 2"),
+       29, "rules.bcast.shm[1]: np range overlaps an earlier bucket's [2, 8] of 2 nodes"},
   };
   for (const Case& c : cases) {
     INFO(c.yaml);
@@ -328,6 +347,55 @@ TEST_CASE("profile: mangled files are rejected, never crash, and round-trip when
     }
   }
   CHECK(accepted > 0);
+}
+
+TEST_CASE("profile: buckets of several node counts round-trip", "[profile]") {
+  cct::Profile p = sample_profile();
+  p.machine.nodes = 4;
+  p.machine.ranks_per_node = 8;
+  auto& buckets = p.rules[CCT_BCAST]["shm"];
+  buckets.push_back({.np_lo = 2, .np_hi = 15, .nodes = 2, .sizes = {{.algorithm = "knomial"}}});
+  buckets.push_back({.np_lo = 16, .nodes = 2, .sizes = {{.algorithm = "chain"}}});
+  buckets.push_back({.np_lo = 4, .nodes = 4, .sizes = {{.algorithm = "binomial"}}});
+  TempDir dir;
+  cct::save_profile(p, dir.file("p.yaml"));
+  const cct::Profile back = cct::load_profile(dir.file("p.yaml"), &cct::test::registry());
+  CHECK(back == p);
+  CHECK((back.machine.nodes == 4 && back.machine.ranks_per_node == 8));
+  CHECK(back.rules.at(CCT_BCAST).at("shm")[4].nodes == 4);
+  const std::string text = read_file(dir.file("p.yaml"));
+  CHECK(text.find("      - np: [16, max]\n        nodes: 2\n        sizes:") != std::string::npos);
+}
+
+TEST_CASE("profile: a bucket without nodes is for one node, and is written so", "[profile]") {
+  const cct::Profile p = cct::profile_from_yaml(kValidYaml, "valid", &cct::test::registry());
+  for (const auto& [collective, transports] : p.rules)
+    for (const auto& [transport, buckets] : transports)
+      for (const cct::RankBucket& b : buckets) CHECK(b.nodes == 1);
+  // Single-node profiles are written as before: no nodes key in a bucket.
+  const std::string text = cct::profile_to_yaml(sample_profile());
+  CHECK(text.find("        nodes:") == std::string::npos);
+  CHECK(text.find("\n  nodes: 1\n") != std::string::npos);  // the machine's
+}
+
+TEST_CASE("profile: overlapping np ranges of different node counts are accepted", "[profile]") {
+  const cct::Profile p = cct::profile_from_yaml(
+      with_line(28, "      - np: [2, max]\n        nodes: 2"), "valid", &cct::test::registry());
+  const auto& buckets = p.rules.at(CCT_BCAST).at("shm");
+  REQUIRE(buckets.size() == 2);
+  CHECK((buckets[0].nodes == 1 && buckets[1].nodes == 2 && buckets[1].np_lo == 2));
+}
+
+TEST_CASE("profile: a bucket with more nodes than np_hi would not save", "[profile]") {
+  cct::Profile p;
+  p.rules[CCT_BCAST]["shm"] = {
+      {.np_lo = 2, .np_hi = 3, .nodes = 4, .sizes = {{.algorithm = "binomial"}}}};
+  TempDir dir;
+  CHECK_THROWS_WITH(cct::save_profile(p, dir.file("p.yaml")),
+                    Catch::Contains("no communicator can match"));
+  p.rules[CCT_BCAST]["shm"][0].nodes = 0;
+  CHECK_THROWS_WITH(cct::save_profile(p, dir.file("p.yaml")),
+                    Catch::Contains("nodes: expected an integer in 1.."));
 }
 
 TEST_CASE("profile: without a registry, names are not checked", "[profile]") {
@@ -401,6 +469,77 @@ TEST_CASE("profile: lookup boundaries", "[profile]") {
   CHECK(cct::Selector(p, {}, reg, "shm", 1000).select(CCT_BCAST, 0)->algorithm->desc->name ==
         std::string("scatter_allgather"));
   CHECK(s.select(static_cast<cct_collective>(CCT_COLLECTIVE_COUNT), 0) == nullptr);
+}
+
+namespace {
+
+// bcast on shm tuned on 1, 2 and 4 nodes (one algorithm per node count),
+// allreduce on one node only.
+cct::Profile shapes_profile() {
+  cct::Profile p;
+  auto bucket = [](int nodes, const char* algorithm) {
+    return cct::RankBucket{.np_lo = nodes, .nodes = nodes, .sizes = {{.algorithm = algorithm}}};
+  };
+  p.rules[CCT_BCAST]["shm"] = {bucket(1, "binomial"), bucket(2, "knomial"), bucket(4, "chain")};
+  p.rules[CCT_ALLREDUCE]["shm"] = {bucket(1, "ring")};
+  return p;
+}
+
+std::string selected_name(const cct::Selector& s, cct_collective c) {
+  const cct::Selection* sel = s.select(c, 0);
+  return sel ? sel->algorithm->desc->name : "none";
+}
+
+}  // namespace
+
+TEST_CASE("profile: lookup uses the buckets of the communicator's node count", "[profile]") {
+  const cct::Registry& reg = cct::test::registry();
+  const cct::Profile p = shapes_profile();
+  for (auto [nodes, bcast] : {std::pair{1, "binomial"}, {2, "knomial"}, {4, "chain"}}) {
+    const cct::Selector s(p, {}, reg, "shm", 8, nodes);
+    INFO(nodes << " nodes");
+    CHECK(s.warnings().empty());
+    CHECK(selected_name(s, CCT_BCAST) == bcast);
+    // The 1-node allreduce rules are not 2-node rules.
+    CHECK(selected_name(s, CCT_ALLREDUCE) == (nodes == 1 ? "ring" : "none"));
+  }
+  // Without nodes: one node.
+  CHECK(selected_name(cct::Selector(p, {}, reg, "shm", 8), CCT_BCAST) == "binomial");
+}
+
+TEST_CASE("profile: an untuned node count uses the closest tuned one, with a warning",
+          "[profile]") {
+  const cct::Registry& reg = cct::test::registry();
+  cct::Profile p = shapes_profile();
+  // Below: the largest tuned count under it.
+  const cct::Selector three(p, {}, reg, "shm", 12, 3);
+  CHECK(selected_name(three, CCT_BCAST) == "knomial");
+  CHECK(three.warnings() ==
+        std::vector<std::string>{"profile tuned on 2 nodes, not 3: using its 2-node rules"});
+  const cct::Selector sixteen(p, {}, reg, "shm", 64, 16);
+  CHECK(selected_name(sixteen, CCT_BCAST) == "chain");
+  CHECK(sixteen.warnings() ==
+        std::vector<std::string>{"profile tuned on 4 nodes, not 16: using its 4-node rules"});
+  // None below: the smallest above.
+  p.rules[CCT_BCAST]["shm"].erase(p.rules[CCT_BCAST]["shm"].begin());
+  p.rules.erase(CCT_ALLREDUCE);
+  const cct::Selector one(p, {}, reg, "shm", 8, 1);
+  CHECK(selected_name(one, CCT_BCAST) == "knomial");
+  CHECK(one.warnings() ==
+        std::vector<std::string>{"profile tuned on 2 nodes, not 1: using its 2-node rules"});
+  // A transport the profile has no rules for: nothing to warn about.
+  CHECK(cct::Selector(p, {}, reg, "mpi", 8, 3).warnings().empty());
+}
+
+TEST_CASE("profile: CCT_FORCE applies to every node count", "[profile]") {
+  const cct::Registry& reg = cct::test::registry();
+  const auto force = cct::parse_force("bcast:0-max:scatter_allgather", &reg);
+  for (int nodes : {1, 2, 3, 16}) {
+    const cct::Selector s(shapes_profile(), force, reg, "shm", 16, nodes);
+    INFO(nodes << " nodes");
+    CHECK(selected_name(s, CCT_BCAST) == "scatter_allgather");
+    CHECK(s.select(CCT_BCAST, 0)->forced);
+  }
 }
 
 #ifdef CCT_COUNT_ALLOCATIONS

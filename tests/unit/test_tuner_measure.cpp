@@ -198,24 +198,24 @@ TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
     CHECK(back[i].stage == rows[i].stage);
   }
   CHECK(cct::tuner::finished_keys(back) ==
-        std::set<std::string>{"bcast,shm,4,1,knomial,radix=4", "bcast,shm,4,65536,knomial,radix=8",
-                              "bcast,shm,4,0,knomial,"});
+        std::set<std::string>{"bcast,shm,1,4,1,knomial,radix=4",
+                              "bcast,shm,1,4,65536,knomial,radix=8", "bcast,shm,1,4,0,knomial,"});
 
   SECTION("a partial last line is ignored, then cut off by the next writer") {
-    write_text(path, "bcast,shm,4,2,knomial,radix=4,1.2e-0", std::ios::app);
+    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1.2e-0", std::ios::app);
     CHECK(cct::tuner::read_results(path).size() == 3);
     cct::tuner::ResultsWriter(path).append(sample_row(2, "radix=2"));
     back = cct::tuner::read_results(path);
     REQUIRE(back.size() == 4);
-    CHECK(back[3].key() == "bcast,shm,4,2,knomial,radix=2");
+    CHECK(back[3].key() == "bcast,shm,1,4,2,knomial,radix=2");
     CHECK(read_text(path).find("1.2e-0\n") == std::string::npos);
   }
   SECTION("a malformed row names the file and line") {
-    write_text(path, "bcast,shm,4,2,knomial,radix=4,oops,1,1,3,final\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,oops,1,1,3,final\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":5: bad seconds"));
   }
   SECTION("an unknown stage is refused with the stages there are") {
-    write_text(path, "bcast,shm,4,2,knomial,radix=4,1,1,1,3,later\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1,1,1,3,later\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":5: bad stage 'later' (expected pruned, final"));
   }
@@ -231,6 +231,87 @@ TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
   }
   std::filesystem::remove(path);
   CHECK(cct::tuner::read_results(path).empty());
+}
+
+TEST_CASE("results CSV: the nodes column round-trips and is checked", "[tuner]") {
+  const std::string path = temp_path("results-nodes.csv");
+  std::filesystem::remove(path);
+  ResultRow two_nodes = sample_row(64, "radix=4");
+  two_nodes.nodes = 2;
+  two_nodes.np = 8;
+  cct::tuner::ResultsWriter(path).append(two_nodes);
+  CHECK(read_text(path) ==
+        std::string(cct::tuner::kResultsHeader) +
+            "\nbcast,shm,2,8,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final\n");
+  const std::vector<ResultRow> back = cct::tuner::read_results(path);
+  REQUIRE(back.size() == 1);
+  CHECK((back[0].nodes == 2 && back[0].np == 8));
+  CHECK(back[0].key() == "bcast,shm,2,8,64,knomial,radix=4");
+  // The same point on one node is another point.
+  CHECK(back[0].key() != sample_row(64, "radix=4").key());
+  // A point's row carries its shape.
+  const cct::tuner::Point point{.algorithm = &cct::test::algorithm(CCT_BCAST, "knomial"),
+                                .params = {4},
+                                .transport = "shm",
+                                .nodes = 2,
+                                .np = 8,
+                                .call = {CCT_BCAST, 64}};
+  CHECK(point.row({}).key() == back[0].key());
+
+  SECTION("a communicator has at least one rank per node") {
+    write_text(path, "bcast,shm,4,2,64,knomial,radix=4,1,1,1,3,final\n", std::ios::app);
+    CHECK_THROWS_WITH(cct::tuner::read_results(path),
+                      Catch::Contains(path + ":3: np 2 is below nodes 4"));
+  }
+  SECTION("nodes 0 is refused") {
+    write_text(path, "bcast,shm,0,2,64,knomial,radix=4,1,1,1,3,final\n", std::ios::app);
+    CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":3: bad nodes '0'"));
+  }
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("results CSV: a file without the nodes column", "[tuner]") {
+  const std::string dir = temp_path("old-results");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directory(dir);
+  const std::string path = dir + "/results.csv";
+  const std::string old_rows =
+      "bcast,shm,4,1,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,pruned\n"
+      "bcast,shm,4,65536,knomial,radix=8,2.5e-05,2e-05,3e-05,9,final\n";
+  write_text(path, std::string(cct::tuner::kResultsHeaderSingleNode) + "\n" + old_rows,
+             std::ios::trunc);
+
+  SECTION("reads as nodes 1") {
+    const std::vector<ResultRow> back = cct::tuner::read_results(path);
+    REQUIRE(back.size() == 2);
+    CHECK((back[0].nodes == 1 && back[0].np == 4 && back[0].bytes == 1));
+    CHECK(back[1].key() == "bcast,shm,1,4,65536,knomial,radix=8");
+    CHECK(back[1].result.reps == 9);
+    CHECK(back[1].stage == cct::tuner::Stage::kFinal);
+  }
+  SECTION("is converted before a writer appends, its rows kept as they were") {
+    write_text(path, "bcast,shm,4,2,knomial,radix=4,1.2e-0", std::ios::app);  // a crash's remains
+    ResultRow two_nodes = sample_row(64, "radix=4");
+    two_nodes.nodes = 2;
+    cct::tuner::ResultsWriter(path).append(two_nodes);
+    CHECK(read_text(path) ==
+          std::string(cct::tuner::kResultsHeader) +
+              "\nbcast,shm,1,4,1,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,pruned\n"
+              "bcast,shm,1,4,65536,knomial,radix=8,2.5e-05,2e-05,3e-05,9,final\n"
+              "bcast,shm,2,4,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final\n");
+    CHECK(cct::tuner::read_results(path).size() == 3);
+    // Through a temporary file beside it, which is gone.
+    CHECK(std::distance(std::filesystem::directory_iterator(dir),
+                        std::filesystem::directory_iterator()) == 1);
+  }
+  SECTION("a malformed row stops the conversion, naming its line; the file stays") {
+    write_text(path, "bcast,shm,4,2,knomial,radix=4,1,1,1,3\n", std::ios::app);
+    const std::string before = read_text(path);
+    CHECK_THROWS_WITH(cct::tuner::ResultsWriter(path),
+                      Catch::Contains(path + ":4: expected 11 columns, found 10"));
+    CHECK(read_text(path) == before);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("parameters print as the SDK names them and parse back", "[tuner]") {
@@ -307,6 +388,9 @@ TEST_CASE("points on a communicator: counts, quick, skipped with a reason", "[tu
                   shared[0] = space.points.size();
                   shared[1] = space.skipped.size();
                   shared[2] = space.skipped.empty() ? 0 : space.skipped[0].points;
+                  for (const auto& p : space.points)
+                    cct::test::expect(p.nodes == comm.nodes() && p.row({}).nodes == comm.nodes(),
+                                      "a point not of the communicator's nodes");
                   for (const auto& skip : space.skipped)
                     cct::test::expect(skip.reason == "needs a power-of-two number of ranks, not 3",
                                       "unexpected reason: " + skip.reason);

@@ -32,6 +32,12 @@ ResultRow row(const std::string& collective, int np, int64_t bytes, const std::s
           .result = {.median_s = median_s, .min_s = median_s, .max_s = median_s, .reps = 5}};
 }
 
+// row() measured on a communicator spanning `nodes` nodes.
+ResultRow on_nodes(int nodes, ResultRow r) {
+  r.nodes = nodes;
+  return r;
+}
+
 std::vector<cct::tuner::Winner> winners_of(const std::vector<ResultRow>& rows) {
   const cct::tuner::Winners w = cct::tuner::pick_winners(rows, cct::test::registry());
   REQUIRE(w.ignored.empty());
@@ -256,4 +262,75 @@ TEST_CASE("profile_accuracy compares the profile's choice with the fastest at ch
   CHECK(a.mean_ratio == Approx(1.25));
   CHECK_THAT(a.worst, Catch::Contains("bcast shm np=2 96: binomial 1.5x chain(segment=32768)"));
   CHECK_THAT(cct::tuner::describe(a), Catch::StartsWith("off-grid checks: 2 sizes"));
+}
+
+TEST_CASE("build_rules: each shape (nodes, np) gets its own buckets", "[tuner]") {
+  const std::vector<ResultRow> rows{
+      on_nodes(2, row("bcast", 8, 64, "binomial", "", 1e-6)),
+      row("bcast", 2, 64, "binomial", "", 1e-6),
+      on_nodes(2, row("bcast", 4, 64, "chain", "segment=32k", 1e-6)),
+      row("bcast", 4, 64, "knomial", "radix=4", 1e-6),
+      // The same point on 2 nodes is another group: its fastest wins there.
+      on_nodes(2, row("bcast", 4, 64, "knomial", "radix=4", 2e-6)),
+  };
+  const std::vector<cct::tuner::Winner> best = winners_of(rows);
+  REQUIRE(best.size() == 4);
+  CHECK((best[2].nodes == 2 && best[2].np == 4 && best[2].algorithm == "chain"));
+  const auto buckets = bcast_buckets(rows);
+  REQUIRE(buckets.size() == 4);
+  auto shape = [](const cct::RankBucket& b) { return std::tuple(b.nodes, b.np_lo, b.np_hi); };
+  CHECK(shape(buckets[0]) == std::tuple(1, 1, 3));
+  CHECK(shape(buckets[1]) == std::tuple(1, 4, kMaxRanks));
+  // A 2-node communicator has at least 2 ranks.
+  CHECK(shape(buckets[2]) == std::tuple(2, 2, 7));
+  CHECK(shape(buckets[3]) == std::tuple(2, 8, kMaxRanks));
+  CHECK(buckets[1].sizes[0].algorithm == "knomial");
+  CHECK(buckets[2].sizes[0].algorithm == "chain");
+
+  const cct::Profile profile{.rules = cct::tuner::build_rules(best)};
+  CHECK(cct::profile_from_yaml(cct::profile_to_yaml(profile), "shapes", &cct::test::registry()) ==
+        profile);
+  const std::string table = cct::tuner::rules_table(profile.rules);
+  INFO(table);
+  CHECK(table.find("shm        1-3              0-max  binomial") != std::string::npos);
+  CHECK(table.find("shm        2-7 (2 nodes)    0-max  chain") != std::string::npos);
+}
+
+TEST_CASE("pick_winners: no memory of the previous size across node counts", "[tuner]") {
+  const std::vector<ResultRow> rows{
+      row("bcast", 4, 1, "binomial", "", 1.00e-6),
+      row("bcast", 4, 1, "chain", "segment=32k", 1.03e-6),
+      on_nodes(2, row("bcast", 4, 1, "chain", "segment=32k", 1.00e-6)),
+      on_nodes(2, row("bcast", 4, 1, "binomial", "", 1.03e-6)),
+  };
+  const auto w = winners_of(rows);
+  REQUIRE(w.size() == 2);
+  CHECK(w[0].algorithm == "binomial");
+  CHECK((w[1].nodes == 2 && w[1].algorithm == "chain"));
+}
+
+TEST_CASE("profile_accuracy judges each check by the rules of its own shape", "[tuner]") {
+  using cct::tuner::Stage;
+  auto check = [](int nodes, const std::string& alg, const std::string& params, double s) {
+    ResultRow r = on_nodes(nodes, row("bcast", 4, 96, alg, params, s));
+    r.stage = Stage::kCheck;
+    return r;
+  };
+  std::vector<ResultRow> rows{
+      row("bcast", 4, 64, "binomial", "", 1e-6),
+      row("bcast", 4, 64, "chain", "segment=32k", 2e-6),
+      on_nodes(2, row("bcast", 4, 64, "chain", "segment=32k", 1e-6)),
+      on_nodes(2, row("bcast", 4, 64, "binomial", "", 2e-6)),
+  };
+  const cct::Profile profile{.rules = cct::tuner::build_rules(winners_of(rows))};
+  // On 1 node the profile says binomial, the fastest; on 2 nodes chain, 2x.
+  rows.push_back(check(1, "binomial", "", 1e-6));
+  rows.push_back(check(1, "chain", "segment=32k", 2e-6));
+  rows.push_back(check(2, "chain", "segment=32k", 4e-6));
+  rows.push_back(check(2, "binomial", "", 2e-6));
+  const cct::tuner::Accuracy a = cct::tuner::profile_accuracy(rows, profile, cct::test::registry());
+  CHECK(a.checked == 2);
+  CHECK(a.within == 1);
+  CHECK(a.worst_ratio == Approx(2));
+  CHECK_THAT(a.worst, Catch::StartsWith("bcast shm np=4 (2 nodes) 96: chain(segment=32768) 2x"));
 }

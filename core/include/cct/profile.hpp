@@ -36,6 +36,8 @@ std::size_t message_bytes(cct_collective c, std::size_t count, cct_datatype dtyp
 struct MachineInfo {
   std::string fingerprint;  // Topology::fingerprint(): what profiles are keyed by
   std::string summary;      // Topology::summary()
+  // The largest shape tuned (the job's); the shape of each rule is in its
+  // RankBucket.
   int nodes = 1;
   int ranks_per_node = 1;
   int packages = 1;
@@ -56,17 +58,23 @@ struct SizeRule {
   bool operator==(const SizeRule&) const = default;
 };
 
-// The rules of one communicator-size bucket [np_lo, np_hi]: ordered size
-// ranges that cover 0..max without gaps or overlaps.
+// The rules of one communicator shape: communicators of np_lo..np_hi ranks
+// spanning `nodes` nodes. Ordered size ranges that cover 0..max without gaps
+// or overlaps.
 struct RankBucket {
   int32_t np_lo = 1;
   int32_t np_hi = kMaxRanks;  // inclusive; kMaxRanks = unbounded
+  // The nodes the communicators span: a 2-node communicator of 8 ranks
+  // crosses the network where a 1-node one of 8 does not, so each node
+  // count is tuned, and looked up, on its own. Never above np_hi.
+  int32_t nodes = 1;
   std::vector<SizeRule> sizes;
   bool operator==(const RankBucket&) const = default;
 };
 
-// Buckets of one (collective, transport), with disjoint rank ranges; a
-// communicator size outside every bucket falls back to the built-in default.
+// Buckets of one (collective, transport). Buckets of the same node count
+// have disjoint rank ranges; a communicator size outside every bucket of
+// its node count falls back to the built-in default.
 using TransportRules = std::map<std::string, std::vector<RankBucket>>;
 
 struct Profile {
@@ -81,10 +89,11 @@ struct Profile {
 
 // Reads and validates a profile. Throws cct::Error "<file>:<line>: <what>"
 // for malformed YAML, a wrong schema version, missing, mistyped or unknown
-// fields, size ranges that overlap, leave gaps, or do not span 0..max, and
-// rank ranges that overlap. With a registry, also for an algorithm it does
-// not know for that collective, a parameter the algorithm does not declare,
-// and a value outside the parameter's candidates or range.
+// fields, size ranges that overlap, leave gaps, or do not span 0..max, rank
+// ranges of the same node count that overlap, and a node count of 0 or
+// above the bucket's np_hi (a bucket no communicator can match). With a registry, also for an
+// algorithm it does not know for that collective, a parameter the algorithm does not declare, and a
+// value outside the parameter's candidates or range.
 Profile load_profile(const std::string& path, const Registry* registry);
 // The same from text; `source` stands for the file name in messages.
 Profile profile_from_yaml(const std::string& text, const std::string& source,
@@ -144,18 +153,22 @@ struct Selection {
 };
 
 // The rules of a profile and CCT_FORCE compiled for one transport and one
-// communicator size. select() does no string work and no allocation.
+// communicator shape (size and nodes). select() does no string work and no allocation.
 // Entries point into the registry: it must outlive the selector and load no
 // further libraries meanwhile.
 class Selector {
  public:
   Selector() = default;
-  // Force rules come first (in their order), then the profile's bucket for
-  // (transport, np). A rule whose algorithm or parameters the registry
-  // rejects is left out, so its sizes fall back to the default; warnings()
-  // says why.
+  // Force rules come first (in their order; they apply to every shape),
+  // then the profile's bucket for (transport, nodes, np). When the profile
+  // has no bucket of this transport for `nodes` nodes (tuned on 2, run on
+  // 16), the buckets of its closest tuned node count stand in: the largest
+  // below `nodes`, else the smallest above, since a shape's rules are a
+  // better guess for a similar shape than the built-in defaults; warnings()
+  // says so once. A rule whose algorithm or parameters the registry rejects
+  // is left out, so its sizes fall back to the default; warnings() says why.
   Selector(const Profile& profile, const std::vector<ForceRule>& force, const Registry& registry,
-           std::string_view transport, int np);
+           std::string_view transport, int np, int nodes = 1);
 
   // The first rule of collective c whose range holds `bytes`, or nullptr
   // when none does (the caller then uses its built-in default).
