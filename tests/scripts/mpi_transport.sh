@@ -15,7 +15,9 @@ trap 'rm -f "$out" "$err"' EXIT
 fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
 
 declare -A algorithms  # collective -> its p2p-only algorithms
-for entry in $("$ccinfo" | awk '$2 == "needs:" && $3 == "p2p" {print $1}'); do
+# (but those that need topology levels: one machine's MPI job has none that
+# they can use, so they never run here)
+for entry in $("$ccinfo" | awk '$2 == "needs:" && $3 == "p2p" && $5 !~ /needs_levels/ {print $1}'); do
   algorithms[${entry%%/*}]+="${entry#*/} "
 done
 [ "${#algorithms[@]}" -eq 8 ] || fail "p2p algorithms for ${#algorithms[@]} collectives, want 8"

@@ -49,6 +49,35 @@ std::string on_ranks(int n, const Topology& topo, const std::function<void(Commu
   return result.error;
 }
 
+std::string on_virtual_nodes(int n, int nodes, const std::function<void(Communicator&)>& body,
+                             double timeout_s) {
+  static const Topology topo = Topology::discover();
+  return on_virtual_nodes(n, nodes, topo, body, timeout_s);
+}
+
+std::string on_virtual_nodes(int n, int nodes, const Topology& topo,
+                             const std::function<void(Communicator&)>& body, double timeout_s) {
+  const TransportEntry* shm = registry().find_transport("shm");
+  if (shm == nullptr) return "the shm transport is not registered";
+  if (nodes < 1) return "on_virtual_nodes: nodes must be at least 1";
+  LaunchResult result = launch_local({.ranks = n, .timeout_s = timeout_s}, [&](Bootstrap& boot) {
+    const int node = boot.rank() * nodes / n;
+    int index = 0, on_node = 0;  // this rank among its node's ranks, and their number
+    for (int r = 0; r < n; ++r) {
+      if (r * nodes / n != node) continue;
+      if (r < boot.rank()) ++index;
+      ++on_node;
+    }
+    int pu = topo.pu_for_rank(index, on_node);
+    if (!topo.bind_to_pu(pu) && topo.is_this_machine()) pu = -1;
+    auto transport = std::make_shared<TransportInstance>(*shm, boot);
+    Communicator comm(boot, transport, topo, pu, NodePlacement{.node = node, .local = shm});
+    body(comm);
+    return 0;
+  });
+  return result.error;
+}
+
 std::string on_simulated_ranks(int n, const std::string& fabric,
                                const std::function<void(Communicator&)>& body) {
   const TransportEntry* sim = registry().find_transport("rapidio_sim");

@@ -32,6 +32,24 @@ std::string on_ranks(int n, const std::function<void(Communicator&)>& body, doub
 std::string on_ranks(int n, const Topology& topo, const std::function<void(Communicator&)>& body,
                      double timeout_s = 300);
 
+// Runs body on n local ranks that pretend to be spread over `nodes`
+// machines: rank r is on node r * nodes / n (consecutive ranks share a
+// node; nodes may hold different numbers of ranks, and some none when n <
+// nodes). The shm transport over all n ranks plays the network (the
+// communicator's transport), and the communicator gets
+// NodePlacement{node, shm}: its levels are split by node, and shm is opened
+// over each rank's group at every level (cct_comm.level_transport). Within
+// its node a rank sits where on_ranks would put it among that node's
+// ranks. Returns as on_ranks does.
+std::string on_virtual_nodes(int n, int nodes, const std::function<void(Communicator&)>& body,
+                             double timeout_s = 300);
+// The same with every node of topo's shape (e.g. Topology::synthetic(
+// "pack:2 core:2 pu:1")): rank r sits on topo.pu_for_rank(i, m), i its
+// index among its node's m ranks.
+std::string on_virtual_nodes(int n, int nodes, const Topology& topo,
+                             const std::function<void(Communicator&)>& body,
+                             double timeout_s = 300);
+
 // Runs body on n ranks of the RapidIO fabric simulator (transport
 // "rapidio_sim") on `fabric`, a preset such as "tree:4": each rank is a
 // fiber of this process with a flat communicator, in virtual time. Returns

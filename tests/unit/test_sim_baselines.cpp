@@ -22,8 +22,10 @@ constexpr const char* kFabric = "tree:4";  // 4 boards of 4 DSPs: 2 switches dee
 // Element counts of int32: one element, and more than one 250-byte packet.
 constexpr std::size_t kCounts[] = {1, 70};
 
+// (Those that need topology levels never run here: the simulator's
+// communicator is flat.)
 bool needs_only_p2p(const cct::AlgorithmEntry& alg) {
-  return alg.desc->required_caps == CCT_CAP_P2P;
+  return alg.desc->required_caps == CCT_CAP_P2P && (alg.desc->limits & CCT_LIMIT_NEEDS_LEVELS) == 0;
 }
 
 std::string name_of(const cct::AlgorithmEntry& alg) {

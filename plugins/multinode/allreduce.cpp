@@ -1,0 +1,83 @@
+#include "allreduce/rabenseifner.hpp"
+#include "allreduce/recursive_doubling.hpp"
+#include "allreduce/ring.hpp"
+#include "bcast/binomial.hpp"
+#include "common/args.hpp"
+#include "hierarchical/two_level_bcast.hpp"
+#include "multinode/multinode.hpp"
+#include "reduce/binomial.hpp"
+#include "reduce/chain.hpp"
+#include "reduce/rabenseifner.hpp"
+
+namespace cct::plugins::multinode {
+namespace {
+
+std::unique_ptr<Sub> make_reduce(int64_t inner, const sdk::Comm& group) {
+  switch (inner) {
+    case 0: return make_sub<reduce::Binomial>(group);
+    case 1: return make_sub<reduce::Rabenseifner>(group);
+    default: return make_sub<reduce::Chain>(group);
+  }
+}
+
+std::unique_ptr<Sub> make_bcast(int64_t inner, const sdk::Comm& group) {
+  if (inner == 0) return make_sub<bcast::Binomial>(group);
+  return make_sub<hierarchical::TwoLevelBcast>(group);
+}
+
+std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {
+  switch (outer) {
+    case 0: return make_sub<allreduce::RecursiveDoubling>(leaders);
+    case 1: return make_sub<allreduce::Ring>(leaders);
+    default: return make_sub<allreduce::Rabenseifner>(leaders);
+  }
+}
+
+int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
+  const int level = split_level(*comm.raw(), params[0]);
+  check_choice("inner", params[1], Allreduce::kInner.size());
+  check_choice("outer", params[2], Allreduce::kInner.size());
+  return level;
+}
+
+}  // namespace
+
+void Allreduce::check(const sdk::Comm& comm, const cct_coll_args&,
+                      std::span<const int64_t> params) {
+  checked_level(comm, params);
+}
+
+// The group's reduce and bcast are prepared in this order on every member,
+// so their shared regions are allocated in the same order on all of them.
+Allreduce::Allreduce(const sdk::Comm& comm, std::span<const int64_t> params)
+    : split_(comm, checked_level(comm, params)) {
+  if (!split_.alone()) {
+    const sdk::Comm group(split_.group().raw());
+    reduce_ = make_reduce(params[1], group);
+    bcast_ = make_bcast(params[1], group);
+  }
+  if (split_.leads()) {
+    leaders_ = std::make_unique<sdk::LeadersComm>(*comm.raw(), split_.level());
+    outer_ = make_outer(params[2], sdk::Comm(leaders_->raw()));
+  }
+}
+
+// The leader reduces its group into its receive buffer (in place when the
+// call is), the leaders allreduce those in place, and the leader
+// broadcasts the result in its group. A member hands its input to the
+// group's reduce as a plain send buffer (only a root may pass CCT_IN_PLACE).
+// The group's reduce and bcast share its transport and the call's tag
+// (split.hpp: Tags).
+void Allreduce::run(const cct_coll_args& args) {
+  if (args.count == 0) return;
+  const bool leads = split_.leads();
+  if (reduce_)
+    reduce_->run(phase(args, CCT_REDUCE, leads ? args.sendbuf : input_of(args),
+                       leads ? args.recvbuf : nullptr, args.count, 0));
+  if (outer_)
+    outer_->run(phase(args, CCT_ALLREDUCE, reduce_ ? CCT_IN_PLACE : args.sendbuf, args.recvbuf,
+                      args.count, 0));
+  if (bcast_) bcast_->run(phase(args, CCT_BCAST, nullptr, args.recvbuf, args.count, 0));
+}
+
+}  // namespace cct::plugins::multinode

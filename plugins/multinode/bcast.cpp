@@ -1,0 +1,64 @@
+#include "bcast/binomial.hpp"
+#include "bcast/chain.hpp"
+#include "bcast/knomial.hpp"
+#include "bcast/scatter_allgather.hpp"
+#include "common/rooted.hpp"
+#include "hierarchical/two_level_bcast.hpp"
+#include "multinode/multinode.hpp"
+
+namespace cct::plugins::multinode {
+namespace {
+
+std::unique_ptr<Sub> make_inner(int64_t inner, const sdk::Comm& group) {
+  if (inner == 0) return make_sub<bcast::Binomial>(group);
+  return make_sub<hierarchical::TwoLevelBcast>(group);
+}
+
+std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {
+  switch (outer) {
+    case 0: return make_sub<bcast::Binomial>(leaders);
+    case 1: return make_sub<bcast::Knomial>(leaders);
+    case 2: return make_sub<bcast::ScatterAllgather>(leaders);
+    default: return make_sub<bcast::Chain>(leaders);
+  }
+}
+
+int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
+  const int level = split_level(*comm.raw(), params[0]);
+  check_choice("inner", params[1], Bcast::kInner.size());
+  check_choice("outer", params[2], Bcast::kOuter.size());
+  return level;
+}
+
+}  // namespace
+
+void Bcast::check(const sdk::Comm& comm, const cct_coll_args&, std::span<const int64_t> params) {
+  checked_level(comm, params);
+}
+
+Bcast::Bcast(const sdk::Comm& comm, std::span<const int64_t> params)
+    : comm_(comm), split_(comm, checked_level(comm, params)) {
+  if (!split_.alone()) inner_ = make_inner(params[1], sdk::Comm(split_.group().raw()));
+  leaders_ = std::make_unique<sdk::LeadersComm>(*comm.raw(), split_.level());
+  outer_ = make_outer(params[2], sdk::Comm(leaders_->raw()));
+}
+
+// The root acts for its group among the leaders (see multinode.hpp), so
+// the outer phase starts from the root at once; the root's group gets the
+// buffer from the root in the inner phase, after the root handed it on
+// across the network (the longer way, so it goes first).
+void Bcast::run(const cct_coll_args& args) {
+  if (rooted_bytes(args, comm_.size()) == 0) return;
+  const int root_group = split_.group_of(args.root);
+  const int group = split_.group_of(comm_.rank());
+  leaders_->reset_members();
+  leaders_->set_member(root_group, args.root);
+  const int acting = leaders_->member(group);
+  if (acting == comm_.rank())
+    outer_->run(phase(args, CCT_BCAST, nullptr, args.recvbuf, args.count, root_group));
+  if (inner_)
+    inner_->run(
+        phase(args, CCT_BCAST, nullptr, args.recvbuf, args.count, split_.index_in_group(acting)));
+}
+
+}  // namespace cct::plugins::multinode
