@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# ccautotune beyond one node, on one machine: two virtual nodes of 2 ranks
+# (CCT_VIRTUAL_NODES=2) under mpirun tune the shapes 2 x 1 and 2 x 2 over the
+# mpi transport with shm inside each node. The results rows and the
+# profile's buckets carry the 2 nodes, the hierarchical multinode
+# algorithms are measured where a node holds 2 ranks (and refused where it
+# holds 1), and the profile's machine records 2 nodes x 2 ranks. The same
+# through --launcher mpirun; a shape the job does not have, --np under
+# mpirun and launcher flags without --launcher are refused with status 2.
+# usage: ccautotune_cluster.sh <ccautotune>
+set -euo pipefail
+tuner=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
+tune() {
+  local out=$1
+  shift
+  mpirun --allow-run-as-root --oversubscribe -np 4 -x CCT_VIRTUAL_NODES=2 "$tuner" \
+    --collectives barrier,bcast,allreduce --max-bytes 1k --quick --budget 0.02 --out "$out" "$@"
+}
+
+tune "$dir/a" >"$dir/a.log" 2>&1 || fail "the run under mpirun exited $?" "$dir/a.log"
+grep -q "ccautotune: 4 ranks on 2 node(s)" "$dir/a.log" || fail "no layout line" "$dir/a.log"
+csv=$(ls "$dir"/a/*.csv)
+yaml=$(ls "$dir"/a/*.yaml)
+grep -q '^collective,transport,nodes,np,' "$csv" || fail "no nodes column" "$csv"
+grep -q '^allreduce,mpi,2,4,[0-9]*,multinode,' "$csv" || fail "no multinode row at 2 x 2" "$csv"
+grep -q '^bcast,mpi,2,2,[0-9]*,binomial,' "$csv" || fail "no flat row at 2 x 1" "$csv"
+! grep -q '^[a-z]*,mpi,2,2,[0-9]*,multinode,' "$csv" || fail "multinode ran with 1 rank per node" "$csv"
+! grep -q ',shm,' "$csv" || fail "shm measured across nodes" "$csv"
+grep -q 'skip .*multinode at np=2' "$dir/a.log" || fail "multinode not reported as skipped at 2 x 1" "$dir/a.log"
+grep -q '^  nodes: 2$' "$yaml" || fail "the machine does not record 2 nodes" "$yaml"
+grep -q '^  ranks_per_node: 2$' "$yaml" || fail "the machine does not record 2 ranks per node" "$yaml"
+grep -q '^      - nodes: 2$\|^        nodes: 2$' "$yaml" || fail "no bucket of 2 nodes" "$yaml"
+
+CCT_VIRTUAL_NODES=2 "$tuner" --launcher mpirun --mpirun-args "-np 4 --oversubscribe" \
+  --collectives barrier --quick --budget 0.02 --out "$dir/b" >"$dir/b.log" 2>&1 ||
+  fail "--launcher mpirun exited $?" "$dir/b.log"
+grep -q '^barrier,mpi,2,4,0,multinode,' "$dir"/b/*.csv || fail "no multinode barrier row" "$dir/b.log"
+
+status=0
+tune "$dir/c" --nodes 3 >"$dir/c.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q -- '--nodes: 3 nodes, and the job has 2' "$dir/c.log" ||
+  fail "--nodes 3 on 2 nodes: status $status" "$dir/c.log"
+status=0
+tune "$dir/d" --np 4 >"$dir/d.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q -- '--np: under mpirun' "$dir/d.log" ||
+  fail "--np under mpirun: status $status" "$dir/d.log"
+status=0
+"$tuner" --hostfile /nonexistent >"$dir/e.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q -- '--hostfile and --mpirun-args go with --launcher mpirun' \
+  "$dir/e.log" || fail "--hostfile alone: status $status" "$dir/e.log"
+echo "PASS: ccautotune tunes 2 virtual nodes x 1 and 2 ranks over mpi + shm"

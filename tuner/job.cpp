@@ -1,0 +1,148 @@
+#include "tuner/job.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <iostream>
+#include <optional>
+#include <span>
+
+#include "cct/units.hpp"
+#include "tuner/progress.hpp"
+#include "tuner/search.hpp"
+
+namespace cct::tuner {
+namespace {
+
+std::string label(const Point& p, const char* stage) {
+  const ResultRow row = p.row({});
+  return row.collective + " " + row.transport + " np=" + std::to_string(p.np) + " " +
+         format_bytes(p.call.bytes) + " " + row.algorithm +
+         (row.params.empty() ? "" : " " + row.params) + " (" + stage + ")";
+}
+
+void report_skips(const Space& space, int np) {
+  for (const Skip& s : space.skipped)
+    std::cout << "skip " << s.collective << "/" << s.algorithm << " at np=" << np << " ("
+              << s.points << " points): " << s.reason << "\n";
+}
+
+// What rank 0 alone does: report the skips, write the rows, show progress.
+class Reporter {
+ public:
+  Reporter(const Space& space, std::size_t todo, const Options& opts, int np)
+      : writer_(opts.results),
+        progress_(std::cout, todo, isatty(STDOUT_FILENO)),
+        verbose_(opts.verbose) {
+    report_skips(space, np);
+  }
+  ~Reporter() { progress_.close(); }
+  void start(const Point& p, const char* stage) { progress_.start(label(p, stage)); }
+  void add(std::size_t points) { progress_.add(points); }
+  void finish(const Point& p, const PointResult& result, Stage stage) {
+    writer_.append(p.row(result, stage));
+    progress_.finish_one();
+    if (verbose_)
+      std::cout << "  " << label(p, stage_name(stage)) << ": median " << result.median_s * 1e6
+                << " us, min " << result.min_s * 1e6 << ", max " << result.max_s * 1e6 << ", "
+                << result.reps << " reps\n";
+  }
+
+ private:
+  ResultsWriter writer_;
+  Progress progress_;
+  bool verbose_;
+};
+
+// Thrown on every rank at the same point (their figures are the same) once
+// the job's measured time passes --time-budget.
+struct BudgetSpent {};
+
+// The search's access to one job: plans prepared once per candidate and kept
+// for the collective, the shared buffers, the budget, and (rank 0) the rows.
+class JobMeasurer final : public PointMeasurer {
+ public:
+  JobMeasurer(Measurer& measurer, const Communicator& comm, const Options& opts, Reporter* reporter)
+      : measurer_(measurer), comm_(comm), opts_(opts), reporter_(reporter) {}
+
+  PointResult screen(const Point& p, int reps) override {
+    MeasureOptions limits = opts_.measure;
+    limits.warmup = 1;
+    // A simulated platform repeats itself exactly: one repetition is the
+    // figure, and screening with more would only repeat it.
+    limits.min_reps = limits.max_reps = std::min(reps, opts_.measure.max_reps);
+    if (reporter_)
+      reporter_->start(p, ("screen " + std::to_string(limits.min_reps) + " reps").c_str());
+    return timed(p, limits);
+  }
+  PointResult measure(const Point& p, Stage stage) override {
+    if (reporter_) reporter_->start(p, stage_name(stage));
+    const PointResult result = timed(p, opts_.measure);
+    if (reporter_) reporter_->finish(p, result, stage);
+    return result;
+  }
+  void pruned(const Point& p, const PointResult& last) override {
+    if (reporter_) reporter_->finish(p, last, Stage::kPruned);
+  }
+  std::string why_unusable(const Point& p) override { return why_unusable_here(p, comm_); }
+  void planned(std::size_t points) override {
+    if (reporter_) reporter_->add(points);
+  }
+  // Destroys (collectively) the plans of the collective just searched.
+  void forget_plans() { plans_.clear(); }
+
+ private:
+  PointResult timed(const Point& p, const MeasureOptions& limits) {
+    if (opts_.time_budget_s > 0 && measured_s_ > opts_.time_budget_s) throw BudgetSpent{};
+    const PointResult result = measurer_.measure(plan_for(p), p.call, limits);
+    measured_s_ += result.median_s * result.reps;
+    return result;
+  }
+  Plan& plan_for(const Point& p) {
+    std::unique_ptr<Plan>& plan = plans_[{p.algorithm->desc->name, p.params}];
+    if (!plan) plan = std::make_unique<Plan>(*p.algorithm, comm_, p.params);
+    return *plan;
+  }
+
+  Measurer& measurer_;
+  const Communicator& comm_;
+  const Options& opts_;
+  Reporter* reporter_;
+  // Ordered, so every rank destroys them in the same (collective) order.
+  std::map<std::pair<std::string, std::vector<int64_t>>, std::unique_ptr<Plan>> plans_;
+  double measured_s_ = 0;
+};
+
+std::size_t unfinished(const Space& space, const std::map<std::string, ResultRow>& known) {
+  return std::count_if(space.points.begin(), space.points.end(),
+                       [&](const Point& p) { return !known.contains(p.row({}).key()); });
+}
+
+}  // namespace
+
+// The space lists the points of a collective in one run.
+void measure_space(const Registry& registry, Communicator& comm, const Space& space,
+                   const Options& opts, const std::map<std::string, ResultRow>& known) {
+  std::optional<Reporter> reporter;
+  if (comm.rank() == 0) reporter.emplace(space, unfinished(space, known), opts, comm.size());
+  std::vector<Call> calls;
+  for (const Point& p : space.points) calls.push_back(p.call);
+  Measurer measurer(registry, comm, calls, opts.measure);
+  JobMeasurer job(measurer, comm, opts, reporter ? &*reporter : nullptr);
+  std::span<const Point> rest(space.points);
+  try {
+    while (!rest.empty()) {
+      const auto end = std::find_if(rest.begin(), rest.end(), [&](const Point& p) {
+        return p.call.collective != rest.front().call.collective;
+      });
+      search_collective(rest.first(end - rest.begin()), known, opts.search, job);
+      job.forget_plans();
+      rest = rest.subspan(end - rest.begin());
+    }
+  } catch (const BudgetSpent&) {
+    if (reporter)
+      std::cout << "ccautotune: time budget spent at np=" << comm.size()
+                << "; run again with --resume to measure the rest\n";
+  }
+}
+}  // namespace cct::tuner

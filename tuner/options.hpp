@@ -1,0 +1,58 @@
+// ccautotune's command line: the options of a run and their parsing.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cct/registry.hpp"
+#include "tuner/measure.hpp"
+#include "tuner/plan_space.hpp"
+#include "tuner/search.hpp"
+
+namespace cct::tuner {
+
+// The --help text.
+extern const char* const kUsage;
+
+struct Options {
+  SpaceFilter filter;
+  MeasureOptions measure;
+  SearchOptions search;
+  std::vector<int> nps;
+  std::string fabric;   // a simulated platform's config ("" : none given)
+  std::string out;      // default: cct::default_profile_out_dir()
+  std::string results;  // <out>/<fingerprint>.csv
+  bool resume = false;
+  bool verbose = false;
+  double timeout_s = 3600;
+  double time_budget_s = 0;  // 0: none
+  bool max_bytes_given = false;
+  // Under mpirun: the shapes to tune (empty: the defaults).
+  std::vector<int> nodes;
+  std::vector<int> ranks_per_node;
+  // --launcher mpirun and what it passes to mpirun.
+  bool launch_mpirun = false;
+  std::string hostfile;
+  std::string mpirun_args;
+};
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Options from the command line (without --help). Throws UsageError naming
+// the flag and what is wrong with its value.
+Options parse_args(int argc, char** argv);
+
+// 2, 4, .. up to the cores, and the cores: the default --np.
+std::vector<int> default_nps(int cores);
+
+// --transports and --algorithms name what the plugins provide, or
+// UsageError says which does not.
+void check_names(const Registry& registry, const SpaceFilter& filter);
+
+// The items of a comma-separated list, empty ones left out.
+std::vector<std::string> split_list(const std::string& text);
+
+}  // namespace cct::tuner

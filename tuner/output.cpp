@@ -1,0 +1,93 @@
+#include "tuner/output.hpp"
+
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include "cct/units.hpp"
+#include "tuner/accuracy.hpp"
+#include "tuner/winners.hpp"
+
+namespace cct::tuner {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The rows of earlier runs by key, with --resume.
+std::map<std::string, ResultRow> resume_rows(const Options& opts) {
+  std::map<std::string, ResultRow> known;
+  if (opts.resume)
+    for (ResultRow& row : read_results(opts.results)) known[row.key()] = std::move(row);
+  else if (fs::exists(opts.results) && fs::file_size(opts.results) > 0)
+    throw UsageError(opts.results + " exists: pass --resume to continue it, or remove it");
+  return known;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+std::string joined(const std::vector<int>& values) {
+  std::ostringstream text;
+  for (int v : values) text << (text.tellp() > 0 ? "," : "") << v;
+  return text.str();
+}
+
+// The rank counts of a run on one node, or the shapes of one under mpirun.
+std::map<std::string, std::string> tuning_settings(const Options& opts) {
+  std::ostringstream budget;
+  budget << opts.measure.budget_s;
+  std::map<std::string, std::string> settings{
+      {"min_bytes", format_bytes(opts.filter.min_bytes)},
+      {"max_bytes", format_bytes(opts.filter.max_bytes)},
+      {"quick", opts.filter.quick ? "true" : "false"},
+      {"budget_s", budget.str()},
+      {"search", opts.search.exhaustive ? "exhaustive" : "successive halving"}};
+  if (!opts.nps.empty()) settings["np"] = joined(opts.nps);
+  if (!opts.nodes.empty()) settings["nodes"] = joined(opts.nodes);
+  if (!opts.ranks_per_node.empty()) settings["ranks_per_node"] = joined(opts.ranks_per_node);
+  return settings;
+}
+
+}  // namespace
+
+bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts) {
+  const std::vector<ResultRow> rows = read_results(opts.results);
+  const Winners winners = pick_winners(rows, registry);
+  for (const std::string& why : winners.ignored)
+    std::cerr << "ccautotune: results rows left out of the profile: " << why << "\n";
+  if (winners.best.empty()) {
+    std::cerr << "ccautotune: nothing measured in " << opts.results << "; no profile written\n";
+    return false;
+  }
+  Profile profile{.tool_version = CCT_VERSION,
+                  .date = utc_now(),
+                  .machine = machine,
+                  .tuning = tuning_settings(opts),
+                  .rules = build_rules(winners.best)};
+  const std::string accuracy = describe(profile_accuracy(rows, profile, registry));
+  profile.tuning["accuracy"] = accuracy;
+  const std::string path = (fs::path(opts.out) / (profile.machine.fingerprint + ".yaml")).string();
+  save_profile(profile, path);
+  load_profile(path, &registry);
+  std::cout << rules_table(profile.rules) << accuracy << "\nprofile: " << path
+            << "\nresults: " << opts.results << "\n";
+  return true;
+}
+
+std::map<std::string, ResultRow> open_results(Options& opts, const std::string& fingerprint) {
+  if (opts.out.empty()) opts.out = default_profile_out_dir();
+  opts.results = (fs::path(opts.out) / (fingerprint + ".csv")).string();
+  std::map<std::string, ResultRow> known = resume_rows(opts);
+  fs::create_directories(opts.out);
+  return known;
+}
+
+}  // namespace cct::tuner
