@@ -2,16 +2,21 @@
 // own, measured side by side in one run, printed as ratios ours/MPI.
 //
 //   mpirun -np 2 ccbench [--min-bytes 1] [--max-bytes 1M] [--collectives a,b]
+//                        [--transports shm,mpi]
 //   mpirun -np 4 ccbench --compare [--algorithms a,b,...] [...]
+//   CCT_VIRTUAL_NODES=2 mpirun -np 4 ccbench --compare [...]
 //
 // Every contender is timed the same way: per size, repetitions alternate
 // one call of each (MPI first), each preceded by MPI_Barrier; each rank
 // times its own calls; a repetition's figure is the maximum over ranks; the
 // point's figure is the median. Without --compare the contenders are MPI
-// and the runtime (its profile's choice); with it, MPI and every registered
-// algorithm of the collective with its default parameters, run as plans
-// directly (seed algorithms beside the baselines). A benchmark, not a test:
-// nothing is asserted.
+// and the runtime (its profile's choice) on each transport named, side by
+// side; with it, MPI and every registered algorithm of the collective with
+// its default parameters, run as plans directly (seed algorithms beside the
+// baselines), on each transport in turn. The default transport is the
+// runtime's own: shm on one node, mpi between nodes (CCT_VIRTUAL_NODES=k
+// makes k nodes of one machine), with shm inside each node for the
+// hierarchical algorithms. A benchmark, not a test: nothing is asserted.
 #include <mpi.h>
 
 #include <algorithm>
@@ -36,18 +41,19 @@ struct Options {
   std::vector<cct_collective> collectives;
   bool compare = false;
   std::vector<std::string> algorithms;  // --compare only these (empty: all)
-  std::string transport = "shm";
+  std::vector<std::string> transports;  // empty: the runtime's own choice
 };
 
-// One collective run both ways on the same buffers.
+// One collective run by MPI and by the runtime of each session on the same
+// buffers.
 struct Bench {
-  cct::Runtime& rt;
+  std::vector<std::unique_ptr<cct::Session>> sessions;  // one per transport
   MPI_Comm comm;
   int rank, size;
   std::vector<unsigned char> send, recv;
 
   void mpi(cct_collective c, int count, bool reduction);
-  void ours(cct_collective c, int count, bool reduction);
+  void ours(cct::Runtime& rt, cct_collective c, int count, bool reduction);
 };
 
 void Bench::mpi(cct_collective c, int count, bool reduction) {
@@ -65,7 +71,7 @@ void Bench::mpi(cct_collective c, int count, bool reduction) {
   }
 }
 
-void Bench::ours(cct_collective c, int count, bool reduction) {
+void Bench::ours(cct::Runtime& rt, cct_collective c, int count, bool reduction) {
   const cct_datatype t = reduction ? CCT_INT32 : CCT_UINT8;
   void *s = send.data(), *r = recv.data();
   switch (c) {
@@ -139,17 +145,23 @@ std::vector<int64_t> sizes_of(cct_collective c, const Options& o) {
   return sizes;
 }
 
+// One line per size: MPI's time, then per transport the runtime's time,
+// its ratio to MPI's and the algorithm it chose.
 void run_collective(Bench& b, cct_collective c, const Options& o) {
   const bool reduction = c == CCT_REDUCE || c == CCT_ALLREDUCE;
   for (int64_t bytes : sizes_of(c, o)) {
     const int count = static_cast<int>(reduction ? bytes / 4 : bytes);
-    const std::vector<double> t =
-        measure(b.comm, {[&] { b.mpi(c, count, reduction); }, [&] { b.ours(c, count, reduction); }},
-                repetitions(bytes));
-    if (b.rank == 0)
-      std::printf("%-10s %8s %12.2f %12.2f %8.2f  %s\n", cct::collective_name(c),
-                  cct::format_bytes(bytes).c_str(), t[0] * 1e6, t[1] * 1e6, t[1] / t[0],
-                  algorithm_of(b.rt, c, count, reduction).c_str());
+    std::vector<std::function<void()>> contenders{[&] { b.mpi(c, count, reduction); }};
+    for (auto& s : b.sessions)
+      contenders.push_back([&] { b.ours(s->runtime(), c, count, reduction); });
+    const std::vector<double> t = measure(b.comm, contenders, repetitions(bytes));
+    if (b.rank != 0) continue;
+    std::printf("%-10s %8s %10.2f", cct::collective_name(c), cct::format_bytes(bytes).c_str(),
+                t[0] * 1e6);
+    for (std::size_t k = 0; k < b.sessions.size(); ++k)
+      std::printf(" %10.2f %6.2f %-18s", t[k + 1] * 1e6, t[k + 1] / t[0],
+                  algorithm_of(b.sessions[k]->runtime(), c, count, reduction).c_str());
+    std::printf("\n");
   }
 }
 
@@ -174,7 +186,11 @@ void compare_collective(Bench& b, const cct::Session& s, cct_collective c, const
   const bool reduction = c == CCT_REDUCE || c == CCT_ALLREDUCE;
   const std::vector<std::unique_ptr<cct::Plan>> plans = plans_of(s, c, o);
   if (b.rank == 0) {
-    std::printf("\n%-8s %10s", cct::collective_name(c), "MPI us");
+    std::printf("\n%-8s %10s",
+                (cct::collective_name(c) + std::string(" ") +
+                 s.communicator().transport().entry().desc->name)
+                    .c_str(),
+                "MPI us");
     for (const auto& plan : plans) std::printf(" %12.12s", plan->algorithm().desc->name);
     std::printf("\n");
   }
@@ -197,15 +213,47 @@ void compare_collective(Bench& b, const cct::Session& s, cct_collective c, const
   }
 }
 
+// One session per transport named, or the runtime's own choice: shm on one
+// node, mpi between nodes.
+std::vector<std::unique_ptr<cct::Session>> open_sessions(const Options& o) {
+  std::vector<std::unique_ptr<cct::Session>> sessions;
+  for (std::size_t i = 0; i < std::max<std::size_t>(1, o.transports.size()); ++i) {
+    auto boot = std::make_unique<cct::MpiBootstrap>(MPI_COMM_WORLD);
+    const std::string transport =
+        o.transports.empty() ? (boot->nodes() > 1 ? "mpi" : "shm") : o.transports[i];
+    sessions.push_back(std::make_unique<cct::Session>(std::move(boot),
+                                                      cct::Session::Binding::kBindToPu, transport));
+  }
+  return sessions;
+}
+
+void print_header(const Bench& b, const Options& o) {
+  const unsigned cores = std::thread::hardware_concurrency();
+  const cct::Communicator& comm = b.sessions.front()->communicator();
+  std::printf(
+      "ccbench: %d ranks on %d node(s), %u hardware threads%s; times in us (median\n"
+      "over repetitions of the max over ranks)%s\n",
+      b.size, comm.nodes(), cores, b.size > static_cast<int>(cores) ? " (OVERSUBSCRIBED)" : "",
+      o.compare ? "; algorithm columns are ratios algorithm/MPI" : "");
+  if (o.compare) return;
+  std::printf("%-10s %8s %10s", "collective", "bytes", "MPI");
+  for (const auto& s : b.sessions)
+    std::printf(" %10s %6s %-18s", s->communicator().transport().entry().desc->name, "/MPI",
+                "algorithm");
+  std::printf("\n");
+}
+
 const char* const kUsage =
     "usage: mpirun -np N ccbench [--min-bytes B] [--max-bytes B] [--collectives a,b,...]\n"
-    "                            [--compare [--algorithms a,b,...]] [--transport shm|mpi]\n"
+    "                            [--compare [--algorithms a,b,...]] [--transports a,b]\n"
     "Sizes are message sizes as profiles count them (e.g. 1, 4k, 1M), powers of two.\n"
     "Without --compare: MPI's own call against the runtime's choice (its profile).\n"
     "--compare: MPI's own call against every algorithm of the collective (default\n"
     "parameters), or those --algorithms names, as ratios algorithm/MPI.\n"
-    "--transport: the runtime's transport (default shm; mpi: p2p over the MPI library,\n"
-    "only the algorithms that need nothing more).\n";
+    "--transports: the runtime's transports, side by side (default: shm on one node,\n"
+    "mpi between nodes; mpi: p2p over the MPI library, only the algorithms that need\n"
+    "nothing more, and with CCT_VIRTUAL_NODES=k or real nodes the hierarchical ones,\n"
+    "shm inside each node).\n";
 
 bool parse_args(int argc, char** argv, Options& o, std::string& error) {
   for (int i = 1; i < argc; ++i) {
@@ -228,8 +276,9 @@ bool parse_args(int argc, char** argv, Options& o, std::string& error) {
           return error = "unknown collective '" + name + "'", false;
         o.collectives.push_back(c);
       }
-    } else if (arg == "--transport") {
-      o.transport = value;
+    } else if (arg == "--transports") {
+      std::stringstream ss(value);
+      for (std::string name; std::getline(ss, name, ',');) o.transports.push_back(name);
     } else if (arg == "--algorithms") {
       std::stringstream ss(value);
       for (std::string name; std::getline(ss, name, ',');) o.algorithms.push_back(name);
@@ -266,28 +315,19 @@ int main(int argc, char** argv) {
   }
   int status = 0;
   try {
-    cct::Session session(std::make_unique<cct::MpiBootstrap>(MPI_COMM_WORLD),
-                         cct::Session::Binding::kBindToPu, opts.transport);
     const std::size_t buffer = static_cast<std::size_t>(opts.max_bytes) * size + 64;
-    Bench b{session.runtime(),
+    Bench b{open_sessions(opts),
             MPI_COMM_WORLD,
             rank,
             size,
             std::vector<unsigned char>(buffer, 1),
             std::vector<unsigned char>(buffer)};
-    const unsigned cores = std::thread::hardware_concurrency();
-    if (rank == 0)
-      std::printf(
-          "ccbench: %d ranks on %u hardware threads%s, transport %s; times in us (median\n"
-          "over repetitions of the max over ranks)%s\n",
-          size, cores, size > static_cast<int>(cores) ? " (OVERSUBSCRIBED)" : "",
-          opts.transport.c_str(),
-          opts.compare ? "; algorithm columns are ratios algorithm/MPI" : "");
-    if (rank == 0 && !opts.compare)
-      std::printf("%-10s %8s %12s %12s %8s  %s\n", "collective", "bytes", "MPI", "cct", "cct/MPI",
-                  "cct algorithm");
+    if (rank == 0) print_header(b, opts);
     for (cct_collective c : opts.collectives)
-      opts.compare ? compare_collective(b, session, c, opts) : run_collective(b, c, opts);
+      if (opts.compare)
+        for (const auto& s : b.sessions) compare_collective(b, *s, c, opts);
+      else
+        run_collective(b, c, opts);
   } catch (const std::exception& e) {
     std::cerr << "ccbench (rank " << rank << "): " << e.what() << "\n";
     status = 1;
