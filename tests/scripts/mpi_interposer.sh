@@ -4,7 +4,9 @@
 # the runtime's CCT_STATS tables show dispatched calls, and the calls passed
 # to the MPI library on rank 0 are exactly the four the program makes with
 # unsupported arguments, with their reasons. With CCT_VIRTUAL_NODES=2 the
-# communicators that span the virtual nodes run on the mpi transport.
+# communicators that span the virtual nodes run on the mpi transport, and
+# the multinode algorithms forced there (2 and 3 virtual nodes) compute the
+# program's results.
 # usage: mpi_interposer.sh <interposer_check> <libcct_mpi.so>
 set -euo pipefail
 program=$1
@@ -37,4 +39,39 @@ grep -q "^interposer_check: 4 ranks, .* 0 failures on all ranks$" "$out" ||
 grep -Eq '^barrier +dissemination' "$err" || fail "virtual nodes: no p2p barrier ran"
 ! grep -Eq '^[a-z]+ +(central_counter|multilevel|dual_queue|two_level|numa|pdbp)' "$err" ||
   fail "virtual nodes: a shared-memory algorithm ran across virtual nodes"
-echo "PASS: the interposer under interposer_check on 1 to 4 ranks, and on 2 virtual nodes"
+# The hierarchical algorithms under the program: every collective that has
+# one forced to multinode (shm inside each virtual node, mpi between them),
+# on 2 nodes of 2 ranks with the default parameters and on 3 nodes of 2, 2
+# and 1 ranks with others. MPI_COMM_WORLD's table shows them dispatched;
+# allgather, which needs nodes of equal size, falls back on the 3 unequal
+# nodes.
+multinode() {  # <np> <nodes> <params per collective: barrier bcast reduce allreduce allgather>
+  local np=$1 nodes=$2 force=""
+  shift 2
+  for c in barrier bcast reduce allreduce allgather; do
+    force+="$c:0-max:multinode$1;"
+    shift
+  done
+  mpirun --allow-run-as-root --oversubscribe -np "$np" -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
+    -x CCT_VIRTUAL_NODES="$nodes" -x CCT_FORCE="$force" "$program" >"$out" 2>"$err" ||
+    fail "multinode on $nodes nodes: exit status $?"
+  grep -q "^interposer_check: $np ranks, .* 0 failures on all ranks$" "$out" ||
+    fail "multinode on $nodes nodes: no clean summary line"
+  grep -A9 "^cct stats, rank 0 of $np\$" "$err" >"$out.world"
+}
+multinode 4 2 "" "" "" "" ""
+for c in barrier bcast reduce allreduce allgather; do
+  grep -Eq "^$c +multinode\(split=0,inner=0,outer=0\)" "$out.world" ||
+    fail "2 virtual nodes: $c did not run multinode"
+done
+multinode 5 3 "(inner=1,outer=1)" "(inner=1,outer=2)" "(inner=2,outer=1)" "(inner=1,outer=2)" \
+  "(inner=2,outer=1)"
+grep -Eq '^barrier +multinode\(split=0,inner=1,outer=1\)' "$out.world" &&
+  grep -Eq '^bcast +multinode\(split=0,inner=1,outer=2\)' "$out.world" &&
+  grep -Eq '^reduce +multinode\(split=0,inner=2,outer=1\)' "$out.world" &&
+  grep -Eq '^allreduce +multinode\(split=0,inner=1,outer=2\)' "$out.world" ||
+  fail "3 virtual nodes: a forced multinode did not run"
+grep -Eq '^allgather +ring' "$out.world" || fail "3 unequal nodes: allgather did not fall back"
+rm -f "$out.world"
+echo "PASS: the interposer under interposer_check on 1 to 4 ranks, on 2 virtual nodes, and" \
+  "with the multinode algorithms on 2 and 3"
