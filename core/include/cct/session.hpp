@@ -9,6 +9,7 @@
 // 0 prints the runtime's stats table to stderr when the session ends.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ struct SessionBasis {
   Profile profile;
   bool profile_found = false;
   std::vector<ForceRule> force;
+  // Whether a session said that there is no profile: once per process, not
+  // once per communicator (an MPI program may make hundreds).
+  mutable std::atomic<bool> said_no_profile{false};
 
  private:
   SessionBasis();
