@@ -7,9 +7,14 @@
 # holds 1), and the profile's machine records 2 nodes x 2 ranks. The same
 # through --launcher mpirun; a shape the job does not have, --np under
 # mpirun and launcher flags without --launcher are refused with status 2.
-# usage: ccautotune_cluster.sh <ccautotune>
+# Then the unmodified MPI program interposer_check runs on that profile
+# under the interposer on the same 2 virtual nodes: its results match the
+# reference, and MPI_COMM_WORLD's calls go to the profile's choices.
+# usage: ccautotune_cluster.sh <ccautotune> <interposer_check> <libcct_mpi.so>
 set -euo pipefail
 tuner=$1
+program=$2
+interposer=$3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
@@ -33,6 +38,20 @@ grep -q 'skip .*multinode at np=2' "$dir/a.log" || fail "multinode not reported 
 grep -q '^  nodes: 2$' "$yaml" || fail "the machine does not record 2 nodes" "$yaml"
 grep -q '^  ranks_per_node: 2$' "$yaml" || fail "the machine does not record 2 ranks per node" "$yaml"
 grep -q '^      - nodes: 2$\|^        nodes: 2$' "$yaml" || fail "no bucket of 2 nodes" "$yaml"
+
+mpirun --allow-run-as-root --oversubscribe -np 4 -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
+  -x CCT_VIRTUAL_NODES=2 -x CCT_PROFILE="$yaml" "$program" >"$dir/app.out" 2>"$dir/app.err" ||
+  fail "interposer_check on the profile exited $?" "$dir/app.err"
+grep -q "^interposer_check: 4 ranks, .* 0 failures on all ranks$" "$dir/app.out" ||
+  fail "interposer_check on the profile: checks failed" "$dir/app.out"
+grep -A9 '^cct stats, rank 0 of 4$' "$dir/app.err" >"$dir/world.txt"
+for c in barrier bcast allreduce; do
+  # The profile's choice for 4 ranks on 2 nodes, at its smallest sizes.
+  alg=$(awk -v c="  $c:" '$0 == c {in_c = 1} in_c && /np: \[4, max\]/ {np = 1}
+        np && /algorithm:/ {print $2; exit}' "$yaml")
+  [ -n "$alg" ] || fail "no $c rule for 4 ranks on 2 nodes" "$yaml"
+  grep -Eq "^$c +$alg" "$dir/world.txt" || fail "$c did not go to the profile's $alg" "$dir/world.txt"
+done
 
 CCT_VIRTUAL_NODES=2 "$tuner" --launcher mpirun --mpirun-args "-np 4 --oversubscribe" \
   --collectives barrier --quick --budget 0.02 --out "$dir/b" >"$dir/b.log" 2>&1 ||
