@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "layout.hpp"
 
@@ -16,6 +17,14 @@ inline void cpu_relax() {
 #elif defined(__aarch64__)
   asm volatile("yield" ::: "memory");
 #endif
+}
+
+// What Open MPI's and MPICH's launchers say about this machine, 0 when
+// neither does.
+int ranks_the_launcher_put_here() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
+    if (const char* text = std::getenv(name); text != nullptr) return std::atoi(text);
+  return 0;
 }
 
 }  // namespace
@@ -56,7 +65,7 @@ bool ranks_outnumber_cpus(const cpu_set_t* sets, int ranks) {
   cpu_set_t all;
   CPU_ZERO(&all);
   for (int r = 0; r < ranks; ++r) CPU_OR(&all, &all, &sets[r]);
-  return CPU_COUNT(&all) < ranks;
+  return CPU_COUNT(&all) < std::max(ranks, ranks_the_launcher_put_here());
 }
 
 }  // namespace cct::shm

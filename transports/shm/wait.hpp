@@ -53,7 +53,11 @@ void wait_for(const uint64_t* word, uint64_t value, cct_wait_cmp cmp, bool overs
 cpu_set_t allowed_cpus();
 
 // True when the ranks, whose allowed CPUs are sets[0..ranks-1], outnumber
-// the CPUs of the union of those sets.
+// the CPUs of the union of those sets. The ranks of an instance may be
+// fewer than those sharing the machine (a node's group of a communicator
+// that spans nodes; CCT_VIRTUAL_NODES's nodes all on one machine), so the
+// count of ranks the MPI launcher put on this machine, when it says
+// (OMPI_COMM_WORLD_LOCAL_SIZE, MPI_LOCALNRANKS), counts where it is larger.
 bool ranks_outnumber_cpus(const cpu_set_t* sets, int ranks);
 
 }  // namespace cct::shm
