@@ -79,7 +79,8 @@ std::vector<Shape> shapes_of(const Options& opts, const Layout& layout) {
                        std::to_string(layout.fewest_per_node));
   std::vector<Shape> shapes;
   for (int n : nodes)
-    for (int r : per_node) shapes.push_back({n, r});
+    for (int r : per_node)
+      if (n * r > 1 || !opts.ranks_per_node.empty()) shapes.push_back({n, r});  // 1 rank: asked for
   return shapes;
 }
 
