@@ -2,7 +2,6 @@
 // before each barrier every rank counts itself in a shared counter (one per
 // round, in memory the forked ranks inherit) and after it checks that every
 // rank has; random short delays shuffle the order of arrival.
-#include <sys/mman.h>
 
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -13,6 +12,7 @@
 
 #include "support/algorithms.hpp"
 #include "support/harness.hpp"
+#include "support/shared_array.hpp"
 
 namespace {
 
@@ -21,32 +21,16 @@ constexpr int kRounds = 200;
 constexpr double kTimeoutS = 60;  // a launch takes well under a second
 
 // kRounds counters shared by the ranks of one launch.
-class SharedCounters {
- public:
-  SharedCounters()
-      : words_(static_cast<uint64_t*>(
-            mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0))) {
-    if (words_ == MAP_FAILED) throw std::runtime_error("mmap of the shared counters failed");
-  }
-  ~SharedCounters() { munmap(words_, kBytes); }
-  SharedCounters(const SharedCounters&) = delete;
-  SharedCounters& operator=(const SharedCounters&) = delete;
-
-  std::atomic_ref<uint64_t> operator[](int round) const { return std::atomic_ref(words_[round]); }
-
- private:
-  static constexpr std::size_t kBytes = kRounds * sizeof(uint64_t);
-  uint64_t* words_;
-};
+using SharedCounters = cct::test::SharedArray<uint64_t>;
 
 void check_barriers(cct::Communicator& comm, cct::Plan& plan, const SharedCounters& entered) {
   std::minstd_rand random(comm.rank() * 7919 + comm.size());
   const auto ranks = static_cast<uint64_t>(comm.size());
   for (int round = 0; round < kRounds; ++round) {
     if (random() % 4 == 0) std::this_thread::sleep_for(std::chrono::microseconds(random() % 100));
-    entered[round].fetch_add(1);
+    entered.atomic(round).fetch_add(1);
     plan.run(cct::test::coll_args(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, 0, round));
-    const uint64_t seen = entered[round].load();
+    const uint64_t seen = entered.atomic(round).load();
     cct::test::expect(seen == ranks, "round " + std::to_string(round) + ": left after " +
                                          std::to_string(seen) + " of " + std::to_string(ranks) +
                                          " ranks entered");
@@ -57,7 +41,7 @@ void check_algorithm(const char* name) {
   const cct::AlgorithmEntry& alg = cct::test::algorithm(CCT_BARRIER, name);
   for (int ranks : kRankCounts) {
     INFO(name << " on " << ranks << " ranks");
-    const SharedCounters entered;
+    const SharedCounters entered(kRounds);
     auto run = [&](cct::Communicator& comm) {
       cct::Plan plan(alg, comm, {});
       check_barriers(comm, plan, entered);

@@ -19,7 +19,6 @@
 //   - the refusals: one node, unequal groups for allgather, split beyond
 //     the levels, recursive doubling among a number of groups that is not
 //     a power of two.
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <atomic>
@@ -40,6 +39,7 @@
 #include "support/algorithms.hpp"
 #include "support/collective_checks.hpp"
 #include "support/harness.hpp"
+#include "support/shared_array.hpp"
 
 namespace {
 
@@ -396,25 +396,7 @@ std::size_t elements(std::size_t bytes, cct_datatype dtype) {
 constexpr int kRounds = 12;
 constexpr int kMaxPlans = 32;
 
-class SharedCounters {
- public:
-  SharedCounters()
-      : words_(static_cast<uint64_t*>(
-            mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0))) {
-    if (words_ == MAP_FAILED) throw std::runtime_error("mmap of the shared counters failed");
-  }
-  ~SharedCounters() { munmap(words_, kBytes); }
-  SharedCounters(const SharedCounters&) = delete;
-  SharedCounters& operator=(const SharedCounters&) = delete;
-  void clear() const { std::fill_n(words_, kMaxPlans * kRounds, 0); }
-  std::atomic_ref<uint64_t> at(int plan, int round) const {
-    return std::atomic_ref(words_[plan * kRounds + round]);
-  }
-
- private:
-  static constexpr std::size_t kBytes = kMaxPlans * kRounds * sizeof(uint64_t);
-  uint64_t* words_;
-};
+using SharedCounters = cct::test::SharedArray<uint64_t>;  // kMaxPlans x kRounds
 
 // Before each barrier every rank counts itself in; after it, all have.
 void barriers(cct::Communicator& comm, cct::Plan& plan, int index, const SharedCounters& entered) {
@@ -422,9 +404,9 @@ void barriers(cct::Communicator& comm, cct::Plan& plan, int index, const SharedC
   std::minstd_rand random(comm.rank() * 7919 + index);
   for (int round = 0; round < kRounds; ++round) {
     if (random() % 4 == 0) std::this_thread::sleep_for(std::chrono::microseconds(random() % 200));
-    entered.at(index, round).fetch_add(1);
+    entered.atomic(index * kRounds + round).fetch_add(1);
     plan.run(cct::test::coll_args(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, 0, round));
-    const uint64_t seen = entered.at(index, round).load();
+    const uint64_t seen = entered.atomic(index * kRounds + round).load();
     expect(seen == static_cast<uint64_t>(comm.size()),
            "round " + std::to_string(round) + ": left after " + std::to_string(seen) + " entered");
   }
@@ -498,7 +480,7 @@ void allgathers(cct::Communicator& comm, cct::Plan& plan, int index, bool big) {
 }  // namespace
 
 TEST_CASE("barrier multinode", "[multinode][barrier][algorithms]") {
-  const SharedCounters entered;
+  const SharedCounters entered(kMaxPlans * kRounds);
   auto body = [&](cct::Communicator& comm, cct::Plan& plan, int index, bool) {
     barriers(comm, plan, index, entered);
   };

@@ -4,7 +4,6 @@
 // barrier every rank counts itself in a shared counter of that round (in
 // memory the forked ranks inherit), after it checks that every rank has;
 // random delays shuffle the order of arrival.
-#include <sys/mman.h>
 
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -18,6 +17,7 @@
 #include "shared_cache_barrier/tree.hpp"
 #include "support/algorithms.hpp"
 #include "support/harness.hpp"
+#include "support/shared_array.hpp"
 
 namespace {
 
@@ -28,24 +28,7 @@ constexpr int kRankCounts[] = {1, 2, 3, 4, 5, 8};
 constexpr double kTimeoutS = 120;
 
 // One counter per round, shared by the ranks of one launch.
-class SharedCounters {
- public:
-  explicit SharedCounters(int rounds)
-      : bytes_(static_cast<std::size_t>(rounds) * sizeof(uint64_t)),
-        words_(static_cast<uint64_t*>(
-            mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0))) {
-    if (words_ == MAP_FAILED) throw std::runtime_error("mmap of the shared counters failed");
-  }
-  ~SharedCounters() { munmap(words_, bytes_); }
-  SharedCounters(const SharedCounters&) = delete;
-  SharedCounters& operator=(const SharedCounters&) = delete;
-
-  std::atomic_ref<uint64_t> operator[](int round) const { return std::atomic_ref(words_[round]); }
-
- private:
-  std::size_t bytes_;
-  uint64_t* words_;
-};
+using SharedCounters = cct::test::SharedArray<uint64_t>;
 
 // How a launch delays its ranks: one round in `one_in` sleeps up to
 // max_delay_us on each rank.
@@ -61,10 +44,10 @@ void check_barriers(cct::Communicator& comm, cct::Plan& plan, const SharedCounte
   for (int round = 0; round < rounds; ++round) {
     if (random() % delays.one_in == 0)
       std::this_thread::sleep_for(std::chrono::microseconds(random() % delays.max_delay_us));
-    entered[round].fetch_add(1);
+    entered.atomic(round).fetch_add(1);
     plan.run(cct::test::coll_args(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, 0,
                                   static_cast<uint32_t>(round)));
-    const uint64_t seen = entered[round].load();
+    const uint64_t seen = entered.atomic(round).load();
     if (seen != ranks)
       cct::test::expect(false, std::string(plan.algorithm().desc->name) + " round " +
                                    std::to_string(round) + ": left after " + std::to_string(seen) +

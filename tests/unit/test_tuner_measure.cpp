@@ -1,7 +1,6 @@
 // The tuner's measurement engine: timing of a point over real ranks, the raw
 // results file, the points to measure, and the progress line. No test
 // asserts a timing value, only the shape of the results.
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +13,7 @@
 
 #include "cct/error.hpp"
 #include "support/harness.hpp"
+#include "support/shared_array.hpp"
 #include "tuner/measure.hpp"
 #include "tuner/plan_space.hpp"
 #include "tuner/progress.hpp"
@@ -27,30 +27,14 @@ using cct::tuner::ResultRow;
 constexpr double kTimeoutS = 60;
 
 // One result per rank, in memory the forked ranks share with the test.
-class SharedResults {
- public:
-  SharedResults()
-      : results_(static_cast<PointResult*>(
-            mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0))) {
-    if (results_ == MAP_FAILED) throw std::runtime_error("mmap of the shared results failed");
-  }
-  ~SharedResults() { munmap(results_, kBytes); }
-  SharedResults(const SharedResults&) = delete;
-  SharedResults& operator=(const SharedResults&) = delete;
-
-  PointResult& operator[](int rank) const { return results_[rank]; }
-
- private:
-  static constexpr std::size_t kBytes = 8 * sizeof(PointResult);
-  PointResult* results_;
-};
+using SharedResults = cct::test::SharedArray<PointResult>;
 
 // Measures one point of algorithm `name` on 2 ranks; returns rank 0's
 // result after checking that rank 1 got the same one.
 PointResult measure_on_2(cct_collective c, const char* name, int64_t bytes,
                          const cct::tuner::MeasureOptions& opts) {
   const cct::AlgorithmEntry& alg = cct::test::algorithm(c, name);
-  const SharedResults results;
+  const SharedResults results(8);
   REQUIRE(cct::test::on_ranks(
               2,
               [&](cct::Communicator& comm) {
@@ -378,8 +362,7 @@ TEST_CASE("parameter grids: candidates, ranges, the cap, quick", "[tuner]") {
 
 TEST_CASE("points on a communicator: counts, quick, skipped with a reason", "[tuner]") {
   const auto space_on = [](int ranks, const cct::tuner::SpaceFilter& filter) {
-    auto* shared = static_cast<std::size_t*>(
-        mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+    const cct::test::SharedArray<std::size_t> shared(3);
     std::string skip_reason;
     REQUIRE(cct::test::on_ranks(
                 ranks,
@@ -396,8 +379,7 @@ TEST_CASE("points on a communicator: counts, quick, skipped with a reason", "[tu
                                       "unexpected reason: " + skip.reason);
                 },
                 kTimeoutS) == "");
-    const std::vector<std::size_t> counts(shared, shared + 3);
-    munmap(shared, 4096);
+    const std::vector<std::size_t> counts{shared[0], shared[1], shared[2]};
     return counts;
   };
   cct::tuner::SpaceFilter filter{
