@@ -66,44 +66,13 @@ class GroupComm {
  public:
   GroupComm(const cct_comm& parent, int level) {
     check_level_index(parent, level);
-    const int group = parent.levels[level].group_of[parent.rank];
-    members_ = members_of_group(parent, level, group);
+    members_ = members_of_group(parent, level, parent.levels[level].group_of[parent.rank]);
     const int size = static_cast<int>(members_.size());
-    int rank = 0;
-    while (members_[rank] != parent.rank) ++rank;
-    std::vector<cct_level_kind> kinds;
-    std::vector<cct_transport_instance*> transports;
-    for (int j = 0; j < level; ++j) {
-      const cct_level& l = parent.levels[j];
-      std::vector<int32_t> group_of(members_.size());
-      std::vector<int32_t> seen;  // parent group numbers, in order of their lowest member
-      for (int k = 0; k < size; ++k) {
-        const int32_t g = l.group_of[members_[k]];
-        int32_t i = 0;
-        while (i < static_cast<int32_t>(seen.size()) && seen[i] != g) ++i;
-        if (i == static_cast<int32_t>(seen.size())) seen.push_back(g);
-        group_of[k] = i;
-      }
-      const int groups = static_cast<int>(seen.size());
-      if (groups <= 1 || groups >= size) continue;
-      if (!group_of_.empty() && group_of_.back() == group_of) continue;
-      cct_transport_instance* tr = nullptr;
-      if (parent.level_transport != nullptr) {
-        const int32_t mine = l.group_of[parent.rank];
-        int whole = 0, inside = 0;
-        for (int r = 0; r < parent.size; ++r) whole += l.group_of[r] == mine;
-        for (int m : members_) inside += l.group_of[m] == mine;
-        if (whole == inside) tr = parent.level_transport[j];
-      }
-      group_of_.push_back(std::move(group_of));
-      kinds.push_back(l.kind);
-      transports.push_back(tr);
-    }
-    for (std::size_t i = 0; i < group_of_.size(); ++i) {
-      const int32_t groups = 1 + *std::max_element(group_of_[i].begin(), group_of_[i].end());
-      levels_.push_back(cct_level{kinds[i], groups, group_of_[i].data()});
-    }
-    if (parent.level_transport != nullptr && !levels_.empty()) level_transport_ = transports;
+    const int rank = static_cast<int>(std::find(members_.begin(), members_.end(), parent.rank) -
+                                      members_.begin());
+    for (int j = 0; j < level; ++j) keep_level_below(parent, j);
+    for (std::size_t i = 0; i < group_of_.size(); ++i) levels_[i].group_of = group_of_[i].data();
+    if (parent.level_transport == nullptr) level_transport_.clear();
     cct_transport_instance* tr =
         parent.level_transport != nullptr ? parent.level_transport[level] : nullptr;
     if (tr != nullptr && (tr->size != size || tr->rank != rank))
@@ -133,6 +102,37 @@ class GroupComm {
   const std::vector<int>& members() const { return members_; }
 
  private:
+  // Parent level j restricted to the members (groups renumbered in order of
+  // their lowest member): kept where it still splits them and differs from
+  // the level kept before it, with the parent's transport of that level
+  // where this rank's group there lies wholly inside the members.
+  void keep_level_below(const cct_comm& parent, int j) {
+    const cct_level& l = parent.levels[j];
+    std::vector<int32_t> group_of, seen;  // seen: parent groups, by lowest member
+    for (int m : members_) {
+      const auto at = std::find(seen.begin(), seen.end(), l.group_of[m]);
+      group_of.push_back(static_cast<int32_t>(at - seen.begin()));
+      if (at == seen.end()) seen.push_back(l.group_of[m]);
+    }
+    const auto groups = static_cast<int32_t>(seen.size());
+    if (groups <= 1 || groups >= static_cast<int32_t>(members_.size())) return;
+    if (!group_of_.empty() && group_of_.back() == group_of) return;
+    group_of_.push_back(std::move(group_of));
+    levels_.push_back(cct_level{l.kind, groups, nullptr});  // group_of set once all are kept
+    level_transport_.push_back(group_inside(parent, j) ? parent.level_transport[j] : nullptr);
+  }
+  // Whether this rank's group at parent level j lies wholly inside the
+  // members (then its transport serves the restricted group as it is).
+  bool group_inside(const cct_comm& parent, int j) const {
+    if (parent.level_transport == nullptr) return false;
+    const int32_t* group_of = parent.levels[j].group_of;
+    const int32_t mine = group_of[parent.rank];
+    const auto in_group = [&](int r) { return group_of[r] == mine; };
+    int whole = 0;
+    for (int r = 0; r < parent.size; ++r) whole += in_group(r);
+    return whole == std::count_if(members_.begin(), members_.end(), in_group);
+  }
+
   std::vector<int> members_;
   std::vector<std::vector<int32_t>> group_of_;  // per kept level, per group rank
   std::vector<cct_level> levels_;
