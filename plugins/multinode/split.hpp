@@ -3,20 +3,14 @@
 // and the algorithm classes they run on those, chosen by parameter.
 //
 // Where: a communicator that spans nodes lists its levels split by node, so
-// that no group of any level spans two nodes, and its last level is the
-// node partition (Topology::levels_for walks the node level last and drops
-// it only where it equals the level listed before it, which is then the
-// node partition under an inner kind; one rank per node leaves no level at
-// all). The levels inside a node need not nest (hwloc may give one NUMA
-// node to two packages, and a NUMA node the size of the node is listed
-// before the packages inside it), so `split` counts nested levels only:
-// from the node partition inwards, each next level taken is the outermost
-// remaining one that strictly refines the last taken (nested_levels()).
-// split = 0 gives one leader per node, 1 one per group of the next nested
-// level (e.g. per package), and so on. Whether the communicator spans nodes
-// is read from level_transport being set, which is the same on every rank
-// (its entries are not: a rank alone in its group has none); the levels are
-// the same on every rank too, so every rank answers can_use alike.
+// that no group of any level spans two nodes; they nest (cct_level), and
+// the last one is the node partition (one rank per node leaves no level at
+// all). split = 0 gives one leader per node, 1 one per group of the level
+// inside it (e.g. per package), and so on. Whether the communicator spans
+// nodes is read from level_transport being set, which is the same on every
+// rank (its entries are not: a rank alone in its group has none); the
+// levels are the same on every rank too, so every rank answers can_use
+// alike.
 //
 // Tags: every phase of a call runs with the call's tag. Phases over
 // different transports (a group's shared-memory one, the communicator's
@@ -53,7 +47,7 @@ constexpr std::array<int64_t, N> iota() {
 inline constexpr std::array<int64_t, 3> kSplitCandidates = iota<3>();
 inline constexpr cct_param_desc kSplitParam{
     .name = "split",
-    .doc = "groups with one leader each: 0 = nodes, 1 = the nested level inside, 2 = two levels in",
+    .doc = "groups with one leader each: 0 = nodes, 1 = the next level inside, 2 = two levels in",
     .type = CCT_PARAM_INT,
     .default_value = 0,
     .candidates = kSplitCandidates.data(),
@@ -80,31 +74,6 @@ inline void check_choice(const char* name, int64_t value, int64_t count) {
 
 // ---------------------------------------------------------------- the split
 
-// True when every group of level `inner` lies inside one group of level
-// `outer` and `inner` has more groups.
-inline bool refines(const cct_comm& comm, int inner, int outer) {
-  const cct_level& in = comm.levels[inner];
-  const cct_level& out = comm.levels[outer];
-  if (in.groups <= out.groups) return false;
-  std::vector<int32_t> outer_of(static_cast<std::size_t>(in.groups), -1);
-  for (int r = 0; r < comm.size; ++r) {
-    int32_t& o = outer_of[in.group_of[r]];
-    if (o < 0) o = out.group_of[r];
-    if (o != out.group_of[r]) return false;
-  }
-  return true;
-}
-
-// The indices of the nested levels, outermost (the node partition) first.
-inline std::vector<int> nested_levels(const cct_comm& comm) {
-  std::vector<int> nested;
-  if (comm.nlevels == 0) return nested;
-  nested.push_back(comm.nlevels - 1);
-  for (int i = comm.nlevels - 2; i >= 0; --i)
-    if (refines(comm, i, nested.back())) nested.push_back(i);
-  return nested;
-}
-
 // The index of the level whose groups get one leader each; throws
 // sdk::Unsupported where this communicator cannot be split so.
 inline int split_level(const cct_comm& comm, int64_t split) {
@@ -113,12 +82,11 @@ inline int split_level(const cct_comm& comm, int64_t split) {
         "the communicator is on one node: its own transport shares memory, use the single-node "
         "algorithms");
   check_choice("split", split, static_cast<int64_t>(kSplitCandidates.size()));
-  const std::vector<int> nested = nested_levels(comm);
-  if (split >= static_cast<int64_t>(nested.size()))
+  if (split >= comm.nlevels)
     throw sdk::Unsupported("split " + std::to_string(split) + " needs " +
-                           std::to_string(split + 1) + " nested levels, the communicator has " +
-                           std::to_string(nested.size()));
-  return nested[static_cast<std::size_t>(split)];
+                           std::to_string(split + 1) + " levels, the communicator has " +
+                           std::to_string(comm.nlevels));
+  return comm.nlevels - 1 - static_cast<int>(split);
 }
 
 // The groups of the split level as every rank sees them, and this rank's

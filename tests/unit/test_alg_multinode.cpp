@@ -259,35 +259,16 @@ TEST_CASE("a communicator over virtual nodes has node levels", "[multinode][topo
 
 namespace {
 
-// The levels `split` counts, outermost first: the last level (the node
-// partition), then inwards each level that splits every group of the one
-// taken before it further.
-std::vector<int> nested(const cct_comm& c) {
-  std::vector<int> chain;
-  for (int i = c.nlevels - 1; i >= 0; --i) {
-    bool inside = true;  // every group of level i lies in a group of the last taken
-    for (int r = 0; r < c.size && !chain.empty(); ++r)
-      for (int s = 0; s < c.size; ++s)
-        if (c.levels[i].group_of[r] == c.levels[i].group_of[s])
-          inside =
-              inside && c.levels[chain.back()].group_of[r] == c.levels[chain.back()].group_of[s];
-    if (chain.empty() || (inside && c.levels[i].groups > c.levels[chain.back()].groups))
-      chain.push_back(i);
-  }
-  return chain;
-}
-
 // What can_use must answer for these parameter values ("" = runs).
 std::string expected_refusal(const cct_comm& c, cct_collective coll,
                              const std::vector<int64_t>& p) {
   if (c.nlevels == 0) return kFlat;
   if (c.level_transport == nullptr) return kOneNode;
-  const std::vector<int> chain = nested(c);
-  if (p[0] >= static_cast<int64_t>(chain.size()))
+  if (p[0] >= c.nlevels)
     return "split " + std::to_string(p[0]) + " needs " + std::to_string(p[0] + 1) +
-           " nested levels, the communicator has " + std::to_string(chain.size());
+           " levels, the communicator has " + std::to_string(c.nlevels);
   if (coll == CCT_ALLGATHER) {
-    const cct_level& l = c.levels[chain[p[0]]];
+    const cct_level& l = c.levels[c.nlevels - 1 - p[0]];  // levels nest, the node's last
     const auto members = members_of(l, c.size);
     for (const auto& m : members)
       if (m.size() != members[0].size())
@@ -363,14 +344,13 @@ void sweep(cct_collective c,
 }
 
 // The same on `n` ranks over `nodes` nodes of `shape`, which must give the
-// communicator `levels` nested levels (the node's and `levels` - 1 inside).
+// communicator `levels` levels (the node's and `levels` - 1 inside).
 void on_shape(const char* shape, int n, int nodes, int levels, cct_collective c,
               const std::function<void(cct::Communicator&, cct::Plan&, int, bool)>& body) {
   INFO(n << " ranks on " << nodes << " virtual nodes of " << shape);
   auto run = [&](cct::Communicator& comm) {
-    const std::size_t got = nested(*comm.raw()).size();
-    expect(got == static_cast<std::size_t>(levels),
-           std::to_string(got) + " nested levels, want " + std::to_string(levels));
+    const int got = comm.raw()->nlevels;
+    expect(got == levels, std::to_string(got) + " levels, want " + std::to_string(levels));
     each_plan(comm, c, [&](cct::Communicator& cm, cct::Plan& plan, int index) {
       body(cm, plan, index, n == 8);
     });
@@ -543,7 +523,7 @@ TEST_CASE("multinode refusals", "[multinode][algorithms]") {
           comm, CCT_ALLGATHER, "multinode", defaults,
           "groups of unequal size (2 and 1 ranks): the leaders exchange equal blocks");
       cct::test::expect_refused(comm, CCT_BCAST, "multinode", {1, 0, 0},
-                                "split 1 needs 2 nested levels, the communicator has 1");
+                                "split 1 needs 2 levels, the communicator has 1");
       cct::test::expect_refused(comm, CCT_REDUCE, "multinode", {3, 0, 0},
                                 "split 3 is not one of 0..2");
       cct::test::expect_refused(comm, CCT_BARRIER, "multinode", {0, 4, 0},
