@@ -44,23 +44,27 @@ Runtime::Log log_level() {
   throw Error("CCT_LOG='" + v + "': expected off, info or debug", CCT_ERR_INVALID_ARG);
 }
 
-// rank 0 lists what the selector left out, and says (once per process)
-// when there is no profile.
+// rank 0 lists what the selector left out, and says when there is no
+// profile (each once per process).
 Selector make_selector(const SessionBasis& basis, const std::string& transport,
                        const Communicator& comm) {
   Selector selector(basis.profile, basis.force, basis.registry, transport, comm.size(),
                     comm.nodes());
-  const int rank = comm.rank();
-  if (rank != 0) return selector;
-  if (!basis.profile_found && !basis.said_no_profile.exchange(true))
-    std::cerr << "cct: no profile for this machine (fingerprint " << basis.topology.fingerprint()
-              << ") in CCT_PROFILE_PATH or the profile directories; using built-in defaults "
-                 "(run ccautotune to make one)\n";
-  for (const auto& w : selector.warnings()) std::cerr << "cct: " << w << "\n";
+  if (comm.rank() != 0) return selector;
+  if (!basis.profile_found)
+    basis.warn_once("no profile for this machine (fingerprint " + basis.topology.fingerprint() +
+                    ") in CCT_PROFILE_PATH or the profile directories; using built-in defaults "
+                    "(run ccautotune to make one)");
+  for (const auto& w : selector.warnings()) basis.warn_once(w);
   return selector;
 }
 
 }  // namespace
+
+void SessionBasis::warn_once(const std::string& text) const {
+  const std::lock_guard<std::mutex> lock(warned_mutex_);
+  if (warned_.insert(text).second) std::cerr << "cct: " << text << "\n";
+}
 
 SessionBasis::SessionBasis() : topology(Topology::discover()) {}
 

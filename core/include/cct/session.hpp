@@ -9,8 +9,9 @@
 // 0 prints the runtime's stats table to stderr when the session ends.
 #pragma once
 
-#include <atomic>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,12 +39,17 @@ struct SessionBasis {
   Profile profile;
   bool profile_found = false;
   std::vector<ForceRule> force;
-  // Whether a session said that there is no profile: once per process, not
-  // once per communicator (an MPI program may make hundreds).
-  mutable std::atomic<bool> said_no_profile{false};
+  // Prints "cct: <text>" to stderr unless this process already printed it:
+  // the sessions' warnings (no profile, a rule left out, another node
+  // count's rules) come once per process, not once per communicator (an MPI
+  // program may make hundreds).
+  void warn_once(const std::string& text) const;
 
  private:
   SessionBasis();
+
+  mutable std::mutex warned_mutex_;
+  mutable std::set<std::string> warned_;
 };
 
 class Session {
