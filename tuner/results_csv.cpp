@@ -1,17 +1,15 @@
 #include "tuner/results_csv.hpp"
 
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <sstream>
 #include <string_view>
 
 #include "cct/error.hpp"
+#include "cct/files.hpp"
 #include "cct/units.hpp"
 
 namespace cct::tuner {
@@ -130,37 +128,6 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-// Writes all of text to fd; false (errno set) on a short or failed write.
-bool write_all(int fd, const std::string& text) {
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-// Replaces the file at path with text through a temporary file beside it
-// and rename(), so that a crash leaves the old file or the new one, never
-// half of either: the file holds measurements that took long to make.
-void replace_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path target(path);
-  std::string tmp =
-      (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) throw Error("cannot convert results file " + path + ": " + std::strerror(errno));
-  const auto mode = static_cast<mode_t>(fs::status(path).permissions() & fs::perms::mask);
-  bool ok = ::fchmod(fd, mode) == 0 && write_all(fd, text) && ::fsync(fd) == 0;
-  int error = errno;
-  ok = ::close(fd) == 0 && ok;
-  if (ok && ::rename(tmp.c_str(), path.c_str()) == 0) return;
-  error = ok ? errno : error;
-  ::unlink(tmp.c_str());
-  throw Error("cannot convert results file " + path + ": " + std::strerror(error));
-}
-
 // The complete lines of a single-node file (header included) in the
 // current format, each row checked on the way (cct::Error path:line).
 std::string converted(const std::string& path, const std::string& complete) {
@@ -193,7 +160,9 @@ bool prepare_for_append(const std::string& path) {
   if (complete == 0) return false;
   const std::string_view header(text.data(), text.find('\n'));
   if (format_of(path, header) == Format::kSingleNode)
-    replace_atomically(path, converted(path, text.substr(0, complete)));
+    write_file_atomically(path, converted(path, text.substr(0, complete)),
+                          static_cast<mode_t>(fs::status(path).permissions() & fs::perms::mask),
+                          "cannot convert results file");
   return true;
 }
 

@@ -1,16 +1,11 @@
 // The YAML writer: a profile as text (yaml-cpp's emitter), and the atomic
 // save (temporary file in the target's directory, then rename).
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <filesystem>
 
 #include "cct/error.hpp"
+#include "cct/files.hpp"
 #include "cct/profile.hpp"
 #include "profile_check.hpp"
 
@@ -83,41 +78,6 @@ void emit_rules(YAML::Emitter& out, const std::map<cct_collective, TransportRule
   out << YAML::EndMap;
 }
 
-// Writes all of text to fd; false (errno set) on a short or failed write.
-bool write_all(int fd, const std::string& text) {
-  for (std::size_t done = 0; done < text.size();) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-[[noreturn]] void fail_save(const std::string& path, const std::string& step, int error) {
-  throw Error("cannot save profile " + path + ": " + step + ": " + std::strerror(error));
-}
-
-// The temporary file lives beside the target so that rename() stays on one
-// file system and is atomic: readers see the old profile or the new one.
-void write_atomically(const std::string& path, const std::string& text) {
-  std::filesystem::path target(path);
-  std::string tmp =
-      (target.parent_path() / ("." + target.filename().string() + ".XXXXXX")).string();
-  int fd = ::mkstemp(tmp.data());
-  if (fd < 0) fail_save(path, "creating a temporary file", errno);
-  bool ok = ::fchmod(fd, 0644) == 0 && write_all(fd, text) && ::fsync(fd) == 0;
-  int error = errno;
-  if (::close(fd) != 0 && ok) {
-    ok = false;
-    error = errno;
-  }
-  if (ok && ::rename(tmp.c_str(), path.c_str()) == 0) return;
-  if (ok) error = errno;
-  ::unlink(tmp.c_str());
-  fail_save(path, ok ? "renaming the temporary file" : "writing", error);
-}
-
 }  // namespace
 
 std::string profile_to_yaml(const Profile& p) {
@@ -144,7 +104,7 @@ void save_profile(const Profile& profile, const std::string& path) {
   } catch (const Error& e) {
     throw Error("cannot save profile " + path + ": it would not load: " + e.what());
   }
-  write_atomically(path, text);
+  write_file_atomically(path, text, 0644, "cannot save profile");
 }
 
 }  // namespace cct
