@@ -1,0 +1,182 @@
+#include "calls.hpp"
+
+#include <optional>
+#include <string>
+
+#include "cct/error.hpp"
+#include "mpi_types.hpp"
+#include "packing.hpp"
+
+namespace cct::interposer {
+namespace {
+
+const char* const kType =
+    "a datatype the runtime cannot reduce (derived, pair, long double, complex...)";
+const char* const kOp = "an operator the runtime does not take (user, logical, bitwise, MAXLOC...)";
+const char* const kArguments =
+    "arguments for the MPI library to judge (a negative count, a bad root, a null datatype, "
+    "a misplaced MPI_IN_PLACE)";
+
+bool bad_root(const Runtime& rt, int root) {
+  return root < 0 || root >= rt.size();
+}
+
+// A rank's send side must be as many bytes as its receive blocks call for
+// (MPI: their type signatures match); otherwise the runtime would read or
+// write past a buffer.
+void expect_size(const char* call, std::size_t send, std::size_t receive) {
+  if (send != receive)
+    throw Error(std::string(call) + ": this rank sends " + std::to_string(send) +
+                " bytes where its receive side calls for " + std::to_string(receive) +
+                "; the type signatures of the two sides must match");
+}
+
+int64_t times(int blocks, int count) {
+  return int64_t{blocks} * count;
+}
+
+}  // namespace
+
+const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root) {
+  if (bad_root(rt, root)) return kArguments;
+  PackTally tally;
+  std::optional<Bytes> data = Bytes::of(tally, receive_scratch(), buf, count, type);
+  if (!data) return kArguments;
+  const bool at_root = rt.rank() == root;
+  rt.bcast(at_root ? data->in_out(0, count) : data->output(), data->size(), CCT_UINT8, root);
+  if (!at_root) data->unpack();
+  count_packing(CCT_BCAST, tally);
+  return nullptr;
+}
+
+// The root's receive side sets the block; the others send one.
+const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
+  if (bad_root(rt, root)) return kArguments;
+  PackTally tally;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  std::optional<Bytes> send;
+  if (!in_place || rt.rank() != root) {
+    send = Bytes::of(tally, send_scratch(), sendbuf, sendcount, sendtype);
+    if (!send) return kArguments;
+  }
+  if (rt.rank() != root) {
+    rt.gather(send->input(), nullptr, send->size(), CCT_UINT8, root);
+    count_packing(CCT_GATHER, tally);
+    return nullptr;
+  }
+  std::optional<Bytes> all =
+      Bytes::of(tally, receive_scratch(), recvbuf, times(rt.size(), recvcount), recvtype);
+  if (!all) return kArguments;
+  const std::size_t block = all->size() / rt.size();
+  if (in_place) {
+    rt.gather(CCT_IN_PLACE, all->in_out(times(root, recvcount), recvcount), block, CCT_UINT8, root);
+  } else {
+    expect_size("MPI_Gather", send->size(), block);
+    rt.gather(send->input(), all->output(), block, CCT_UINT8, root);
+  }
+  all->unpack();
+  count_packing(CCT_GATHER, tally);
+  return nullptr;
+}
+
+// The root's send side sets the block; the others receive one.
+const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
+  if (bad_root(rt, root)) return kArguments;
+  PackTally tally;
+  const bool at_root = rt.rank() == root;
+  const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
+  std::optional<Bytes> mine;
+  if (!in_place) {
+    mine = Bytes::of(tally, receive_scratch(), recvbuf, recvcount, recvtype);
+    if (!mine) return kArguments;
+  }
+  if (!at_root) {
+    rt.scatter(nullptr, mine->output(), mine->size(), CCT_UINT8, root);
+    mine->unpack();
+    count_packing(CCT_SCATTER, tally);
+    return nullptr;
+  }
+  std::optional<Bytes> all =
+      Bytes::of(tally, send_scratch(), sendbuf, times(rt.size(), sendcount), sendtype);
+  if (!all) return kArguments;
+  const std::size_t block = all->size() / rt.size();
+  if (in_place) {
+    rt.scatter(all->input(), CCT_IN_PLACE, block, CCT_UINT8, root);
+  } else {
+    expect_size("MPI_Scatter", block, mine->size());
+    rt.scatter(all->input(), mine->output(), block, CCT_UINT8, root);
+    mine->unpack();
+  }
+  count_packing(CCT_SCATTER, tally);
+  return nullptr;
+}
+
+// allgather and alltoall: every rank's receive side holds size() blocks,
+// and each sends one block to all (allgather) or one to each (alltoall,
+// sent_blocks = size()). In place, the receive side holds the input too.
+template <class Run>
+const char* to_all(cct_collective c, const char* call, int sent_blocks, Runtime& rt,
+                   const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   int recvcount, MPI_Datatype recvtype, Run&& run) {
+  PackTally tally;
+  std::optional<Bytes> all =
+      Bytes::of(tally, receive_scratch(), recvbuf, times(rt.size(), recvcount), recvtype);
+  if (!all) return kArguments;
+  const std::size_t block = all->size() / rt.size();
+  if (sendbuf == MPI_IN_PLACE) {
+    const int64_t own_first = sent_blocks == 1 ? times(rt.rank(), recvcount) : 0;
+    run(CCT_IN_PLACE, all->in_out(own_first, times(sent_blocks, recvcount)), block);
+  } else {
+    std::optional<Bytes> send =
+        Bytes::of(tally, send_scratch(), sendbuf, times(sent_blocks, sendcount), sendtype);
+    if (!send) return kArguments;
+    expect_size(call, send->size(), block * sent_blocks);
+    run(send->input(), all->output(), block);
+  }
+  all->unpack();
+  count_packing(c, tally);
+  return nullptr;
+}
+
+const char* allgather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void* recvbuf, int recvcount, MPI_Datatype recvtype) {
+  return to_all(CCT_ALLGATHER, "MPI_Allgather", 1, rt, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, recvtype, [&](const void* send, void* recv, std::size_t block) {
+                  rt.allgather(send, recv, block, CCT_UINT8);
+                });
+}
+
+const char* alltoall(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void* recvbuf, int recvcount, MPI_Datatype recvtype) {
+  return to_all(CCT_ALLTOALL, "MPI_Alltoall", rt.size(), rt, sendbuf, sendcount, sendtype, recvbuf,
+                recvcount, recvtype, [&](const void* send, void* recv, std::size_t block) {
+                  rt.alltoall(send, recv, block, CCT_UINT8);
+                });
+}
+
+const char* reduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                   MPI_Op op, int root) {
+  const auto t = datatype_of(type);
+  const auto o = op_of(op);
+  if (!t) return kType;
+  if (!o) return kOp;
+  if (count < 0 || bad_root(rt, root)) return kArguments;
+  const bool in_place = rt.rank() == root && sendbuf == MPI_IN_PLACE;
+  rt.reduce(in_place ? CCT_IN_PLACE : sendbuf, recvbuf, count, *t, *o, root);
+  return nullptr;
+}
+
+const char* allreduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                      MPI_Op op) {
+  const auto t = datatype_of(type);
+  const auto o = op_of(op);
+  if (!t) return kType;
+  if (!o) return kOp;
+  if (count < 0) return kArguments;
+  rt.allreduce(sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf, recvbuf, count, *t, *o);
+  return nullptr;
+}
+
+}  // namespace cct::interposer

@@ -1,0 +1,40 @@
+// The MPI interposer: each intercepted collective's MPI arguments as one
+// call of the runtime (the MPI_* symbols in wrappers.cpp call these; so
+// does ccbench, to time the same path).
+//
+// Whether the runtime takes a call must be decided alike on every rank, or
+// some ranks would wait in the runtime for others gone to the library. So
+// it rests only on what MPI guarantees equal on every rank:
+// - bcast, gather, scatter, allgather, alltoall: the communicator, the root
+//   and the bytes of each block's type signature. Every datatype is taken
+//   and every call is a call on bytes (CCT_UINT8, as the tuner measured
+//   them), whatever datatype handles the ranks name (see packing.hpp);
+// - reduce, allreduce: MPI requires the same datatype and operator on every
+//   rank, and the runtime must compute with them, so only the predefined
+//   ones it has (mpi_types.hpp) are taken.
+// Each returns null when the runtime ran the call, else the reason to leave
+// it to the MPI library. A rank whose two sides disagree in size (an
+// erroneous program) gets a cct::Error.
+#pragma once
+
+#include <mpi.h>
+
+#include "cct/runtime.hpp"
+
+namespace cct::interposer {
+
+const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root);
+const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root);
+const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root);
+const char* allgather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                      void* recvbuf, int recvcount, MPI_Datatype recvtype);
+const char* alltoall(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void* recvbuf, int recvcount, MPI_Datatype recvtype);
+const char* reduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                   MPI_Op op, int root);
+const char* allreduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                      MPI_Op op);
+
+}  // namespace cct::interposer
