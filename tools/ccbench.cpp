@@ -2,7 +2,7 @@
 // own, measured side by side in one run, printed as ratios ours/MPI.
 //
 //   mpirun -np 2 ccbench [--min-bytes 1] [--max-bytes 1M] [--collectives a,b]
-//                        [--transports shm,mpi]
+//                        [--transports shm,mpi] [--strided]
 //   mpirun -np 4 ccbench --compare [--algorithms a,b,...] [...]
 //   CCT_VIRTUAL_NODES=2 mpirun -np 4 ccbench --compare [...]
 //
@@ -16,7 +16,11 @@
 // baselines), on each transport in turn. The default transport is the
 // runtime's own: shm on one node, mpi between nodes (CCT_VIRTUAL_NODES=k
 // makes k nodes of one machine), with shm inside each node for the
-// hierarchical algorithms. A benchmark, not a test: nothing is asserted.
+// hierarchical algorithms. With --strided, the data of bcast, gather,
+// scatter, allgather and alltoall is every other double (a resized
+// MPI_DOUBLE of extent 16) on both sides: MPI's own handling of that type
+// against the interposer's path (calls.hpp: pack, the runtime's call on
+// bytes, unpack). A benchmark, not a test: nothing is asserted.
 #include <mpi.h>
 
 #include <algorithm>
@@ -29,6 +33,7 @@
 #include <thread>
 #include <vector>
 
+#include "calls.hpp"
 #include "cct/error.hpp"
 #include "cct/session.hpp"
 #include "cct/units.hpp"
@@ -42,7 +47,12 @@ struct Options {
   bool compare = false;
   std::vector<std::string> algorithms;  // --compare only these (empty: all)
   std::vector<std::string> transports;  // empty: the runtime's own choice
+  bool strided = false;                 // data as every other double, through the interposer
 };
+
+bool is_reduction(cct_collective c) {
+  return c == CCT_REDUCE || c == CCT_ALLREDUCE;
+}
 
 // One collective run by MPI and by the runtime of each session on the same
 // buffers.
@@ -51,13 +61,14 @@ struct Bench {
   MPI_Comm comm;
   int rank, size;
   std::vector<unsigned char> send, recv;
+  MPI_Datatype strided = MPI_DATATYPE_NULL;  // --strided only
 
-  void mpi(cct_collective c, int count, bool reduction);
+  void mpi(cct_collective c, int count, MPI_Datatype t);
   void ours(cct::Runtime& rt, cct_collective c, int count, bool reduction);
+  void interposed(cct::Runtime& rt, cct_collective c, int count, MPI_Datatype t);
 };
 
-void Bench::mpi(cct_collective c, int count, bool reduction) {
-  MPI_Datatype t = reduction ? MPI_INT : MPI_BYTE;
+void Bench::mpi(cct_collective c, int count, MPI_Datatype t) {
   void *s = send.data(), *r = recv.data();
   switch (c) {
     case CCT_BARRIER: MPI_Barrier(comm); break;
@@ -84,6 +95,28 @@ void Bench::ours(cct::Runtime& rt, cct_collective c, int count, bool reduction) 
     case CCT_ALLGATHER: rt.allgather(s, r, count, t); break;
     default: rt.alltoall(s, r, count, t); break;
   }
+}
+
+// The interposer's path for the collectives that take any datatype.
+void Bench::interposed(cct::Runtime& rt, cct_collective c, int count, MPI_Datatype t) {
+  namespace mpi = cct::interposer;
+  void *s = send.data(), *r = recv.data();
+  switch (c) {
+    case CCT_BCAST: mpi::bcast(rt, r, count, t, 0); break;
+    case CCT_GATHER: mpi::gather(rt, s, count, t, r, count, t, 0); break;
+    case CCT_SCATTER: mpi::scatter(rt, s, count, t, r, count, t, 0); break;
+    case CCT_ALLGATHER: mpi::allgather(rt, s, count, t, r, count, t); break;
+    case CCT_ALLTOALL: mpi::alltoall(rt, s, count, t, r, count, t); break;
+    default: throw cct::Error("--strided has no reductions or barrier");
+  }
+}
+
+// Every other double: 8 bytes of data in each 16.
+MPI_Datatype strided_double() {
+  MPI_Datatype t;
+  MPI_Type_create_resized(MPI_DOUBLE, 0, 16, &t);
+  MPI_Type_commit(&t);
+  return t;
 }
 
 // Fewer repetitions for large messages: each point takes a similar time.
@@ -133,29 +166,44 @@ std::string algorithm_of(cct::Runtime& rt, cct_collective c, int count, bool red
   return rt.choice_for(call_args(c, nullptr, nullptr, count, reduction)).algorithm->desc->name;
 }
 
-// The message sizes of c: powers of two from min to max (reductions move
-// whole int32 elements, so they start at 4 bytes); barrier only 0.
+// The message sizes of c: powers of two from min to max, in whole elements
+// (reductions move int32s, --strided doubles); barrier only 0.
 std::vector<int64_t> sizes_of(cct_collective c, const Options& o) {
   if (c == CCT_BARRIER) return {0};
-  const bool reduction = c == CCT_REDUCE || c == CCT_ALLREDUCE;
+  const int64_t element = is_reduction(c) ? 4 : o.strided ? 8 : 1;
   std::vector<int64_t> sizes;
-  for (int64_t b = reduction ? std::max<int64_t>(o.min_bytes, 4) : o.min_bytes; b <= o.max_bytes;
-       b *= 2)
-    sizes.push_back(reduction ? b / 4 * 4 : b);
+  for (int64_t b = std::max(o.min_bytes, element); b <= o.max_bytes; b *= 2)
+    sizes.push_back(b / element * element);
   return sizes;
+}
+
+// MPI's call and each session's on one size: the runtime's own, or with
+// --strided, the interposer's path on the strided type.
+std::vector<std::function<void()>> contenders_of(Bench& b, cct_collective c, int64_t bytes,
+                                                 const Options& o) {
+  const bool reduction = is_reduction(c);
+  const int count = static_cast<int>(reduction ? bytes / 4 : o.strided ? bytes / 8 : bytes);
+  const MPI_Datatype type = o.strided ? b.strided : reduction ? MPI_INT : MPI_BYTE;
+  std::vector<std::function<void()>> contenders{[&b, c, count, type] { b.mpi(c, count, type); }};
+  for (auto& s : b.sessions) {
+    cct::Runtime& rt = s->runtime();
+    if (o.strided)
+      contenders.push_back([&b, &rt, c, count, type] { b.interposed(rt, c, count, type); });
+    else
+      contenders.push_back([&b, &rt, c, count, reduction] { b.ours(rt, c, count, reduction); });
+  }
+  return contenders;
 }
 
 // One line per size: MPI's time, then per transport the runtime's time,
 // its ratio to MPI's and the algorithm it chose.
 void run_collective(Bench& b, cct_collective c, const Options& o) {
-  const bool reduction = c == CCT_REDUCE || c == CCT_ALLREDUCE;
+  const bool reduction = is_reduction(c);
   for (int64_t bytes : sizes_of(c, o)) {
-    const int count = static_cast<int>(reduction ? bytes / 4 : bytes);
-    std::vector<std::function<void()>> contenders{[&] { b.mpi(c, count, reduction); }};
-    for (auto& s : b.sessions)
-      contenders.push_back([&] { b.ours(s->runtime(), c, count, reduction); });
-    const std::vector<double> t = measure(b.comm, contenders, repetitions(bytes));
+    const std::vector<double> t =
+        measure(b.comm, contenders_of(b, c, bytes, o), repetitions(bytes));
     if (b.rank != 0) continue;
+    const int count = static_cast<int>(reduction ? bytes / 4 : bytes);  // as the runtime sees it
     std::printf("%-10s %8s %10.2f", cct::collective_name(c), cct::format_bytes(bytes).c_str(),
                 t[0] * 1e6);
     for (std::size_t k = 0; k < b.sessions.size(); ++k)
@@ -183,7 +231,7 @@ std::vector<std::unique_ptr<cct::Plan>> plans_of(const cct::Session& s, cct_coll
 // One line per size: MPI's time, then each plan's time as a ratio to it
 // ("-" where the algorithm cannot run that call).
 void compare_collective(Bench& b, const cct::Session& s, cct_collective c, const Options& o) {
-  const bool reduction = c == CCT_REDUCE || c == CCT_ALLREDUCE;
+  const bool reduction = is_reduction(c);
   const std::vector<std::unique_ptr<cct::Plan>> plans = plans_of(s, c, o);
   if (b.rank == 0) {
     std::printf("\n%-8s %10s",
@@ -197,7 +245,8 @@ void compare_collective(Bench& b, const cct::Session& s, cct_collective c, const
   for (int64_t bytes : sizes_of(c, o)) {
     const int count = static_cast<int>(reduction ? bytes / 4 : bytes);
     const cct_coll_args args = call_args(c, b.send.data(), b.recv.data(), count, reduction);
-    std::vector<std::function<void()>> contenders{[&] { b.mpi(c, count, reduction); }};
+    std::vector<std::function<void()>> contenders{
+        [&] { b.mpi(c, count, reduction ? MPI_INT : MPI_BYTE); }};
     std::vector<bool> runs;
     for (const auto& plan : plans) {
       runs.push_back(
@@ -235,6 +284,10 @@ void print_header(const Bench& b, const Options& o) {
       "over repetitions of the max over ranks)%s\n",
       b.size, comm.nodes(), cores, b.size > static_cast<int>(cores) ? " (OVERSUBSCRIBED)" : "",
       o.compare ? "; algorithm columns are ratios algorithm/MPI" : "");
+  if (o.strided)
+    std::printf(
+        "--strided: the data is every other double on every rank; MPI's own call with that\n"
+        "type against the interposer's (pack, the runtime's call on bytes, unpack)\n");
   if (o.compare) return;
   std::printf("%-10s %8s %10s", "collective", "bytes", "MPI");
   for (const auto& s : b.sessions)
@@ -246,6 +299,7 @@ void print_header(const Bench& b, const Options& o) {
 const char* const kUsage =
     "usage: mpirun -np N ccbench [--min-bytes B] [--max-bytes B] [--collectives a,b,...]\n"
     "                            [--compare [--algorithms a,b,...]] [--transports a,b]\n"
+    "                            [--strided]\n"
     "Sizes are message sizes as profiles count them (e.g. 1, 4k, 1M), powers of two.\n"
     "Without --compare: MPI's own call against the runtime's choice (its profile).\n"
     "--compare: MPI's own call against every algorithm of the collective (default\n"
@@ -253,13 +307,16 @@ const char* const kUsage =
     "--transports: the runtime's transports, side by side (default: shm on one node,\n"
     "mpi between nodes; mpi: p2p over the MPI library, only the algorithms that need\n"
     "nothing more, and with CCT_VIRTUAL_NODES=k or real nodes the hierarchical ones,\n"
-    "shm inside each node).\n";
+    "shm inside each node).\n"
+    "--strided: bcast, gather, scatter, allgather and alltoall on data that is every\n"
+    "other double, as a derived datatype: MPI's own call against the interposer's\n"
+    "path (packed into scratch, the runtime's call, unpacked), as ratios.\n";
 
 bool parse_args(int argc, char** argv, Options& o, std::string& error) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--compare") {
-      o.compare = true;
+    if (arg == "--compare" || arg == "--strided") {
+      (arg == "--compare" ? o.compare : o.strided) = true;
       continue;
     }
     if (i + 1 >= argc) return error = "missing value after " + arg, false;
@@ -286,8 +343,14 @@ bool parse_args(int argc, char** argv, Options& o, std::string& error) {
       return error = "unknown argument '" + arg + "'", false;
     }
   }
+  if (o.strided && o.compare) return error = "--strided and --compare do not go together", false;
+  const auto strided_has = [](cct_collective c) { return c != CCT_BARRIER && !is_reduction(c); };
   if (o.collectives.empty())
-    for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) o.collectives.push_back(cct_collective(c));
+    for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
+      if (!o.strided || strided_has(cct_collective(c))) o.collectives.push_back(cct_collective(c));
+  for (cct_collective c : o.collectives)
+    if (o.strided && !strided_has(c))
+      return error = std::string("--strided has no ") + cct::collective_name(c), false;
   return true;
 }
 
@@ -315,19 +378,23 @@ int main(int argc, char** argv) {
   }
   int status = 0;
   try {
-    const std::size_t buffer = static_cast<std::size_t>(opts.max_bytes) * size + 64;
+    // --strided data is half of the buffer it lies in.
+    const std::size_t buffer =
+        static_cast<std::size_t>(opts.max_bytes) * size * (opts.strided ? 2 : 1) + 64;
     Bench b{open_sessions(opts),
             MPI_COMM_WORLD,
             rank,
             size,
             std::vector<unsigned char>(buffer, 1),
             std::vector<unsigned char>(buffer)};
+    if (opts.strided) b.strided = strided_double();
     if (rank == 0) print_header(b, opts);
     for (cct_collective c : opts.collectives)
       if (opts.compare)
         for (const auto& s : b.sessions) compare_collective(b, *s, c, opts);
       else
         run_collective(b, c, opts);
+    if (b.strided != MPI_DATATYPE_NULL) MPI_Type_free(&b.strided);
   } catch (const std::exception& e) {
     std::cerr << "ccbench (rank " << rank << "): " << e.what() << "\n";
     status = 1;
