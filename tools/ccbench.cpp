@@ -219,7 +219,7 @@ void run_collective(Bench& b, cct_collective c, const Options& o) {
 std::vector<std::unique_ptr<cct::Plan>> plans_of(const cct::Session& s, cct_collective c,
                                                  const Options& o) {
   std::vector<std::unique_ptr<cct::Plan>> plans;
-  const uint64_t granted = s.communicator().transport().raw()->capabilities;
+  const uint64_t granted = s.communicator().capabilities();
   for (const cct::AlgorithmEntry& alg : s.registry().algorithms())
     if (alg.desc->collective == c && (alg.desc->required_caps & ~granted) == 0 &&
         (o.algorithms.empty() ||

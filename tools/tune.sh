@@ -1,7 +1,20 @@
 #!/usr/bin/env bash
 # Quick start, command 1: set up, build, and tune this machine.
 # Arguments are passed on to ccautotune (see ccautotune --help).
+#
+# With Open MPI (setup.sh installs it) the tuner runs as an MPI job (one
+# rank per core), so the MPI library's own collectives are measured beside
+# the algorithms (the `mpi` algorithm) and the profile keeps the library
+# wherever it wins. An explicit --launcher, and the options only the local
+# launcher takes (--np, --fabric), keep ccautotune's own launcher.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
-exec "${CCT_BUILD_DIR:-build}/bin/ccautotune" "$@"
+launcher=(--launcher mpirun)
+command -v mpirun >/dev/null || launcher=()
+for arg in "$@"; do
+  case $arg in
+    --launcher | --np | --fabric | --help | -h) launcher=() ;;
+  esac
+done
+exec "${CCT_BUILD_DIR:-build}/bin/ccautotune" "${launcher[@]}" "$@"

@@ -77,8 +77,8 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
   const std::string path = (fs::path(opts.out) / (profile.machine.fingerprint + ".yaml")).string();
   save_profile(profile, path);
   load_profile(path, &registry);
-  std::cout << rules_table(profile.rules) << accuracy << "\nprofile: " << path
-            << "\nresults: " << opts.results << "\n";
+  std::cout << rules_table(profile.rules) << library_kept(profile.rules) << accuracy
+            << "\nprofile: " << path << "\nresults: " << opts.results << "\n";
   return true;
 }
 

@@ -105,6 +105,9 @@ cct_coll_args sample_args(const Call& call) {
 void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const SpaceFilter& filter,
                    Space& space) {
   const cct_algorithm_desc& d = *alg.desc;
+  // Outside an MPI program there is no library to measure: not offered,
+  // not a skip to report.
+  if ((d.required_caps & ~comm.capabilities()) == CCT_CAP_LIBRARY) return;
   const std::string transport = comm.transport().entry().desc->name;
   std::map<std::string, std::size_t> refused;
   for (const auto& params : parameter_grid(d, filter.quick, filter.max_combinations))

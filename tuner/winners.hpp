@@ -72,4 +72,8 @@ std::map<cct_collective, TransportRules> build_rules(const std::vector<Winner>& 
 // algorithm(params), median in microseconds; one line per size rule.
 std::string rules_table(const std::map<cct_collective, TransportRules>& rules);
 
+// "the MPI library's own call (mpi) kept in 9 of 41 size ranges\n" where
+// the library won some, else "": where the profile leaves the library be.
+std::string library_kept(const std::map<cct_collective, TransportRules>& rules);
+
 }  // namespace cct::tuner

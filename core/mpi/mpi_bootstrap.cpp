@@ -62,6 +62,7 @@ MpiBootstrap::MpiBootstrap(MPI_Comm comm) {
   check(MPI_Bcast(id, 2, MPI_LONG, 0, comm_), "MPI_Bcast");
   key_ = "cct-" + std::to_string(id[0]) + "-mpi" + std::to_string(id[1]);
   find_nodes(virtual_nodes);
+  library_ = std::make_unique<MpiLibrary>(comm_);
 }
 
 void MpiBootstrap::find_nodes(int virtual_nodes) {

@@ -4,9 +4,11 @@
 
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 
 #include "cct/bootstrap.hpp"
+#include "mpi_library.hpp"
 
 namespace cct {
 
@@ -30,6 +32,8 @@ class MpiBootstrap final : public Bootstrap {
   void allgather(const void* send, void* recv, std::size_t bytes) override;
   void barrier() override;
   const void* mpi_comm() const override { return &comm_; }
+  // The MPI library's collectives on this bootstrap's duplicate of comm.
+  const cct_library* library() const override { return library_->raw(); }
   int node() const override { return node_; }
   int nodes() const override { return nodes_; }
 
@@ -40,6 +44,7 @@ class MpiBootstrap final : public Bootstrap {
   int rank_ = 0, size_ = 0;
   int node_ = 0, nodes_ = 1;
   std::string key_;
+  std::unique_ptr<MpiLibrary> library_;
 };
 
 // CCT_VIRTUAL_NODES: 0 when unset or empty, else k >= 1. Throws cct::Error

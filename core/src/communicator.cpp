@@ -68,7 +68,12 @@ Communicator::Communicator(Bootstrap& boot, std::shared_ptr<TransportInstance> t
                    .transport = transport_->raw(),
                    .nlevels = static_cast<int32_t>(c_levels_.size()),
                    .levels = c_levels_.data(),
-                   .level_transport = level_transport_.empty() ? nullptr : level_transport_.data()};
+                   .level_transport = level_transport_.empty() ? nullptr : level_transport_.data(),
+                   .library = boot.library()};
+}
+
+uint64_t Communicator::capabilities() const {
+  return transport_->raw()->capabilities | (comm_.library != nullptr ? CCT_CAP_LIBRARY : 0);
 }
 
 // Every level of a communicator split by node lies inside a node, so the
@@ -109,12 +114,15 @@ void Communicator::open_level_transports(Bootstrap& boot, const TransportEntry& 
 std::string why_unusable(const AlgorithmEntry& alg, const Communicator& comm,
                          const cct_coll_args& args, std::span<const int64_t> params) {
   const cct_algorithm_desc& d = *alg.desc;
-  const uint64_t granted = comm.raw()->transport->capabilities;
+  const uint64_t granted = comm.capabilities();
   const int n = comm.size();
   std::ostringstream os;
-  if ((granted & d.required_caps) != d.required_caps)
-    os << "needs transport capabilities {" << capability_names(d.required_caps & ~granted)
-       << "} that '" << comm.transport().entry().desc->name << "' does not grant";
+  const uint64_t missing = d.required_caps & ~granted;
+  if (missing == CCT_CAP_LIBRARY)
+    os << "needs a collective library (it runs inside MPI programs only)";
+  else if (missing != 0)
+    os << "needs transport capabilities {" << capability_names(missing) << "} that '"
+       << comm.transport().entry().desc->name << "' does not grant";
   else if (n < d.min_ranks || (d.max_ranks > 0 && n > d.max_ranks))
     os << "runs on " << d.min_ranks << ".." << (d.max_ranks ? std::to_string(d.max_ranks) : "any")
        << " ranks, not " << n;

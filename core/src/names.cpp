@@ -14,8 +14,8 @@ const char* const kOps[] = {"sum", "prod", "min", "max"};
 const char* const kStatuses[] = {"ok",        "unsupported", "invalid argument", "out of memory",
                                  "transport", "internal",    "abi mismatch"};
 const char* const kLevels[] = {"l2", "l3", "numa", "package", "node"};
-const char* const kCapabilities[] = {"p2p",    "shm",    "mcast",      "aggregate",
-                                     "atomic", "device", "single_copy"};
+const char* const kCapabilities[] = {"p2p",    "shm",    "mcast",       "aggregate",
+                                     "atomic", "device", "single_copy", "library"};
 const char* const kLimits[] = {"pow2_only", "commutative_only", "in_place", "needs_levels"};
 
 // Names of the set bits of `bits`, comma separated.

@@ -85,7 +85,7 @@ bool Runtime::ask_usable(const Choice& choice, const cct_coll_args& args) const 
   const cct_algorithm_desc& d = *choice.algorithm->desc;
   const cct_comm* comm = comm_->raw();
   const int n = comm->size;
-  if ((comm->transport->capabilities & d.required_caps) != d.required_caps) return false;
+  if ((comm_->capabilities() & d.required_caps) != d.required_caps) return false;
   if (n < d.min_ranks || (d.max_ranks > 0 && n > d.max_ranks)) return false;
   if ((d.limits & CCT_LIMIT_POW2_ONLY) && !std::has_single_bit(static_cast<unsigned>(n)))
     return false;

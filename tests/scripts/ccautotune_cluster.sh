@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ccautotune beyond one node, on one machine: two virtual nodes of 2 ranks
 # (CCT_VIRTUAL_NODES=2) under mpirun tune the shapes 2 x 1 and 2 x 2 over the
-# mpi transport with shm inside each node. The results rows and the
+# mpi transport with shm inside each node. The MPI library's own call (the
+# `mpi` algorithm) is measured at every shape. The results rows and the
 # profile's buckets carry the 2 nodes, the hierarchical multinode
 # algorithms are measured where a node holds 2 ranks (and refused where it
 # holds 1), and the profile's machine records 2 nodes x 2 ranks. The same
@@ -32,6 +33,9 @@ yaml=$(ls "$dir"/a/*.yaml)
 grep -q '^collective,transport,nodes,np,' "$csv" || fail "no nodes column" "$csv"
 grep -q '^allreduce,mpi,2,4,[0-9]*,multinode,' "$csv" || fail "no multinode row at 2 x 2" "$csv"
 grep -q '^bcast,mpi,2,2,[0-9]*,binomial,' "$csv" || fail "no flat row at 2 x 1" "$csv"
+# The MPI library's own call is a candidate at every shape under mpirun.
+grep -q '^allreduce,mpi,2,4,[0-9]*,mpi,' "$csv" || fail "the MPI library not measured at 2 x 2" "$csv"
+grep -q '^bcast,mpi,2,2,[0-9]*,mpi,' "$csv" || fail "the MPI library not measured at 2 x 1" "$csv"
 ! grep -q '^[a-z]*,mpi,2,2,[0-9]*,multinode,' "$csv" || fail "multinode ran with 1 rank per node" "$csv"
 ! grep -q ',shm,' "$csv" || fail "shm measured across nodes" "$csv"
 grep -q 'skip .*multinode at np=2' "$dir/a.log" || fail "multinode not reported as skipped at 2 x 1" "$dir/a.log"

@@ -31,6 +31,25 @@ for np in 1 2 3 4; do
   # taken as they are, never packed.
   ! grep -q '^cct: calls run on packed copies' "$err" || fail "np $np: contiguous data was packed"
 done
+# Every collective forced to the MPI library's own call (the `mpi`
+# algorithm): the program's checks pass (its 8-bit sums, which Open MPI
+# saturates, are refused by `mpi` and go to the default), and the
+# runtime's table shows the calls it ran through the library.
+all_mpi=""
+for c in barrier bcast gather scatter reduce allreduce allgather alltoall; do
+  all_mpi+="$c:0-max:mpi;"
+done
+mpirun --allow-run-as-root --oversubscribe -np 3 -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
+  -x CCT_FORCE="$all_mpi" "$program" >"$out" 2>"$err" || fail "all mpi: exit status $?"
+grep -q "^interposer_check: 3 ranks, .* 0 failures on all ranks$" "$out" ||
+  fail "all mpi: no clean summary line"
+grep -A12 "^cct stats, rank 0 of 3\$" "$err" >"$out.world"  # the communicators of 3 ranks
+for c in barrier bcast gather scatter reduce allreduce allgather alltoall; do
+  grep -Eq "^$c +mpi +[0-9]" "$out.world" || fail "all mpi: $c did not run through the library"
+done
+grep -Eq '^allreduce +[a-z_]+' <(grep -v '^allreduce +mpi ' "$out.world") ||
+  fail "all mpi: the 8-bit allreduce did not leave the library"
+rm -f "$out.world"
 # Two virtual nodes of 2 ranks: every communicator of the program but
 # MPI_COMM_SELF spans both, so it runs on the mpi transport, and no
 # algorithm that needs shared memory may show in the runtime's tables.

@@ -134,6 +134,34 @@ TEST_CASE("runtime follows CCT_FORCE rules and falls back where a rule cannot ru
         }) == "");
 }
 
+TEST_CASE("the MPI library's own call is refused outside MPI, with the reason", "[runtime]") {
+  const cct::AlgorithmEntry& library = cct::test::algorithm(CCT_BCAST, "mpi");
+  CHECK((library.desc->required_caps & CCT_CAP_LIBRARY) != 0);
+  const auto force = cct::parse_force("bcast:0-max:mpi", &cct::test::registry());
+  CHECK(cct::test::on_ranks(2, [&](cct::Communicator& comm) {
+          expect(comm.raw()->library == nullptr, "a library outside MPI");
+          expect((comm.capabilities() & CCT_CAP_LIBRARY) == 0, "the library capability granted");
+          const cct_coll_args args{sizeof(cct_coll_args),
+                                   CCT_ABI_VERSION,
+                                   CCT_BCAST,
+                                   nullptr,
+                                   nullptr,
+                                   8,
+                                   CCT_UINT8,
+                                   CCT_SUM,
+                                   0,
+                                   0};
+          const std::string why = cct::why_unusable(library, comm, args, {});
+          expect(why == "needs a collective library (it runs inside MPI programs only)",
+                 "reason: " + why);
+          cct::Selector selector({}, force, cct::test::registry(), "shm", comm.size());
+          cct::Runtime rt(cct::test::registry(), share(comm), {.stats = true}, std::move(selector));
+          bcast_every_root(rt, 8);
+          expect(calls_of(rt, CCT_BCAST, "mpi") == 0, "the library ran outside MPI");
+          expect(calls_of(rt, CCT_BCAST, "binomial") == 2, "default bcast calls");
+        }) == "");
+}
+
 TEST_CASE("runtime turns in-place calls into out-of-place ones for algorithms without in-place",
           "[runtime]") {
   auto& reg = cct::test::registry();

@@ -390,6 +390,10 @@ TEST_CASE("points on a communicator: counts, quick, skipped with a reason", "[tu
   CHECK(space_on(2, filter) == std::vector<std::size_t>{8, 0, 0});
   filter.transports = {"mpi"};
   CHECK(space_on(2, filter) == std::vector<std::size_t>{0, 0, 0});
+  // Outside an MPI program the library's own call is not offered, and not
+  // reported as a skip either.
+  const cct::tuner::SpaceFilter library{.collectives = {"bcast"}, .algorithms = {"mpi"}};
+  CHECK(space_on(2, library) == std::vector<std::size_t>{0, 0, 0});
 
   const cct::tuner::SpaceFilter allgather{
       .collectives = {"allgather"}, .algorithms = {"recursive_doubling"}, .max_bytes = 64};

@@ -191,6 +191,20 @@ TEST_CASE("rules_table shows one line per size rule", "[tuner]") {
   CHECK(table.find("1k-max  knomial(radix=4)  2.50\n") != std::string::npos);
 }
 
+TEST_CASE("library_kept counts the size ranges the MPI library's own call won", "[tuner]") {
+  const auto mixed = cct::tuner::build_rules(winners_of({
+      row("bcast", 2, 64, "binomial", "", 1e-6),
+      row("bcast", 2, 1024, "mpi", "", 2e-6),
+      row("bcast", 2, 65536, "knomial", "radix=4", 9e-6),
+  }));
+  CHECK(cct::tuner::library_kept(mixed) ==
+        "the MPI library's own call (mpi) kept in 1 of 3 size "
+        "ranges\n");
+  const auto none =
+      cct::tuner::build_rules(winners_of({row("bcast", 2, 64, "binomial", "", 1e-6)}));
+  CHECK(cct::tuner::library_kept(none).empty());
+}
+
 TEST_CASE("pick_winners keeps the previous size's winner within 5% of the fastest", "[tuner]") {
   const std::vector<ResultRow> rows{
       row("bcast", 2, 1, "binomial", "", 1.00e-6),

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "cct/abi/algorithm.h"
 #include "cct/abi/transport.h"
 
 namespace cct {
@@ -24,6 +25,10 @@ class Bootstrap {
   // Inside an MPI program: a pointer to the MPI_Comm of these ranks (see
   // cct_bootstrap.mpi_comm); else null.
   virtual const void* mpi_comm() const { return nullptr; }
+  // Inside an MPI program: the MPI library's own collectives over these
+  // ranks (cct_comm.library, for the `mpi` algorithm); else null. Lives as
+  // long as this object.
+  virtual const cct_library* library() const { return nullptr; }
   // This rank's node and the number of nodes (cct_bootstrap.node, .nodes):
   // one node for launches on this machine; a simulated platform's boards.
   virtual int node() const { return 0; }

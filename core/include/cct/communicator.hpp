@@ -60,6 +60,9 @@ class Communicator {
   int size() const { return comm_.size; }
   const std::vector<LevelPartition>& levels() const { return levels_; }
   TransportInstance& transport() const { return *transport_; }
+  // What algorithms bound here may use: the transport's capabilities, and
+  // CCT_CAP_LIBRARY where the bootstrap gave a collective library.
+  uint64_t capabilities() const;
   // Nodes the ranks span (1 unless a NodePlacement said otherwise).
   int nodes() const { return nodes_; }
 
@@ -76,7 +79,7 @@ class Communicator {
 };
 
 // Why an algorithm cannot run a call, or empty when it can: checks the
-// transport's capabilities, the declared limits and rank bounds, then asks
+// communicator's capabilities, the declared limits and rank bounds, then asks
 // the algorithm's can_use().
 std::string why_unusable(const AlgorithmEntry& alg, const Communicator& comm,
                          const cct_coll_args& args, std::span<const int64_t> params);

@@ -49,6 +49,21 @@ typedef struct cct_level {
   const int32_t* group_of;
 } cct_level;
 
+/* The collectives of the library the communicator's ranks are in (inside
+ * an MPI program: the MPI library's PMPI_* calls over exactly these ranks,
+ * in this order), so that the library's own choice is one more candidate
+ * beside the algorithms: the `mpi` algorithm runs every call through it. */
+struct cct_coll_args;
+typedef struct cct_library {
+  uint32_t struct_size;
+  uint32_t abi_version;
+  const char* name; /* the library, for logs ("Open MPI 4.1.4") */
+  void* ctx;        /* the host's, passed back to run() */
+  /* Collective: runs one call (any collective, dtype and op of
+   * cct_coll_args, the in-place forms included) as the library's own. */
+  cct_status (*run)(void* ctx, const struct cct_coll_args* args, cct_error* err);
+} cct_library;
+
 typedef struct cct_comm {
   uint32_t struct_size;
   uint32_t abi_version;
@@ -68,6 +83,10 @@ typedef struct cct_comm {
    * group. On one node, where `transport` itself shares memory, it binds
    * none. Groups at levels inside a node never span nodes. */
   cct_transport_instance* const* level_transport;
+  /* Added within ABI version 1 (read only when struct_size covers it):
+   * the library's collectives over exactly these ranks, or NULL. Set when
+   * the host grants CCT_CAP_LIBRARY. */
+  const cct_library* library;
 } cct_comm;
 
 /* ----------------------------------------------------------------------

@@ -97,6 +97,10 @@ typedef enum cct_op {
 #define CCT_CAP_SINGLE_COPY                      \
   ((uint64_t)1 << 6) /* p2p moves large messages \
                         with one copy (CMA etc.) */
+/* Granted by the host, not a transport: the communicator's ranks are in a
+ * collective library whose own collectives cct_comm.library runs (inside
+ * an MPI program: the MPI library's). */
+#define CCT_CAP_LIBRARY ((uint64_t)1 << 7)
 
 /* Marks an in-place collective, as MPI_IN_PLACE does (see cct_coll_args). */
 #define CCT_IN_PLACE ((void*)1)
