@@ -20,7 +20,10 @@
 // scatter, allgather and alltoall is every other double (a resized
 // MPI_DOUBLE of extent 16) on both sides: MPI's own handling of that type
 // against the interposer's path (calls.hpp: pack, the runtime's call on
-// bytes, unpack). A benchmark, not a test: nothing is asserted.
+// bytes, unpack). From 64 KiB each row also shows the machine's copy
+// limit for its size, timed in the same loop: `copy`, one core copying the
+// bytes once; `split`, every rank's core copying its share at once. A
+// benchmark, not a test: nothing is asserted.
 #include <mpi.h>
 
 #include <algorithm>
@@ -28,6 +31,7 @@
 #include <cstring>
 #include <functional>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -61,7 +65,8 @@ struct Bench {
   MPI_Comm comm;
   int rank, size;
   std::vector<unsigned char> send, recv;
-  MPI_Datatype strided = MPI_DATATYPE_NULL;  // --strided only
+  std::vector<unsigned char> copy_from, copy_to;  // the copy limit's
+  MPI_Datatype strided = MPI_DATATYPE_NULL;       // --strided only
 
   void mpi(cct_collective c, int count, MPI_Datatype t);
   void ours(cct::Runtime& rt, cct_collective c, int count, bool reduction);
@@ -195,17 +200,40 @@ std::vector<std::function<void()>> contenders_of(Bench& b, cct_collective c, int
   return contenders;
 }
 
-// One line per size: MPI's time, then per transport the runtime's time,
-// its ratio to MPI's and the algorithm it chose.
+// The machine's copy limit beside each large-message row, timed in the
+// same loop as the collectives: `bytes` copied once by one core (rank 0
+// alone: what a single-copy transfer costs at least), and split over every
+// rank's core at once (each copies bytes / size; the slowest counts: what
+// cores that share the copying reach).
+constexpr int64_t kCopyLimitFrom = 64 * 1024;
+
+std::vector<std::function<void()>> copy_limits(Bench& b, int64_t bytes) {
+  const auto n = static_cast<std::size_t>(bytes);
+  return {[&b, n] {
+            if (b.rank == 0) std::memcpy(b.copy_to.data(), b.copy_from.data(), n);
+          },
+          [&b, n] { std::memcpy(b.copy_to.data(), b.copy_from.data(), n / b.size); }};
+}
+
+// One line per size: MPI's time, the copy limit (from kCopyLimitFrom; "-"
+// below), then per transport the runtime's time, its ratio to MPI's and
+// the algorithm it chose.
 void run_collective(Bench& b, cct_collective c, const Options& o) {
   const bool reduction = is_reduction(c);
   for (int64_t bytes : sizes_of(c, o)) {
-    const std::vector<double> t =
-        measure(b.comm, contenders_of(b, c, bytes, o), repetitions(bytes));
+    std::vector<std::function<void()>> contenders = contenders_of(b, c, bytes, o);
+    const bool limit = bytes >= kCopyLimitFrom;
+    if (limit) std::ranges::move(copy_limits(b, bytes), std::back_inserter(contenders));
+    const std::vector<double> t = measure(b.comm, contenders, repetitions(bytes));
     if (b.rank != 0) continue;
     const int count = static_cast<int>(reduction ? bytes / 4 : bytes);  // as the runtime sees it
     std::printf("%-10s %8s %10.2f", cct::collective_name(c), cct::format_bytes(bytes).c_str(),
                 t[0] * 1e6);
+    const std::size_t copies = b.sessions.size() + 1;  // where the copy limit's figures start
+    if (limit)
+      std::printf(" %9.2f %9.2f", t[copies] * 1e6, t[copies + 1] * 1e6);
+    else
+      std::printf(" %9s %9s", "-", "-");
     for (std::size_t k = 0; k < b.sessions.size(); ++k)
       std::printf(" %10.2f %6.2f %-18s", t[k + 1] * 1e6, t[k + 1] / t[0],
                   algorithm_of(b.sessions[k]->runtime(), c, count, reduction).c_str());
@@ -289,7 +317,7 @@ void print_header(const Bench& b, const Options& o) {
         "--strided: the data is every other double on every rank; MPI's own call with that\n"
         "type against the interposer's (pack, the runtime's call on bytes, unpack)\n");
   if (o.compare) return;
-  std::printf("%-10s %8s %10s", "collective", "bytes", "MPI");
+  std::printf("%-10s %8s %10s %9s %9s", "collective", "bytes", "MPI", "copy", "split");
   for (const auto& s : b.sessions)
     std::printf(" %10s %6s %-18s", s->communicator().transport().entry().desc->name, "/MPI",
                 "algorithm");
@@ -386,7 +414,9 @@ int main(int argc, char** argv) {
             rank,
             size,
             std::vector<unsigned char>(buffer, 1),
-            std::vector<unsigned char>(buffer)};
+            std::vector<unsigned char>(buffer),
+            std::vector<unsigned char>(opts.max_bytes, 1),
+            std::vector<unsigned char>(opts.max_bytes)};
     if (opts.strided) b.strided = strided_double();
     if (rank == 0) print_header(b, opts);
     for (cct_collective c : opts.collectives)

@@ -27,11 +27,17 @@ def run_once(np, ccbench, args):
         fields = line.split()
         if fields[:1] == ["collective"]:
             continue  # the column titles; this script prints its own
-        if len(fields) < 5 or not _is_number(fields[2]):
+        if len(fields) < 7 or not _is_number(fields[2]):
             header.append(line)
             continue
         rows[(fields[0], fields[1])] = fields
     return header, rows
+
+
+def _median(rows, column):
+    """The median of a column over the runs, as text; "-" where ccbench printed none."""
+    values = [float(f[column]) for f in rows if _is_number(f[column])]
+    return f"{statistics.median(values):.2f}" if values else "-"
 
 
 def _is_number(text):
@@ -54,16 +60,18 @@ def main():
     runs = [run_once(opts.np, opts.ccbench, opts.args) for _ in range(opts.runs)]
     header, first = runs[0]
     print("\n".join(line for line in header if line.strip()))
-    print(f"medians over {opts.runs} ccbench runs; ratio range is the runs' lowest and highest")
-    print(f"{'collective':<11}{'bytes':>7}{'MPI':>10}{'cct':>10}{'cct/MPI':>9}  {'range':<11}  algorithm")
+    print(f"medians over {opts.runs} ccbench runs; ratio range is the runs' lowest and highest;")
+    print("copy and split: the machine's copy limit for the size (see ccbench --help)")
+    print(f"{'collective':<11}{'bytes':>7}{'MPI':>10}{'copy':>10}{'split':>10}{'cct':>10}"
+          f"{'cct/MPI':>9}  {'range':<11}  algorithm")
     for key, fields in first.items():
         seen = [rows[key] for _, rows in runs if key in rows]
-        mpi = statistics.median(float(f[2]) for f in seen)
-        ours = statistics.median(float(f[3]) for f in seen)
-        ratios = [float(f[4]) for f in seen]
+        # Columns: collective bytes MPI copy split cct cct/MPI algorithm
+        mpi, copy, split, ours = (_median(seen, i) for i in (2, 3, 4, 5))
+        ratios = [float(f[6]) for f in seen]
         spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
-        print(f"{key[0]:<11}{key[1]:>7}{mpi:>10.2f}{ours:>10.2f}{statistics.median(ratios):>9.2f}"
-              f"  {spread:<11}  {' '.join(fields[5:])}")
+        print(f"{key[0]:<11}{key[1]:>7}{mpi:>10}{copy:>10}{split:>10}{ours:>10}"
+              f"{statistics.median(ratios):>9.2f}  {spread:<11}  {' '.join(fields[7:])}")
 
 
 if __name__ == "__main__":
