@@ -5,12 +5,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cct/communicator.hpp"
@@ -21,6 +23,7 @@
 #include "mpi_bootstrap.hpp"
 #include "tuner/job.hpp"
 #include "tuner/machine.hpp"
+#include "tuner/noise.hpp"
 #include "tuner/output.hpp"
 
 extern char** environ;
@@ -163,6 +166,20 @@ void run_shape(const Registry& registry, const Topology& topo, const TransportEn
   MPI_Comm_free(&comm);
 }
 
+// The noise of MPI_COMM_WORLD rank 0's node, probed while every other rank
+// sleeps (a rank spinning in MPI would count as other work). Other nodes
+// are not probed.
+Noise probe_on_rank0(int rank, int cores, const std::string& when) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  Noise noise;
+  if (rank == 0)
+    noise = announce(probe_noise(cores), when);
+  else
+    std::this_thread::sleep_for(std::chrono::duration<double>(1.5 * kProbeSeconds));
+  MPI_Barrier(MPI_COMM_WORLD);
+  return noise;
+}
+
 void add_once(std::vector<int>& values, int value) {
   if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
 }
@@ -192,11 +209,12 @@ int tune_cluster(Options& opts, int rank) {
     std::cout << "ccautotune: " << world.size() << " ranks on " << layout.nodes << " node(s) of "
               << topo.summary() << ", fingerprint " << topo.fingerprint() << "; results in "
               << opts.results << std::endl;
+  const Noise before = probe_on_rank0(rank, topo.cores(), "before tuning");
   for (const TransportEntry& transport : registry.transports())
     for (const Shape& shape : shapes)
       if (!is_simulated(transport) && tuned_on(opts, transport.desc->name, shape))
         run_shape(registry, topo, transport, shape, layout, opts, known);
-  MPI_Barrier(MPI_COMM_WORLD);
+  opts.noise = {before, probe_on_rank0(rank, topo.cores(), "after tuning")};
   if (rank != 0) return 0;
   MachineInfo machine = describe_machine(topo, 1);
   opts.nodes.clear(), opts.ranks_per_node.clear();

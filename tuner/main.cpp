@@ -134,12 +134,14 @@ int run(Options opts) {
   const std::map<std::string, ResultRow> known = open_results(opts, topo.fingerprint());
   std::cout << "ccautotune: " << topo.summary() << ", fingerprint " << topo.fingerprint()
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
+  const Noise before = announce(probe_noise(topo.cores()), "before tuning");
   bool ok = true;
   for (const cct::TransportEntry& transport : registry.transports())
     if (selected(opts.filter.transports, transport.desc->name) && !cct::is_simulated(transport))
       for (int np : opts.nps)
         if (serves_local_ranks(transport, np))
           ok = run_job(registry, topo, transport, np, opts, known) && ok;
+  opts.noise = {before, announce(probe_noise(topo.cores()), "after tuning")};
   const int max_np = *std::max_element(opts.nps.begin(), opts.nps.end());
   return write_profile(registry, describe_machine(topo, max_np), opts) && ok ? 0 : 1;
 }

@@ -1,12 +1,15 @@
 // ccautotune's command line: the options of a run and their parsing.
 #pragma once
 
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cct/registry.hpp"
 #include "tuner/measure.hpp"
+#include "tuner/noise.hpp"
 #include "tuner/plan_space.hpp"
 #include "tuner/search.hpp"
 
@@ -35,6 +38,9 @@ struct Options {
   bool launch_mpirun = false;
   std::string hostfile;
   std::string mpirun_args;
+  // Not flags: the noise probes around the measurements (noise.hpp), for
+  // the report and the profile; absent on a simulated platform.
+  std::optional<std::pair<Noise, Noise>> noise;
 };
 
 struct UsageError : std::runtime_error {

@@ -53,6 +53,7 @@ std::map<std::string, std::string> tuning_settings(const Options& opts) {
   if (!opts.nps.empty()) settings["np"] = joined(opts.nps);
   if (!opts.nodes.empty()) settings["nodes"] = joined(opts.nodes);
   if (!opts.ranks_per_node.empty()) settings["ranks_per_node"] = joined(opts.ranks_per_node);
+  if (opts.noise) settings["noise"] = noise_record(opts.noise->first, opts.noise->second);
   return settings;
 }
 
@@ -77,8 +78,12 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
   const std::string path = (fs::path(opts.out) / (profile.machine.fingerprint + ".yaml")).string();
   save_profile(profile, path);
   load_profile(path, &registry);
-  std::cout << rules_table(profile.rules) << library_kept(profile.rules) << accuracy
-            << "\nprofile: " << path << "\nresults: " << opts.results << "\n";
+  std::cout << rules_table(profile.rules) << library_kept(profile.rules) << accuracy << "\n";
+  if (const std::string warning =
+          opts.noise ? noise_warning(opts.noise->first, opts.noise->second) : "";
+      !warning.empty())
+    std::cout << "ccautotune: " << warning << "\n";
+  std::cout << "profile: " << path << "\nresults: " << opts.results << "\n";
   return true;
 }
 

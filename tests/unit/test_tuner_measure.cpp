@@ -4,17 +4,21 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "cct/error.hpp"
 #include "support/harness.hpp"
 #include "support/shared_array.hpp"
 #include "tuner/measure.hpp"
+#include "tuner/noise.hpp"
 #include "tuner/plan_space.hpp"
 #include "tuner/progress.hpp"
 #include "tuner/results_csv.hpp"
@@ -422,4 +426,30 @@ TEST_CASE("progress: plain lines off a terminal, one rewritten line on it", "[tu
   line.close();
   CHECK(tty.str() == "\r[1/1] barrier shm np=2 0 dissemination\033[K\n");
   CHECK(log.done() == 2);
+}
+
+TEST_CASE("the noise probe counts other runnable work and says so", "[tuner]") {
+  // Two threads spinning beside the probe are other work it must see (the
+  // converse, a quiet machine, cannot be asserted while other tests run).
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> others;
+  for (int i = 0; i < 2; ++i)
+    others.emplace_back([&] {
+      while (!stop.load(std::memory_order_relaxed)) {
+      }
+    });
+  const cct::tuner::Noise noise = cct::tuner::probe_noise(1);
+  stop = true;
+  for (std::thread& t : others) t.join();
+  INFO(noise.describe());
+  CHECK(noise.other_tasks >= 2);
+  CHECK(noise.busy());
+  const cct::tuner::Noise quiet{.other_tasks = 0, .lost = 0.12};
+  CHECK(quiet.describe() == "0 other runnable tasks, 12% of the probe's time lost");
+  CHECK(cct::tuner::noise_warning(quiet, quiet).empty());
+  CHECK(cct::tuner::noise_warning(quiet, noise).find("tune again on a quiet machine") !=
+        std::string::npos);
+  CHECK(cct::tuner::noise_record(quiet, quiet) ==
+        "before: 0 other runnable tasks, 12% of the probe's time lost; after: 0 other runnable "
+        "tasks, 12% of the probe's time lost");
 }
