@@ -37,13 +37,18 @@
 #include <thread>
 #include <vector>
 
+#include "bench_timing.hpp"
 #include "calls.hpp"
 #include "cct/error.hpp"
 #include "cct/session.hpp"
 #include "cct/units.hpp"
 #include "mpi_bootstrap.hpp"
+#include "profile_check.hpp"
 
 namespace {
+
+using cct::bench::measure;
+using cct::bench::repetitions;
 
 struct Options {
   int64_t min_bytes = 1, max_bytes = 1 << 20;
@@ -52,6 +57,7 @@ struct Options {
   std::vector<std::string> algorithms;  // --compare only these (empty: all)
   std::vector<std::string> transports;  // empty: the runtime's own choice
   bool strided = false;                 // data as every other double, through the interposer
+  std::string check;                    // --check: the tuner's results CSV
 };
 
 bool is_reduction(cct_collective c) {
@@ -122,36 +128,6 @@ MPI_Datatype strided_double() {
   MPI_Type_create_resized(MPI_DOUBLE, 0, 16, &t);
   MPI_Type_commit(&t);
   return t;
-}
-
-// Fewer repetitions for large messages: each point takes a similar time.
-int repetitions(int64_t bytes) {
-  return bytes <= 4096 ? 200 : bytes <= 65536 ? 60 : 20;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// Per contender, the median over repetitions of the per-repetition maximum
-// over ranks.
-std::vector<double> measure(MPI_Comm comm, const std::vector<std::function<void()>>& contenders,
-                            int reps) {
-  std::vector<std::vector<double>> times(contenders.size(), std::vector<double>(reps));
-  for (int i = -2; i < reps; ++i)  // two warm-up rounds
-    for (std::size_t k = 0; k < contenders.size(); ++k) {
-      MPI_Barrier(comm);
-      const double t0 = MPI_Wtime();
-      contenders[k]();
-      if (i >= 0) times[k][i] = MPI_Wtime() - t0;
-    }
-  std::vector<double> medians;
-  for (std::vector<double>& t : times) {
-    MPI_Allreduce(MPI_IN_PLACE, t.data(), reps, MPI_DOUBLE, MPI_MAX, comm);
-    medians.push_back(median(t));
-  }
-  return medians;
 }
 
 cct_coll_args call_args(cct_collective c, const void* send, void* recv, int count, bool reduction) {
@@ -304,6 +280,17 @@ std::vector<std::unique_ptr<cct::Session>> open_sessions(const Options& o) {
   return sessions;
 }
 
+// --check on each session's transport, with a summary line per transport.
+void check_profiles(Bench& b, const std::string& results) {
+  for (auto& s : b.sessions) {
+    const cct::bench::CheckCount n = cct::bench::check_profile(*s, b.comm, results, b.send, b.recv);
+    if (b.rank == 0)
+      std::printf(
+          "ccbench --check (%s): the runner-up was more than 5%% faster at %d of %d sizes\n",
+          s->communicator().transport().entry().desc->name, n.flagged, n.checked);
+  }
+}
+
 void print_header(const Bench& b, const Options& o) {
   const unsigned cores = std::thread::hardware_concurrency();
   const cct::Communicator& comm = b.sessions.front()->communicator();
@@ -316,7 +303,7 @@ void print_header(const Bench& b, const Options& o) {
     std::printf(
         "--strided: the data is every other double on every rank; MPI's own call with that\n"
         "type against the interposer's (pack, the runtime's call on bytes, unpack)\n");
-  if (o.compare) return;
+  if (o.compare || !o.check.empty()) return;
   std::printf("%-10s %8s %10s %9s %9s", "collective", "bytes", "MPI", "copy", "split");
   for (const auto& s : b.sessions)
     std::printf(" %10s %6s %-18s", s->communicator().transport().entry().desc->name, "/MPI",
@@ -327,7 +314,7 @@ void print_header(const Bench& b, const Options& o) {
 const char* const kUsage =
     "usage: mpirun -np N ccbench [--min-bytes B] [--max-bytes B] [--collectives a,b,...]\n"
     "                            [--compare [--algorithms a,b,...]] [--transports a,b]\n"
-    "                            [--strided]\n"
+    "                            [--strided] [--check RESULTS.csv]\n"
     "Sizes are message sizes as profiles count them (e.g. 1, 4k, 1M), powers of two.\n"
     "Without --compare: MPI's own call against the runtime's choice (its profile).\n"
     "--compare: MPI's own call against every algorithm of the collective (default\n"
@@ -336,6 +323,11 @@ const char* const kUsage =
     "mpi between nodes; mpi: p2p over the MPI library, only the algorithms that need\n"
     "nothing more, and with CCT_VIRTUAL_NODES=k or real nodes the hierarchical ones,\n"
     "shm inside each node).\n"
+    "From 64 KiB each row shows the machine's copy limit for its size: `copy`, one\n"
+    "core copying the bytes once; `split`, every rank's core copying its share.\n"
+    "--check RESULTS.csv: for every size the tuner measured (ccautotune's CSV), the\n"
+    "profile's pick against the runner-up of those measurements, interleaved; flags\n"
+    "the sizes where the runner-up is more than 5% faster.\n"
     "--strided: bcast, gather, scatter, allgather and alltoall on data that is every\n"
     "other double, as a derived datatype: MPI's own call against the interposer's\n"
     "path (packed into scratch, the runtime's call, unpacked), as ratios.\n";
@@ -364,6 +356,8 @@ bool parse_args(int argc, char** argv, Options& o, std::string& error) {
     } else if (arg == "--transports") {
       std::stringstream ss(value);
       for (std::string name; std::getline(ss, name, ',');) o.transports.push_back(name);
+    } else if (arg == "--check") {
+      o.check = value;
     } else if (arg == "--algorithms") {
       std::stringstream ss(value);
       for (std::string name; std::getline(ss, name, ',');) o.algorithms.push_back(name);
@@ -371,7 +365,8 @@ bool parse_args(int argc, char** argv, Options& o, std::string& error) {
       return error = "unknown argument '" + arg + "'", false;
     }
   }
-  if (o.strided && o.compare) return error = "--strided and --compare do not go together", false;
+  if (int(o.strided) + int(o.compare) + int(!o.check.empty()) > 1)
+    return error = "--strided, --compare and --check are modes of their own: one at a time", false;
   const auto strided_has = [](cct_collective c) { return c != CCT_BARRIER && !is_reduction(c); };
   if (o.collectives.empty())
     for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
@@ -419,11 +414,14 @@ int main(int argc, char** argv) {
             std::vector<unsigned char>(opts.max_bytes)};
     if (opts.strided) b.strided = strided_double();
     if (rank == 0) print_header(b, opts);
-    for (cct_collective c : opts.collectives)
-      if (opts.compare)
-        for (const auto& s : b.sessions) compare_collective(b, *s, c, opts);
-      else
-        run_collective(b, c, opts);
+    if (!opts.check.empty())
+      check_profiles(b, opts.check);
+    else
+      for (cct_collective c : opts.collectives)
+        if (opts.compare)
+          for (const auto& s : b.sessions) compare_collective(b, *s, c, opts);
+        else
+          run_collective(b, c, opts);
     if (b.strided != MPI_DATATYPE_NULL) MPI_Type_free(&b.strided);
   } catch (const std::exception& e) {
     std::cerr << "ccbench (rank " << rank << "): " << e.what() << "\n";

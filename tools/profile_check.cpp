@@ -1,0 +1,127 @@
+#include "profile_check.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "bench_timing.hpp"
+#include "cct/error.hpp"
+#include "cct/sdk/datatype.hpp"
+#include "tuner/measure.hpp"
+#include "tuner/results_csv.hpp"
+
+namespace cct::bench {
+namespace {
+
+using tuner::ResultRow;
+
+// One fully timed (algorithm, parameters) at one size.
+struct Measured {
+  const AlgorithmEntry* algorithm;
+  std::vector<int64_t> params;
+  double median_s;
+};
+
+// The full measurements (final and crossover rows) of this shape, by
+// collective and size; rows of algorithms not loaded here are left out.
+std::map<std::pair<cct_collective, int64_t>, std::vector<Measured>> measured_here(
+    const std::vector<ResultRow>& rows, const Registry& registry, const Communicator& comm) {
+  const std::string transport = comm.transport().entry().desc->name;
+  std::map<std::pair<cct_collective, int64_t>, std::vector<Measured>> out;
+  for (const ResultRow& row : rows) {
+    cct_collective c;
+    const bool full = row.stage == tuner::Stage::kFinal || row.stage == tuner::Stage::kCrossover;
+    if (!full || row.transport != transport || row.nodes != comm.nodes() || row.np != comm.size() ||
+        !parse_collective(row.collective, &c))
+      continue;
+    if (const AlgorithmEntry* alg = registry.find_algorithm(c, row.algorithm))
+      out[{c, row.bytes}].push_back(
+          {alg, tuner::parse_params(*alg->desc, row.params), row.result.median_s});
+  }
+  return out;
+}
+
+// "two_level(level=1,chunk=8k)", as CCT_STATS and CCT_FORCE write it; the
+// plain name without parameters.
+std::string named(const AlgorithmEntry& alg, const std::vector<int64_t>& params) {
+  std::string values = tuner::format_params(*alg.desc, params);
+  std::replace(values.begin(), values.end(), ';', ',');
+  return values.empty() ? alg.desc->name : std::string(alg.desc->name) + "(" + values + ")";
+}
+
+// Plans by (algorithm, parameters), prepared on first use: every rank
+// reads the same rows, so every rank prepares them in the same order.
+class Plans {
+ public:
+  explicit Plans(const Communicator& comm) : comm_(comm) {}
+  Plan& of(const AlgorithmEntry& alg, const std::vector<int64_t>& params) {
+    std::unique_ptr<Plan>& plan = plans_[{&alg, params}];
+    if (!plan) plan = std::make_unique<Plan>(alg, comm_, params);
+    return *plan;
+  }
+
+ private:
+  const Communicator& comm_;
+  std::map<std::pair<const AlgorithmEntry*, std::vector<int64_t>>, std::unique_ptr<Plan>> plans_;
+};
+
+}  // namespace
+
+CheckCount check_profile(Session& session, MPI_Comm comm, const std::string& results,
+                         std::vector<unsigned char>& send, std::vector<unsigned char>& recv) {
+  const Communicator& c = session.communicator();
+  const auto sizes = measured_here(tuner::read_results(results), session.registry(), c);
+  tuner::Footprint largest;
+  for (const auto& [key, candidates] : sizes) {
+    const tuner::Footprint f = tuner::footprint({key.first, key.second}, c.size());
+    largest = {std::max(largest.send, f.send), std::max(largest.recv, f.recv)};
+  }
+  send.resize(std::max(send.size(), largest.send), 1);
+  recv.resize(std::max(recv.size(), largest.recv));
+  Plans plans(c);
+  CheckCount count;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (rank == 0)
+    std::printf("%-10s %8s %10s %10s %8s  %s\n", "collective", "bytes", "pick us", "runner us",
+                "pick/2nd", "pick | runner-up");
+  for (const auto& [key, candidates] : sizes) {
+    const auto [collective, bytes] = key;
+    const cct_datatype dtype = tuner::measured_dtype({collective, bytes});
+    const cct_coll_args args{
+        sizeof(cct_coll_args),          CCT_ABI_VERSION, collective, send.data(), recv.data(),
+        bytes / sdk::dtype_size(dtype), dtype,           CCT_SUM,    0,           0};
+    const Choice& pick = session.runtime().choice_for(args);
+    const Measured* runner = nullptr;
+    for (const Measured& m : candidates)
+      if ((m.algorithm != pick.algorithm || m.params != pick.params) &&
+          (runner == nullptr || m.median_s < runner->median_s) &&
+          why_unusable(*m.algorithm, c, args, m.params).empty())
+        runner = &m;
+    if (runner == nullptr) continue;
+    Plan& first = plans.of(*pick.algorithm, pick.params);
+    Plan& second = plans.of(*runner->algorithm, runner->params);
+    // Both orders, averaged: the call that follows the barrier directly
+    // must not be the one always favoured or always penalised.
+    const int reps = repetitions(bytes);
+    const std::vector<double> a =
+        measure(comm, {[&] { first.run(args); }, [&] { second.run(args); }}, reps);
+    const std::vector<double> b =
+        measure(comm, {[&] { second.run(args); }, [&] { first.run(args); }}, reps);
+    const double t[2] = {(a[0] + b[1]) / 2, (a[1] + b[0]) / 2};
+    ++count.checked;
+    const bool flagged = t[1] < 0.95 * t[0];
+    count.flagged += flagged;
+    if (rank == 0)
+      std::printf("%-10s %8lld %10.2f %10.2f %8.2f  %s | %s%s\n", collective_name(collective),
+                  static_cast<long long>(bytes), t[0] * 1e6, t[1] * 1e6, t[0] / t[1],
+                  named(*pick.algorithm, pick.params).c_str(),
+                  named(*runner->algorithm, runner->params).c_str(),
+                  flagged ? "  <- the runner-up wins" : "");
+  }
+  return count;
+}
+
+}  // namespace cct::bench
