@@ -81,6 +81,20 @@ class JobMeasurer final : public PointMeasurer {
     if (reporter_) reporter_->finish(p, result, stage);
     return result;
   }
+  std::vector<PointResult> measure_together(std::span<const Point* const> points,
+                                            Stage stage) override {
+    if (reporter_) reporter_->start(*points.front(), stage_name(stage));
+    if (opts_.time_budget_s > 0 && measured_s_ > opts_.time_budget_s) throw BudgetSpent{};
+    std::vector<Plan*> plans;
+    for (const Point* p : points) plans.push_back(&plan_for(*p));
+    const std::vector<PointResult> results =
+        measurer_.measure_together(plans, points.front()->call, opts_.measure);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      measured_s_ += results[i].median_s * results[i].reps;
+      if (reporter_) reporter_->finish(*points[i], results[i], stage);
+    }
+    return results;
+  }
   void pruned(const Point& p, const PointResult& last) override {
     if (reporter_) reporter_->finish(p, last, Stage::kPruned);
   }

@@ -131,12 +131,16 @@ PointResult Measurer::measure(Plan& plan, const Call& call) {
   return measure(plan, call, opts_);
 }
 
-PointResult Measurer::measure(Plan& plan, const Call& call, const MeasureOptions& limits) {
+void Measurer::expect_fits(const Call& call) const {
   const Footprint need = footprint(call, np_);
   if (call.bytes < 0 || need.send > capacity_.send || need.recv > capacity_.recv)
     throw Error(std::string("measure: ") + collective_name(call.collective) + " of " +
                     std::to_string(call.bytes) + " bytes is larger than the calls given",
                 CCT_ERR_INVALID_ARG);
+}
+
+PointResult Measurer::measure(Plan& plan, const Call& call, const MeasureOptions& limits) {
+  expect_fits(call);
   for (int i = 0; i < limits.warmup; ++i) {
     const cct_coll_args args = args_for(call, next_rep_++);
     align();
@@ -145,6 +149,44 @@ PointResult Measurer::measure(Plan& plan, const Call& call, const MeasureOptions
   std::vector<double> figures;
   run_rounds(plan, call, limits, figures);
   return summarize(std::move(figures));
+}
+
+std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans, const Call& call,
+                                                    const MeasureOptions& limits) {
+  expect_fits(call);
+  const std::size_t k = plans.size();
+  for (int i = 0; i < limits.warmup; ++i)
+    for (Plan* plan : plans) {
+      const cct_coll_args args = args_for(call, next_rep_++);
+      align();
+      plan->run(args);
+    }
+  std::vector<std::vector<double>> figures(k);
+  const auto more = [&] {
+    int round = 0;
+    for (const std::vector<double>& f : figures) round = std::max(round, next_round(f, limits));
+    return round;
+  };
+  for (int round = limits.min_reps; round > 0; round = more()) {
+    std::vector<double> mine(k * round);  // candidate j's times at [j * round, (j + 1) * round)
+    for (int rep = 0; rep < round; ++rep) {
+      const cct_coll_args args = args_for(call, next_rep_++);
+      for (std::size_t i = 0; i < k; ++i) {
+        const std::size_t j = (i + static_cast<std::size_t>(rep)) % k;
+        align();
+        const Stopwatch watch(virtual_clock_);
+        plans[j]->run(args);
+        mine[j * round + rep] = watch.seconds();
+      }
+    }
+    const std::vector<double> maxima = rank_max(mine);
+    for (std::size_t j = 0; j < k; ++j)
+      figures[j].insert(figures[j].end(), maxima.begin() + j * round,
+                        maxima.begin() + (j + 1) * round);
+  }
+  std::vector<PointResult> results;
+  for (std::vector<double>& f : figures) results.push_back(summarize(std::move(f)));
+  return results;
 }
 
 cct_coll_args Measurer::args_for(const Call& call, int rep) {

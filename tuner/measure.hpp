@@ -104,6 +104,14 @@ class Measurer {
   // The same with other repetition limits (warmup, reps, tight, budget; the
   // buffer count is the constructor's), e.g. for a cheap screening round.
   PointResult measure(Plan& plan, const Call& call, const MeasureOptions& limits);
+  // Several candidates of one call timed together: every repetition runs
+  // one call of each, each after its own alignment, in an order that
+  // rotates, so that no candidate is timed only right after its own calls
+  // (warm in a way a program's calls, with other work between them, are
+  // not) or only in first place. Repetitions go on while any candidate's
+  // figures ask for more (limits as above, each candidate's own).
+  std::vector<PointResult> measure_together(std::span<Plan* const> plans, const Call& call,
+                                            const MeasureOptions& limits);
 
  private:
   struct Buffers {
@@ -111,6 +119,7 @@ class Measurer {
     std::vector<std::byte> recv;
   };
 
+  void expect_fits(const Call& call) const;
   cct_coll_args args_for(const Call& call, int rep);
   void run_rounds(Plan& plan, const Call& call, const MeasureOptions& limits,
                   std::vector<double>& figures);

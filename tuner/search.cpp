@@ -72,10 +72,18 @@ class CollectiveSearch {
     // Finalists in the space's order, as a resumed run lists them: ties
     // between figures then resolve alike, and so do the checks' contenders.
     std::sort(candidates.begin(), candidates.end());
-    for (const Point* p : candidates) {
+    // The finalists not measured before are timed together, interleaved:
+    // figures of calls run back to back favour some algorithms over what
+    // programs see (ccbench --check).
+    std::vector<const Point*> fresh;
+    for (const Point* p : candidates)
+      if (known(*p) == nullptr) fresh.push_back(p);
+    std::vector<PointResult> measured;
+    if (!fresh.empty()) measured = measurer_.measure_together(fresh, Stage::kFinal);
+    for (std::size_t next = 0; const Point* p : candidates) {
       const ResultRow* row = known(*p);
       if (row == nullptr)
-        finals.push_back({p, measurer_.measure(*p, Stage::kFinal)});
+        finals.push_back({p, measured[next++]});
       else if (row->stage != Stage::kPruned)
         finals.push_back({p, row->result});
     }

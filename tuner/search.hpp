@@ -12,7 +12,8 @@
 //    winner (which keeps the profile's ranges continuous); the survivors get
 //    a round twice as long; until at most `finalists` are left or a round
 //    prunes nobody. A pruned candidate's row carries its last round.
-// 2. The finalists get the full timing method (MeasureOptions).
+// 2. The finalists get the full timing method (MeasureOptions), timed
+//    together: their repetitions interleaved (Measurer::measure_together).
 //
 // Then, over the sizes of the collective:
 //
@@ -36,6 +37,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "tuner/plan_space.hpp"
 #include "tuner/results_csv.hpp"
@@ -60,6 +62,10 @@ class PointMeasurer {
   virtual PointResult screen(const Point& p, int reps) = 0;
   // The full timing method; the row is written with `stage`.
   virtual PointResult measure(const Point& p, Stage stage) = 0;
+  // The same for candidates of one call, timed together, their repetitions
+  // interleaved (Measurer::measure_together); a row each, in their order.
+  virtual std::vector<PointResult> measure_together(std::span<const Point* const> points,
+                                                    Stage stage) = 0;
   // p was pruned after a screening round that gave `last`: its row is written.
   virtual void pruned(const Point& p, const PointResult& last) = 0;
   // Why p (a crossover or check point, not in the space) cannot run; empty

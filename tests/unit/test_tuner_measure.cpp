@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <string>
@@ -110,6 +111,39 @@ TEST_CASE("measuring a real plan on 2 ranks gives sane figures", "[tuner]") {
   rotating.buffers = 3;
   check_sane(measure_on_2(CCT_ALLREDUCE, "ring", 1 << 16, rotating), rotating);
   check_sane(measure_on_2(CCT_ALLTOALL, "pairwise", 3, rotating), rotating);
+}
+
+TEST_CASE("candidates measured together: a figure each, the same on every rank", "[tuner]") {
+  const cct::tuner::MeasureOptions opts{.min_reps = 5, .max_reps = 40, .budget_s = 0.5};
+  const char* const names[] = {"binomial", "knomial", "chain"};
+  const SharedResults results(6);
+  REQUIRE(cct::test::on_ranks(
+              2,
+              [&](cct::Communicator& comm) {
+                const cct::tuner::Call call{CCT_BCAST, 4096};
+                cct::tuner::Measurer measurer(cct::test::registry(), comm, {&call, 1}, opts);
+                std::vector<std::unique_ptr<cct::Plan>> owned;
+                std::vector<cct::Plan*> plans;
+                for (const char* name : names) {
+                  const cct::AlgorithmEntry& alg = cct::test::algorithm(CCT_BCAST, name);
+                  owned.push_back(std::make_unique<cct::Plan>(alg, comm, alg.default_params()));
+                  plans.push_back(owned.back().get());
+                }
+                const auto together = measurer.measure_together(plans, call, opts);
+                cct::test::expect(together.size() == 3, "not one figure per candidate");
+                for (std::size_t i = 0; i < together.size(); ++i)
+                  results[comm.rank() * 3 + i] = together[i];
+              },
+              kTimeoutS) == "");
+  for (int i = 0; i < 3; ++i) {
+    INFO(names[i]);
+    check_sane(results[i], opts);
+    CHECK(results[i].median_s == results[3 + i].median_s);
+    CHECK(results[i].reps == results[3 + i].reps);
+  }
+  // Repetitions go on while any candidate asks for more: all get as many.
+  CHECK(results[0].reps == results[1].reps);
+  CHECK(results[1].reps == results[2].reps);
 }
 
 TEST_CASE("measurement stops on a tight spread, at max_reps, or at the budget", "[tuner]") {

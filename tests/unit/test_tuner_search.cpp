@@ -43,6 +43,12 @@ class FakeMeasurer final : public cct::tuner::PointMeasurer {
     rows.push_back(p.row(r, stage));
     return r;
   }
+  std::vector<PointResult> measure_together(std::span<const Point* const> points,
+                                            Stage stage) override {
+    std::vector<PointResult> results;
+    for (const Point* p : points) results.push_back(measure(*p, stage));
+    return results;
+  }
   void pruned(const Point& p, const PointResult& last) override {
     rows.push_back(p.row(last, Stage::kPruned));
   }
