@@ -21,6 +21,13 @@ struct Figure {
   PointResult result;
 };
 
+// The library's own call (the `mpi` algorithm) is never pruned: screening
+// figures of a few repetitions are noise at sub-microsecond times, and only
+// a finalist measured beside it, interleaved, may take its place.
+bool always_final(const Point& p) {
+  return (p.algorithm->desc->required_caps & CCT_CAP_LIBRARY) != 0;
+}
+
 // The search of one collective; see search.hpp for the steps.
 class CollectiveSearch {
  public:
@@ -106,7 +113,7 @@ class CollectiveSearch {
       std::vector<const Point*> next;
       for (std::size_t rank = 0; rank < order.size(); ++rank) {
         const std::size_t i = order[rank];
-        if (rank < keep || round[i].median_s <= near ||
+        if (rank < keep || round[i].median_s <= near || always_final(*pool[i]) ||
             (previous && pool[i]->same_candidate(*previous)))
           next.push_back(pool[i]);
         else

@@ -8,8 +8,11 @@
 //
 // 1. Successive halving. Every candidate gets a cheap round of
 //    `first_round_reps` repetitions; the slower half is pruned, except the
-//    candidates within 5% of the round's fastest and the previous size's
-//    winner (which keeps the profile's ranges continuous); the survivors get
+//    candidates within 5% of the round's fastest, the previous size's
+//    winner (which keeps the profile's ranges continuous) and the MPI
+//    library's own call (`mpi`: only a finalist timed beside it may take
+//    its place, so a profile can only match or beat the library); the
+//    survivors get
 //    a round twice as long; until at most `finalists` are left or a round
 //    prunes nobody. A pruned candidate's row carries its last round.
 // 2. The finalists get the full timing method (MeasureOptions), timed

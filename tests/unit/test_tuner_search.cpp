@@ -1,6 +1,7 @@
 // The tuner's search (successive halving, crossover bisection, off-grid
 // checks, resume) driven by a fake measurer whose figures come from a cost
 // model: no processes, no timing.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <string>
@@ -123,6 +124,24 @@ TEST_CASE("search: the previous size's winner survives halving", "[tuner]") {
         std::vector<std::string>{"64 binomial", "4096 binomial", "4096 chain(segment=8k)"});
   // Three rounds at 64 (5, 3, then 2 candidates), growing repetitions.
   CHECK(m.screened.size() == 5 + 3 + 2 + 5 + 3 + 2);
+}
+
+TEST_CASE("search: the MPI library's own call is always a finalist", "[tuner]") {
+  // `mpi` costs as much as knomial (the cost model's slowest), so halving
+  // would prune it first; it stays, a finalist at every size beside the
+  // three fastest.
+  std::vector<Point> points = bcast_points();
+  for (int64_t bytes : {64, 256, 1024, 4096})
+    points.push_back(Point{.algorithm = &cct::test::algorithm(CCT_BCAST, "mpi"),
+                           .transport = "shm",
+                           .np = 2,
+                           .call = {CCT_BCAST, bytes}});
+  FakeMeasurer m;
+  cct::tuner::search_collective(points, {}, {.bisect_depth = 0, .check_every = 0}, m);
+  const std::vector<std::string> finals = m.of(Stage::kFinal);
+  for (const char* size : {"64 mpi", "256 mpi", "1024 mpi", "4096 mpi"})
+    CHECK(std::find(finals.begin(), finals.end(), size) != finals.end());
+  CHECK(finals.size() == 16);
 }
 
 TEST_CASE("search: --exhaustive measures every candidate fully", "[tuner]") {
