@@ -1,6 +1,6 @@
 // ccautotune tuner: timing of one point (a prepared plan, one call shape).
 //
-// What a figure means (DESIGN.md, "Timing method"): after warm-up runs,
+// What a figure means (docs/design.md, "Timing method"): after warm-up runs,
 // every repetition re-aligns the ranks with a barrier, then each rank times
 // its own call with std::chrono::steady_clock (on a simulated platform, the
 // transport's virtual clock); the figure of a repetition is

@@ -1,4 +1,4 @@
-// ccautotune tuner: which points to measure, and how hard (DESIGN.md,
+// ccautotune tuner: which points to measure, and how hard (docs/design.md,
 // "Search").
 //
 // An exhaustive grid gives every candidate (algorithm and parameter values)

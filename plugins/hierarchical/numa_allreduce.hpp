@@ -1,5 +1,5 @@
 // NUMA-aware allreduce (the multicore collectives seed and ParM's buffer
-// placement, DESIGN.md: NUMA-aware allreduce).
+// placement, docs/design.md: NUMA-aware allreduce).
 //
 // The ranks split into their NUMA nodes (groups.hpp: numa_split), each led
 // by its lowest rank. Per chunk of the vector:

@@ -1,5 +1,5 @@
 // Two-level allgather through shared caches (the multicore collectives
-// seed, DESIGN.md: two-level allgather).
+// seed, docs/design.md: two-level allgather).
 //
 // The ranks split into groups that share a cache (the `level` parameter,
 // see groups.hpp), each led by its lowest rank. Three steps:

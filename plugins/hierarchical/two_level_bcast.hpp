@@ -1,5 +1,5 @@
 // Two-level broadcast through shared caches (the multicore collectives
-// seed, DESIGN.md: two-level bcast).
+// seed, docs/design.md: two-level bcast).
 //
 // The ranks split into groups that share a cache (the `level` parameter,
 // see groups.hpp); each group has a leader, and the root leads its own

@@ -1,5 +1,5 @@
 // HPL's long panel broadcast (blong; seed: HPL on heterogeneous systems,
-// DESIGN.md): the root spreads p pieces, one to each rank, and a roll around
+// docs/design.md): the root spreads p pieces, one to each rank, and a roll around
 // the ring completes every rank's copy. About 2n bytes per rank whatever p,
 // so it is the broadcast for large buffers; its p - 1 roll steps make it a
 // poor one for small ones. The seed's improvement, separate buffers for the

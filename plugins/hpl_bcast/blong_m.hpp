@@ -1,5 +1,5 @@
 // HPL's modified long panel broadcast (blongM; seed: HPL on heterogeneous
-// systems, DESIGN.md). The root first sends the whole buffer to its next
+// systems, docs/design.md). The root first sends the whole buffer to its next
 // rank, the next panel's owner in HPL, which then has nothing else to do
 // and starts the next panel at once; the other ranks (the root and 2..p-1)
 // run the overlapped spread + roll of blong among themselves

@@ -1,5 +1,5 @@
 // HPL's increasing-ring panel broadcast (1ring; seed: HPL on heterogeneous
-// systems, DESIGN.md).
+// systems, docs/design.md).
 //
 // The root sends to the next rank, which forwards to the next, and so on
 // around the ring (virtual ranks 0 -> 1 -> .. -> p-1), pipelined in

@@ -1,5 +1,5 @@
 // HPL's modified increasing-ring panel broadcast (1ringM; seed: HPL on
-// heterogeneous systems, DESIGN.md).
+// heterogeneous systems, docs/design.md).
 //
 // The root sends to its next rank first, and that rank forwards nothing;
 // the ring proper starts at the rank after it (0 -> 2 -> 3 -> .. -> p-1),

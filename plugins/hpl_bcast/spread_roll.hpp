@@ -1,6 +1,6 @@
 // The engine of HPL's long broadcasts (blong, blongM): spread + roll, with
 // the two phases overlapped (the improvement the "HPL on heterogeneous
-// systems" seed in DESIGN.md makes to HPL's blong).
+// systems" seed in docs/design.md makes to HPL's blong).
 //
 // The buffer is cut into q pieces, one per participant. Spread: the root
 // sends participant k its piece k. Roll: q - 1 transfers along the ring of

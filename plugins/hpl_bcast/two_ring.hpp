@@ -1,5 +1,5 @@
 // HPL's two-ring panel broadcast (2ring; seed: HPL on heterogeneous
-// systems, DESIGN.md).
+// systems, docs/design.md).
 //
 // The non-root ranks are split into two halves, 1..h and h+1..p-1, each an
 // increasing ring whose head the root feeds (segment_relay.hpp). Each ring

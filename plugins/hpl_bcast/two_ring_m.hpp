@@ -1,5 +1,5 @@
 // HPL's modified two-ring panel broadcast (2ringM; seed: HPL on
-// heterogeneous systems, DESIGN.md).
+// heterogeneous systems, docs/design.md).
 //
 // As 2ring, with the modification of 1ringM: the root's next rank (the next
 // panel owner) is served first and alone, and the remaining ranks 2..p-1

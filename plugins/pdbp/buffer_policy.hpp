@@ -1,6 +1,6 @@
 // PDBP's buffer policy: per-peer send rows whose slots are blocks of one
 // fixed pool, grown by utilisation and sized by each peer's receive/send
-// ratio (the PDBP seed in DESIGN.md).
+// ratio (the PDBP seed in docs/design.md).
 //
 // A rank's sending memory is one pool of fixed-size blocks. Each peer has a
 // row of the send matrix: the blocks holding data written for that peer and

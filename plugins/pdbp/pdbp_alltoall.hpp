@@ -1,5 +1,5 @@
 // PDBP many-to-many alltoall over shared memory (the PDBP seed in
-// DESIGN.md, with ParM's work-stealing pool moving the data).
+// docs/design.md, with ParM's work-stealing pool moving the data).
 //
 // Every rank owns, in its part of one shared region, a pool of fixed-size
 // blocks and a send matrix: one row per peer, a ring of slots that name the

@@ -1,5 +1,5 @@
 // Where PDBP's pool threads run: near their rank (ParM's NUMA-aware
-// placement, DESIGN.md).
+// placement, docs/design.md).
 //
 // A thread inherits the binding of the thread that made it, and a rank is
 // usually bound to one PU: left alone, every pool thread of a rank would

@@ -1,5 +1,5 @@
 // The thread pool that moves PDBP's flows: per-thread work deques, and idle
-// threads steal from busy ones (ParM's pool, the PDBP seed in DESIGN.md).
+// threads steal from busy ones (ParM's pool, the PDBP seed in docs/design.md).
 //
 // A job is a set of tasks, each a flow that advances in steps: a step does
 // what it can now (copy the slots that are ready) and says whether the task

@@ -1,4 +1,4 @@
-// Scheduled alltoall (seed: the multicore collectives paper, DESIGN.md):
+// Scheduled alltoall (seed: the multicore collectives paper, docs/design.md):
 // pairwise exchanges on a one-factorisation (one_factor.hpp). In each round
 // the ranks pair up, and the two ranks of a pair swap their blocks for each
 // other in one sendrecv, so every step keeps both directions of each pair

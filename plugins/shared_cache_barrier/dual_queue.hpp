@@ -1,6 +1,6 @@
 // Two-level dual-queue barrier in shared memory: the baseline the
 // multilevel barrier of the multicore collectives seed improves on
-// (DESIGN.md).
+// (docs/design.md).
 //
 // Ranks are grouped by the innermost topology level (the ranks sharing an
 // L2 or L3 cache, or a NUMA node: whatever comm.levels() lists first; one

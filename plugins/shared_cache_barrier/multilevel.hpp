@@ -1,5 +1,5 @@
 // Multilevel shared-cache barrier with one queue for gather and scatter
-// (the multicore collectives seed, DESIGN.md).
+// (the multicore collectives seed, docs/design.md).
 //
 // The tree follows the machine: ranks sharing an L2 or L3 cache form the
 // groups of the first stage, their leaders meet per NUMA node, per package,
