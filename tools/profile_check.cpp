@@ -9,6 +9,7 @@
 #include "bench_timing.hpp"
 #include "cct/error.hpp"
 #include "cct/sdk/datatype.hpp"
+#include "cct/units.hpp"
 #include "tuner/measure.hpp"
 #include "tuner/results_csv.hpp"
 
@@ -41,14 +42,6 @@ std::map<std::pair<cct_collective, int64_t>, std::vector<Measured>> measured_her
           {alg, tuner::parse_params(*alg->desc, row.params), row.result.median_s});
   }
   return out;
-}
-
-// "two_level(level=1,chunk=8k)", as CCT_STATS and CCT_FORCE write it; the
-// plain name without parameters.
-std::string named(const AlgorithmEntry& alg, const std::vector<int64_t>& params) {
-  std::string values = tuner::format_params(*alg.desc, params);
-  std::replace(values.begin(), values.end(), ';', ',');
-  return values.empty() ? alg.desc->name : std::string(alg.desc->name) + "(" + values + ")";
 }
 
 // Plans by (algorithm, parameters), prepared on first use: every rank
@@ -117,8 +110,8 @@ CheckCount check_profile(Session& session, MPI_Comm comm, const std::string& res
     if (rank == 0)
       std::printf("%-10s %8lld %10.2f %10.2f %8.2f  %s | %s%s\n", collective_name(collective),
                   static_cast<long long>(bytes), t[0] * 1e6, t[1] * 1e6, t[0] / t[1],
-                  named(*pick.algorithm, pick.params).c_str(),
-                  named(*runner->algorithm, runner->params).c_str(),
+                  format_choice(*pick.algorithm->desc, pick.params).c_str(),
+                  format_choice(*runner->algorithm->desc, runner->params).c_str(),
                   flagged ? "  <- the runner-up wins" : "");
   }
   return count;

@@ -233,15 +233,20 @@ std::string rules_table(const std::map<cct_collective, TransportRules>& rules) {
   return aligned(lines);
 }
 
-std::string library_kept(const std::map<cct_collective, TransportRules>& rules) {
-  const std::string library = "mpi";  // plugins/library: the MPI library's own call
+std::string library_kept(const std::map<cct_collective, TransportRules>& rules,
+                         const Registry& registry) {
+  std::string library;
   int kept = 0, ranges = 0;
   for (const auto& [collective, transports] : rules)
     for (const auto& [transport, buckets] : transports)
       for (const RankBucket& b : buckets)
         for (const SizeRule& s : b.sizes) {
           ++ranges;
-          if (s.algorithm == library) ++kept;
+          const AlgorithmEntry* alg = registry.find_algorithm(collective, s.algorithm);
+          if (alg != nullptr && (alg->desc->required_caps & CCT_CAP_LIBRARY)) {
+            ++kept;
+            library = s.algorithm;
+          }
         }
   if (kept == 0) return "";
   return "the MPI library's own call (" + library + ") kept in " + std::to_string(kept) + " of " +

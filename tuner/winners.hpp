@@ -74,6 +74,8 @@ std::string rules_table(const std::map<cct_collective, TransportRules>& rules);
 
 // "the MPI library's own call (mpi) kept in 9 of 41 size ranges\n" where
 // the library won some, else "": where the profile leaves the library be.
-std::string library_kept(const std::map<cct_collective, TransportRules>& rules);
+// The library's call is the algorithm that needs CCT_CAP_LIBRARY.
+std::string library_kept(const std::map<cct_collective, TransportRules>& rules,
+                         const Registry& registry);
 
 }  // namespace cct::tuner

@@ -2,7 +2,6 @@
 #include <iomanip>
 #include <map>
 #include <ostream>
-#include <sstream>
 
 #include "cct/error.hpp"
 #include "cct/runtime.hpp"
@@ -11,19 +10,6 @@
 
 namespace cct {
 namespace {
-
-// "knomial(radix=8)"; the plain name for an algorithm without parameters.
-std::string describe(const Choice& c) {
-  const cct_algorithm_desc& d = *c.algorithm->desc;
-  std::ostringstream os;
-  os << d.name;
-  for (uint32_t i = 0; i < d.nparams; ++i) {
-    const cct_param_desc& p = d.params[i];
-    os << (i ? "," : "(") << p.name << "=" << format_param(p, c.params[i]);
-  }
-  if (d.nparams > 0) os << ")";
-  return os.str();
-}
 
 struct Row {
   uint64_t calls = 0, bytes = 0;
@@ -37,7 +23,7 @@ void Runtime::print_stats(std::ostream& out) const {
   std::map<std::pair<int, std::string>, Row> rows;
   for (const auto& c : choices_) {
     if (c->calls == 0) continue;
-    Row& r = rows[{c->algorithm->desc->collective, describe(*c)}];
+    Row& r = rows[{c->algorithm->desc->collective, format_choice(*c->algorithm->desc, c->params)}];
     r.calls += c->calls;
     r.bytes += c->bytes;
     r.time += c->time;

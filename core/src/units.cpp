@@ -46,4 +46,12 @@ std::string format_param(const cct_param_desc& param, int64_t value) {
   return param.type == CCT_PARAM_BYTES && value >= 0 ? format_bytes(value) : std::to_string(value);
 }
 
+std::string format_choice(const cct_algorithm_desc& alg, std::span<const int64_t> values) {
+  std::string text = alg.name;
+  for (uint32_t i = 0; i < alg.nparams; ++i)
+    text += (i ? "," : "(") + std::string(alg.params[i].name) + "=" +
+            format_param(alg.params[i], values[i]);
+  return alg.nparams > 0 ? text + ")" : text;
+}
+
 }  // namespace cct

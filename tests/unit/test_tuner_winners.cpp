@@ -197,12 +197,12 @@ TEST_CASE("library_kept counts the size ranges the MPI library's own call won", 
       row("bcast", 2, 1024, "mpi", "", 2e-6),
       row("bcast", 2, 65536, "knomial", "radix=4", 9e-6),
   }));
-  CHECK(cct::tuner::library_kept(mixed) ==
+  CHECK(cct::tuner::library_kept(mixed, cct::test::registry()) ==
         "the MPI library's own call (mpi) kept in 1 of 3 size "
         "ranges\n");
   const auto none =
       cct::tuner::build_rules(winners_of({row("bcast", 2, 64, "binomial", "", 1e-6)}));
-  CHECK(cct::tuner::library_kept(none).empty());
+  CHECK(cct::tuner::library_kept(none, cct::test::registry()).empty());
 }
 
 TEST_CASE("pick_winners keeps the previous size's winner within 5% of the fastest", "[tuner]") {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "cct/abi/algorithm.h"
@@ -18,5 +19,11 @@ std::optional<int64_t> parse_bytes(const std::string& text);
 // A parameter value as people write it: sizes of a CCT_PARAM_BYTES
 // parameter like format_bytes ("64k"), anything else in decimal.
 std::string format_param(const cct_param_desc& param, int64_t value);
+
+// An algorithm with its parameter values as CCT_STATS, logs and CCT_FORCE
+// write it: "knomial(radix=8)", "two_level(level=-1,chunk=8k)"; the plain
+// name for an algorithm without parameters. values: one per parameter, in
+// the algorithm's table order.
+std::string format_choice(const cct_algorithm_desc& alg, std::span<const int64_t> values);
 
 }  // namespace cct
