@@ -21,13 +21,12 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
-#include <string>
 
 #include "cct/sdk/comm.hpp"
+#include "common/chunks.hpp"
 
 namespace cct::plugins::hierarchical {
 
-inline constexpr std::size_t kLine = 64;
 inline constexpr uint64_t kSlots = 4;
 
 // Bytes of one part holding a channel for `size` ranks with `chunk`-byte slots.
@@ -98,20 +97,5 @@ class Channel {
   int size_;
   std::size_t chunk_;
 };
-
-// The `chunk` parameter shared by the hierarchical algorithms: bytes per
-// slot of a channel, a multiple of the cache line so that every slot starts
-// on a line of its own (and elements of every type are aligned).
-inline std::size_t validate_chunk(int64_t chunk) {
-  if (chunk < static_cast<int64_t>(kLine) || chunk % static_cast<int64_t>(kLine) != 0)
-    throw cct::sdk::Unsupported("chunk " + std::to_string(chunk) +
-                                " is not a positive multiple of 64");
-  return static_cast<std::size_t>(chunk);
-}
-
-// Chunks of `chunk` bytes in `bytes` bytes (the last one may be short).
-inline uint64_t chunks_in(std::size_t bytes, std::size_t chunk) {
-  return (bytes + chunk - 1) / chunk;
-}
 
 }  // namespace cct::plugins::hierarchical
