@@ -23,11 +23,19 @@ struct Alive {
 };
 std::vector<Alive> alive;  // in the order they were made
 
+// The communicator asked about last: programs call most of their collectives
+// on one communicator, and an MPI attribute lookup costs more than the
+// runtime's whole dispatch. Cleared when its entry is deleted, so a freed
+// handle that MPI reuses for a new communicator is looked up afresh; not
+// used under MPI_THREAD_MULTIPLE, where calls may come from several threads.
+Alive last{MPI_COMM_NULL, nullptr};
+
 // The attribute's delete callback: MPI_Comm_free (collective) or finish().
 int delete_runtime(MPI_Comm, int, void* value, void*) {
   auto* entry = static_cast<CommRuntime*>(value);
   Reentry inside;
   std::erase_if(alive, [&](const Alive& a) { return a.entry == entry; });
+  if (last.entry == entry) last = {MPI_COMM_NULL, nullptr};
   delete entry;  // the session's teardown is collective over the communicator
   return MPI_SUCCESS;
 }
@@ -76,15 +84,19 @@ CommRuntime* make_runtime(MPI_Comm comm) {
 }  // namespace
 
 CommRuntime& runtime_of(MPI_Comm comm) {
+  if (comm == last.comm && comm != MPI_COMM_NULL) return *last.entry;
   if (keyval == MPI_KEYVAL_INVALID)
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_runtime, &keyval, nullptr);
   void* value = nullptr;
   int found = 0;
   PMPI_Comm_get_attr(comm, keyval, &value, &found);
-  if (found) return *static_cast<CommRuntime*>(value);
-  CommRuntime* entry = make_runtime(comm);
-  PMPI_Comm_set_attr(comm, keyval, entry);
-  alive.push_back({comm, entry});
+  CommRuntime* entry = static_cast<CommRuntime*>(value);
+  if (!found) {
+    entry = make_runtime(comm);
+    PMPI_Comm_set_attr(comm, keyval, entry);
+    alive.push_back({comm, entry});
+  }
+  if (thread_level != MPI_THREAD_MULTIPLE) last = {comm, entry};
   return *entry;
 }
 

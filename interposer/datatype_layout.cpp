@@ -28,6 +28,8 @@ Shape shape_of(MPI_Datatype type) {
 
 // A type's map, or null when it is not flattened.
 const TypeMap* map_of(MPI_Datatype type);
+// A type's shape, as MPI gives it.
+Shape described_shape(MPI_Datatype type);
 
 // Runs appended in type-map order; false once past the limits.
 class Runs {
@@ -47,7 +49,7 @@ class Runs {
   bool add_block(MPI_Aint at, MPI_Count blocklength, MPI_Datatype child) {
     const TypeMap* c = map_of(child);
     if (c == nullptr) return false;
-    const MPI_Aint extent = static_cast<MPI_Aint>(shape_of(child).extent);
+    const MPI_Aint extent = static_cast<MPI_Aint>(described_shape(child).extent);
     // Elements that follow each other with no gap make one run.
     if (c->runs.size() == 1 && c->runs[0].length == extent)
       return add(at + c->runs[0].offset, blocklength * extent);
@@ -101,7 +103,9 @@ struct Contents {
 // argument lists per combiner). Constructors not listed (subarray, darray,
 // Fortran types) are left to MPI_Pack.
 bool walk(const Contents& c, Runs& out) {
-  const auto extent = [](MPI_Datatype t) { return static_cast<MPI_Aint>(shape_of(t).extent); };
+  const auto extent = [](MPI_Datatype t) {
+    return static_cast<MPI_Aint>(described_shape(t).extent);
+  };
   const int count = c.ints.empty() ? 0 : c.ints[0];
   switch (c.combiner) {
     case MPI_COMBINER_DUP:
@@ -142,34 +146,40 @@ bool walk(const Contents& c, Runs& out) {
   }
 }
 
-// A named type is one number, or a pair (MPI_DOUBLE_INT) whose two parts
-// lie in order; one with a hole inside (MPI_SHORT_INT) is left to MPI_Pack.
-// Named types are never freed: their maps are kept by handle.
-const TypeMap* named_map(MPI_Datatype type) {
-  static std::map<MPI_Datatype, std::unique_ptr<TypeMap>> maps;
-  auto [it, made] = maps.try_emplace(type);
-  if (made) {
-    const Shape s = shape_of(type);
-    if (s.true_extent == s.size) {
-      it->second = std::make_unique<TypeMap>();
-      if (s.size > 0) {
-        it->second->runs.push_back(
-            {static_cast<MPI_Aint>(s.true_lb), static_cast<MPI_Aint>(s.size)});
-        it->second->run_length = static_cast<MPI_Aint>(s.size);
-      }
-    }
-  }
-  return it->second.get();
-}
-
-// A derived type's map is kept as its attribute (a Flattened, deleted by
-// MPI with the type, so a handle reused for another type never sees a
-// stale map): its constructor is walked once.
+// What the interposer keeps of a datatype: its shape, and its map where it
+// was flattened.
 struct Flattened {
-  bool done = false;
+  Shape shape;
+  bool done = false;  // false: not flattened, MPI_Pack packs it
   TypeMap map;
 };
 
+// A named type is one number, or a pair (MPI_DOUBLE_INT) whose two parts
+// lie in order; one with a hole inside (MPI_SHORT_INT) is left to MPI_Pack.
+Flattened flatten_named(MPI_Datatype type) {
+  Flattened f;
+  f.shape = shape_of(type);
+  f.done = f.shape.true_extent == f.shape.size;
+  if (f.done && f.shape.size > 0) {
+    f.map.runs.push_back(
+        {static_cast<MPI_Aint>(f.shape.true_lb), static_cast<MPI_Aint>(f.shape.size)});
+    f.map.run_length = static_cast<MPI_Aint>(f.shape.size);
+  }
+  return f;
+}
+
+// Named types are never freed, so no derived type ever gets one's handle:
+// they are kept by handle and looked up before MPI is asked anything, which
+// makes the common call (MPI_INT, MPI_BYTE, MPI_DOUBLE) cost one lookup
+// instead of five MPI calls.
+std::map<MPI_Datatype, Flattened>& named_types() {
+  static std::map<MPI_Datatype, Flattened> named;
+  return named;
+}
+
+// A derived type's description is kept as its attribute (deleted by MPI with
+// the type, so a handle reused for another type never sees a stale map):
+// its constructor is walked once.
 int delete_flattened(MPI_Datatype, int, void* value, void*) {
   delete static_cast<Flattened*>(value);
   return MPI_SUCCESS;
@@ -177,10 +187,7 @@ int delete_flattened(MPI_Datatype, int, void* value, void*) {
 
 int map_keyval = MPI_KEYVAL_INVALID;
 
-const TypeMap* map_of(MPI_Datatype type) {
-  int nints, naddresses, ntypes, combiner;
-  PMPI_Type_get_envelope(type, &nints, &naddresses, &ntypes, &combiner);
-  if (combiner == MPI_COMBINER_NAMED) return named_map(type);
+const Flattened& derived(MPI_Datatype type) {
   if (map_keyval == MPI_KEYVAL_INVALID)
     PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, delete_flattened, &map_keyval, nullptr);
   void* value = nullptr;
@@ -188,6 +195,7 @@ const TypeMap* map_of(MPI_Datatype type) {
   PMPI_Type_get_attr(type, map_keyval, &value, &found);
   if (!found) {
     auto flattened = std::make_unique<Flattened>();
+    flattened->shape = shape_of(type);
     const Contents contents(type);
     Runs runs;
     flattened->done = walk(contents, runs);
@@ -195,8 +203,25 @@ const TypeMap* map_of(MPI_Datatype type) {
     value = flattened.release();
     PMPI_Type_set_attr(type, map_keyval, value);
   }
-  const auto* f = static_cast<const Flattened*>(value);
-  return f->done ? &f->map : nullptr;
+  return *static_cast<const Flattened*>(value);
+}
+
+const Flattened& described(MPI_Datatype type) {
+  auto& named = named_types();
+  if (const auto it = named.find(type); it != named.end()) return it->second;
+  int nints, naddresses, ntypes, combiner;
+  PMPI_Type_get_envelope(type, &nints, &naddresses, &ntypes, &combiner);
+  if (combiner == MPI_COMBINER_NAMED) return named.emplace(type, flatten_named(type)).first->second;
+  return derived(type);
+}
+
+const TypeMap* map_of(MPI_Datatype type) {
+  const Flattened& f = described(type);
+  return f.done ? &f.map : nullptr;
+}
+
+Shape described_shape(MPI_Datatype type) {
+  return described(type).shape;
 }
 
 }  // namespace
@@ -204,13 +229,14 @@ const TypeMap* map_of(MPI_Datatype type) {
 std::optional<Layout> layout_of(int64_t count, MPI_Datatype type) {
   if (count < 0) return std::nullopt;
   if (type == MPI_DATATYPE_NULL) return count == 0 ? std::optional(Layout{}) : std::nullopt;
-  const Shape s = shape_of(type);
+  const Flattened& f = described(type);
+  const Shape& s = f.shape;
   Layout layout;
   layout.bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(s.size);
   if (layout.bytes == 0) return layout;
   layout.first = static_cast<MPI_Aint>(s.true_lb);
   layout.extent = static_cast<MPI_Aint>(s.extent);
-  layout.map = map_of(type);
+  layout.map = f.done ? &f.map : nullptr;
   // One run the size of the element, and elements that follow each other
   // with no gap.
   const bool one_run =

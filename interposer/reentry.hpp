@@ -19,7 +19,10 @@ class Reentry {
   static bool inside() { return depth_ > 0; }
 
  private:
-  static inline thread_local int depth_ = 0;
+  // initial-exec: the interposer is preloaded or linked at start, never
+  // dlopen()ed late, so its counter can live in static TLS and be read
+  // without a call to __tls_get_addr on every MPI call.
+  [[gnu::tls_model("initial-exec")]] static inline thread_local int depth_ = 0;
 };
 
 }  // namespace cct::interposer

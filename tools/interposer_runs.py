@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Times the MPI library alone against the interposer, from outside.
+
+Runs the plain MPI benchmark build/bin/osu_style_bench (OSU's way of timing:
+a barrier after every call, the average over calls and ranks) alternately
+on the MPI library alone and with the interposer preloaded, N times each,
+and prints per collective and size the median latency of each side, the
+ratio of the medians (interposer / library; below 1 the tuned runtime is
+faster) and the range of the ratios of the runs taken in pairs. The two
+sides cannot share a process (the preload is per process), so alternating
+whole runs is what keeps a slow spell of the machine from landing on one
+side only.
+
+usage: tools/interposer_runs.py [--runs N] [--np N] [--profile FILE]
+                                [--max-bytes B] [--build DIR]
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run_once(args, preload):
+    env = dict(os.environ)
+    cmd = ["mpirun", "--oversubscribe", "-np", str(args.np)]
+    if os.geteuid() == 0:
+        cmd.append("--allow-run-as-root")
+    if preload:
+        env["LD_PRELOAD"] = os.path.join(args.build, "lib", "libcct_mpi.so")
+        cmd += ["-x", "LD_PRELOAD"]
+        if args.profile:
+            env["CCT_PROFILE"] = args.profile
+            cmd += ["-x", "CCT_PROFILE"]
+        if "CCT_FORCE" in env:
+            cmd += ["-x", "CCT_FORCE"]
+    else:
+        env.pop("LD_PRELOAD", None)
+    cmd += [os.path.join(args.build, "bin", "osu_style_bench"), str(args.max_bytes)]
+    out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+    rows = {}
+    for line in out.splitlines():
+        fields = line.split()
+        if line.startswith("#") or len(fields) != 6:
+            continue
+        rows[(fields[0], int(fields[1]))] = float(fields[2])
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="runs of each side (default 5)")
+    parser.add_argument("--np", type=int, default=2, help="ranks (default 2)")
+    parser.add_argument("--profile", help="CCT_PROFILE for the interposer's side")
+    parser.add_argument("--max-bytes", type=int, default=1 << 20, help="largest size (1 MiB)")
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"), help="build directory")
+    args = parser.parse_args()
+    if args.runs < 1 or args.np < 1 or args.max_bytes < 1:
+        parser.error("--runs, --np and --max-bytes must be at least 1")
+    library, interposer = [], []
+    for i in range(args.runs):
+        print(f"run {i + 1} of {args.runs}", file=sys.stderr)
+        library.append(run_once(args, preload=False))
+        interposer.append(run_once(args, preload=True))
+    print(f"# np {args.np}, {args.runs} runs of each side alternated; "
+          f"profile {args.profile or '(the runtime finds its own)'}")
+    print(f"{'collective':<10} {'bytes':>8} {'library us':>11} {'cct us':>9} {'ratio':>6}  range")
+    above = 0
+    for key in library[0]:
+        lib = statistics.median(run[key] for run in library)
+        cct = statistics.median(run[key] for run in interposer)
+        pairs = [c[key] / l[key] for l, c in zip(library, interposer)]
+        ratio = cct / lib
+        above += ratio > 1.05
+        print(f"{key[0]:<10} {key[1]:>8} {lib:>11.2f} {cct:>9.2f} {ratio:>6.2f}  "
+              f"{min(pairs):.2f}-{max(pairs):.2f}")
+    print(f"# {above} of {len(library[0])} rows above 1.05")
+
+
+if __name__ == "__main__":
+    main()
