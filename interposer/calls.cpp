@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cct/error.hpp"
+#include "datatype_layout.hpp"
 #include "mpi_types.hpp"
 #include "packing.hpp"
 
@@ -35,10 +36,27 @@ int64_t times(int blocks, int count) {
   return int64_t{blocks} * count;
 }
 
+// Whether the runtime keeps a call on blocks of count x type on the library.
+// Arguments MPI judges are not decided here (false): the call's conversion
+// refuses them.
+bool kept(Runtime& rt, cct_collective c, int64_t count, MPI_Datatype type, int root) {
+  const std::optional<Layout> block = layout_of(count, type);
+  return block && rt.keeps_library(c, block->bytes, CCT_UINT8, CCT_SUM, root);
+}
+
 }  // namespace
+
+const char* const kKeptOnLibrary = "the profile keeps the MPI library's own call for this size";
+
+const char* barrier(Runtime& rt) {
+  if (rt.keeps_library(CCT_BARRIER, 0, CCT_UINT8, CCT_SUM, 0)) return kKeptOnLibrary;
+  rt.barrier();
+  return nullptr;
+}
 
 const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root) {
   if (bad_root(rt, root)) return kArguments;
+  if (kept(rt, CCT_BCAST, count, type, root)) return kKeptOnLibrary;
   PackTally tally;
   std::optional<Bytes> data = Bytes::of(tally, receive_scratch(), buf, count, type);
   if (!data) return kArguments;
@@ -53,6 +71,9 @@ const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root
 const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   if (bad_root(rt, root)) return kArguments;
+  const bool block_kept = rt.rank() == root ? kept(rt, CCT_GATHER, recvcount, recvtype, root)
+                                            : kept(rt, CCT_GATHER, sendcount, sendtype, root);
+  if (block_kept) return kKeptOnLibrary;
   PackTally tally;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   std::optional<Bytes> send;
@@ -84,8 +105,11 @@ const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype
 const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                     void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   if (bad_root(rt, root)) return kArguments;
-  PackTally tally;
   const bool at_root = rt.rank() == root;
+  const bool block_kept = at_root ? kept(rt, CCT_SCATTER, sendcount, sendtype, root)
+                                  : kept(rt, CCT_SCATTER, recvcount, recvtype, root);
+  if (block_kept) return kKeptOnLibrary;
+  PackTally tally;
   const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
   std::optional<Bytes> mine;
   if (!in_place) {
@@ -120,6 +144,7 @@ template <class Run>
 const char* to_all(cct_collective c, const char* call, int sent_blocks, Runtime& rt,
                    const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, Run&& run) {
+  if (kept(rt, c, recvcount, recvtype, 0)) return kKeptOnLibrary;
   PackTally tally;
   std::optional<Bytes> all =
       Bytes::of(tally, receive_scratch(), recvbuf, times(rt.size(), recvcount), recvtype);
@@ -163,6 +188,7 @@ const char* reduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count, M
   if (!t) return kType;
   if (!o) return kOp;
   if (count < 0 || bad_root(rt, root)) return kArguments;
+  if (rt.keeps_library(CCT_REDUCE, count, *t, *o, root)) return kKeptOnLibrary;
   const bool in_place = rt.rank() == root && sendbuf == MPI_IN_PLACE;
   rt.reduce(in_place ? CCT_IN_PLACE : sendbuf, recvbuf, count, *t, *o, root);
   return nullptr;
@@ -175,6 +201,7 @@ const char* allreduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count
   if (!t) return kType;
   if (!o) return kOp;
   if (count < 0) return kArguments;
+  if (rt.keeps_library(CCT_ALLREDUCE, count, *t, *o, 0)) return kKeptOnLibrary;
   rt.allreduce(sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf, recvbuf, count, *t, *o);
   return nullptr;
 }

@@ -13,8 +13,10 @@
 //   rank, and the runtime must compute with them, so only the predefined
 //   ones it has (mpi_types.hpp) are taken.
 // Each returns null when the runtime ran the call, else the reason to leave
-// it to the MPI library. A rank whose two sides disagree in size (an
-// erroneous program) gets a cct::Error.
+// it to the MPI library: kKeptOnLibrary where the profile (or CCT_FORCE)
+// keeps the library's own call for it, the call then costing nothing but
+// that decision, with no packing and no runtime in front of the library. A rank whose two sides
+// disagree in size (an erroneous program) gets a cct::Error.
 #pragma once
 
 #include <mpi.h>
@@ -23,6 +25,9 @@
 
 namespace cct::interposer {
 
+extern const char* const kKeptOnLibrary;
+
+const char* barrier(Runtime& rt);
 const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root);
 const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root);

@@ -15,6 +15,11 @@ namespace cct::interposer {
 // communicator's refusal while it lives; the text is copied).
 void count_pass_through(cct_collective c, const char* reason);
 
+// A call the profile keeps on the library (calls.hpp: kKeptOnLibrary):
+// counted apart, at the cost of an increment, since these may be most of a
+// program's calls.
+void count_kept_on_library(cct_collective c);
+
 void print_pass_through(std::ostream& out);
 
 }  // namespace cct::interposer

@@ -39,7 +39,10 @@ int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours
     }
   }
   if (reason == nullptr) return MPI_SUCCESS;
-  count_pass_through(collective, reason);
+  if (reason == kKeptOnLibrary)
+    count_kept_on_library(collective);
+  else
+    count_pass_through(collective, reason);
   return pmpi();
 }
 
@@ -88,10 +91,7 @@ int MPI_Finalize() {
 int MPI_Barrier(MPI_Comm comm) {
   return intercept(
       CCT_BARRIER, comm, [&] { return PMPI_Barrier(comm); },
-      [&](Runtime& rt) -> const char* {
-        rt.barrier();
-        return nullptr;
-      });
+      [&](Runtime& rt) { return barrier(rt); });
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {

@@ -112,14 +112,16 @@ void Bench::ours(cct::Runtime& rt, cct_collective c, int count, bool reduction) 
 void Bench::interposed(cct::Runtime& rt, cct_collective c, int count, MPI_Datatype t) {
   namespace mpi = cct::interposer;
   void *s = send.data(), *r = recv.data();
+  const char* left_to_library = nullptr;
   switch (c) {
-    case CCT_BCAST: mpi::bcast(rt, r, count, t, 0); break;
-    case CCT_GATHER: mpi::gather(rt, s, count, t, r, count, t, 0); break;
-    case CCT_SCATTER: mpi::scatter(rt, s, count, t, r, count, t, 0); break;
-    case CCT_ALLGATHER: mpi::allgather(rt, s, count, t, r, count, t); break;
-    case CCT_ALLTOALL: mpi::alltoall(rt, s, count, t, r, count, t); break;
+    case CCT_BCAST: left_to_library = mpi::bcast(rt, r, count, t, 0); break;
+    case CCT_GATHER: left_to_library = mpi::gather(rt, s, count, t, r, count, t, 0); break;
+    case CCT_SCATTER: left_to_library = mpi::scatter(rt, s, count, t, r, count, t, 0); break;
+    case CCT_ALLGATHER: left_to_library = mpi::allgather(rt, s, count, t, r, count, t); break;
+    case CCT_ALLTOALL: left_to_library = mpi::alltoall(rt, s, count, t, r, count, t); break;
     default: throw cct::Error("--strided has no reductions or barrier");
   }
+  if (left_to_library != nullptr) Bench::mpi(c, count, t);  // as the interposer does
 }
 
 // Every other double: 8 bytes of data in each 16.
@@ -219,16 +221,23 @@ void run_collective(Bench& b, cct_collective c, const Options& o) {
 
 // --compare: one plan per registered algorithm of c that the filter keeps,
 // with its default parameters, prepared once (collectively, in registry
-// order, the same on every rank).
+// order, the same on every rank). One that refuses this communicator when
+// prepared (the multinode ones on one node) is left out, with its reason.
 std::vector<std::unique_ptr<cct::Plan>> plans_of(const cct::Session& s, cct_collective c,
-                                                 const Options& o) {
+                                                 const Options& o, int rank) {
   std::vector<std::unique_ptr<cct::Plan>> plans;
   const uint64_t granted = s.communicator().capabilities();
-  for (const cct::AlgorithmEntry& alg : s.registry().algorithms())
-    if (alg.desc->collective == c && (alg.desc->required_caps & ~granted) == 0 &&
-        (o.algorithms.empty() ||
-         std::find(o.algorithms.begin(), o.algorithms.end(), alg.desc->name) != o.algorithms.end()))
+  for (const cct::AlgorithmEntry& alg : s.registry().algorithms()) {
+    if (alg.desc->collective != c || (alg.desc->required_caps & ~granted) != 0 ||
+        (!o.algorithms.empty() &&
+         std::find(o.algorithms.begin(), o.algorithms.end(), alg.desc->name) == o.algorithms.end()))
+      continue;
+    try {
       plans.push_back(std::make_unique<cct::Plan>(alg, s.communicator(), alg.default_params()));
+    } catch (const cct::Error& e) {
+      if (rank == 0) std::printf("ccbench: left out %s\n", e.what());
+    }
+  }
   return plans;
 }
 
@@ -236,7 +245,7 @@ std::vector<std::unique_ptr<cct::Plan>> plans_of(const cct::Session& s, cct_coll
 // ("-" where the algorithm cannot run that call).
 void compare_collective(Bench& b, const cct::Session& s, cct_collective c, const Options& o) {
   const bool reduction = is_reduction(c);
-  const std::vector<std::unique_ptr<cct::Plan>> plans = plans_of(s, c, o);
+  const std::vector<std::unique_ptr<cct::Plan>> plans = plans_of(s, c, o, b.rank);
   if (b.rank == 0) {
     std::printf("\n%-8s %10s",
                 (cct::collective_name(c) + std::string(" ") +

@@ -111,9 +111,24 @@ Choice& Runtime::choice_of(const Selection& s) {
   return *(cached = &add_choice(s.algorithm, s.params));
 }
 
+Choice& Runtime::select(const cct_coll_args& args) {
+  Selected& last = selected_[args.collective];
+  const bool same = last.count == args.count && last.dtype == args.dtype && last.op == args.op &&
+                    last.root == args.root;
+  if (same && options_.log != Log::kDebug) return *last.choice;  // debug logs every call
+  last = {args.count, args.dtype, args.op, args.root, &select_afresh(args)};
+  return *last.choice;
+}
+
+bool Runtime::keeps_library(cct_collective c, std::size_t count, cct_datatype dtype, cct_op op,
+                            int root) {
+  const Choice& choice = select(make_args(c, nullptr, nullptr, count, dtype, op, root));
+  return (choice.algorithm->desc->required_caps & CCT_CAP_LIBRARY) != 0;
+}
+
 // First match of the profile (or CCT_FORCE) that can run this call, else
 // the built-in default.
-Choice& Runtime::select(const cct_coll_args& args) {
+Choice& Runtime::select_afresh(const cct_coll_args& args) {
   const std::size_t bytes = message_bytes(args.collective, args.count, args.dtype);
   if (const Selection* s = selector_.select(args.collective, bytes)) {
     Choice& choice = choice_of(*s);

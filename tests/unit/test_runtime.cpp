@@ -122,10 +122,11 @@ TEST_CASE("runtime follows CCT_FORCE rules and falls back where a rule cannot ru
           cct::Runtime rt(cct::test::registry(), share(comm), {.stats = true}, std::move(selector));
           bcast_every_root(rt, 100);   // 100 B: knomial
           bcast_every_root(rt, 8192);  // 8 KiB: past the rule, the default
+          bcast_every_root(rt, 100);   // back under the rule: the last selection is not reused
           allreduce_both_forms(rt, 50);
           std::vector<unsigned char> block(4, 1), all(12);
           rt.allgather(block.data(), all.data(), 4, CCT_UINT8);
-          expect(calls_of(rt, CCT_BCAST, "knomial") == 3, "knomial bcast calls");
+          expect(calls_of(rt, CCT_BCAST, "knomial") == 6, "knomial bcast calls");
           expect(calls_of(rt, CCT_BCAST, "binomial") == 3, "default bcast calls");
           expect(calls_of(rt, CCT_ALLREDUCE, "ring") == 2, "ring allreduce calls");
           // recursive_doubling allgather needs a power of two: 3 ranks fall back.
@@ -156,6 +157,8 @@ TEST_CASE("the MPI library's own call is refused outside MPI, with the reason", 
                  "reason: " + why);
           cct::Selector selector({}, force, cct::test::registry(), "shm", comm.size());
           cct::Runtime rt(cct::test::registry(), share(comm), {.stats = true}, std::move(selector));
+          expect(!rt.keeps_library(CCT_BCAST, 8, CCT_UINT8, CCT_SUM, 0),
+                 "the runtime keeps calls on a library it does not have");
           bcast_every_root(rt, 8);
           expect(calls_of(rt, CCT_BCAST, "mpi") == 0, "the library ran outside MPI");
           expect(calls_of(rt, CCT_BCAST, "binomial") == 2, "default bcast calls");

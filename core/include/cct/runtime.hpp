@@ -80,6 +80,12 @@ class Runtime {
   // The algorithm chosen for a call with these arguments (for logs and tests).
   const Choice& choice_for(const cct_coll_args& args) { return select(args); }
 
+  // Whether a call with these arguments goes to the MPI library's own
+  // collective (the profile or CCT_FORCE keeps the library for it). The MPI
+  // interposer then hands the program's call to the library as it was made,
+  // so that where the library was kept the call costs only this decision.
+  bool keeps_library(cct_collective c, std::size_t count, cct_datatype dtype, cct_op op, int root);
+
   // The CCT_STATS table: per collective and algorithm, calls, bytes, total
   // and mean time.
   void print_stats(std::ostream& out) const;
@@ -89,6 +95,7 @@ class Runtime {
   Choice& add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t> params);
   Choice& default_choice(cct_collective c);
   Choice& select(const cct_coll_args& args);
+  Choice& select_afresh(const cct_coll_args& args);
   Choice& choice_of(const Selection& selection);
   Choice& noted(Choice& choice, const cct_coll_args& args, const char* origin);
   bool usable(Choice& choice, const cct_coll_args& args) const;
@@ -102,6 +109,15 @@ class Runtime {
   std::vector<Choice*> by_selection_;  // Selection::index -> its choice
   std::vector<std::unique_ptr<Choice>> choices_;
   Choice* defaults_[CCT_COLLECTIVE_COUNT] = {};
+  // Per collective, the last call's selection: programs repeat a call, and
+  // the choice depends only on these arguments, so the rules are walked once.
+  struct Selected {
+    std::size_t count = 0;
+    cct_datatype dtype = CCT_DATATYPE_COUNT;  // matches no call: nothing selected yet
+    cct_op op = CCT_SUM;
+    int32_t root = 0;
+    Choice* choice = nullptr;
+  } selected_[CCT_COLLECTIVE_COUNT];
   std::vector<unsigned char> in_place_copy_;  // grows, never shrinks
   uint32_t next_tag_ = 1;
 };
