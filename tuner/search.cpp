@@ -24,7 +24,7 @@ struct Figure {
 // The library's own call (the `mpi` algorithm) is never pruned: screening
 // figures of a few repetitions are noise at sub-microsecond times, and only
 // a finalist measured beside it, interleaved, may take its place.
-bool always_final(const Point& p) {
+bool is_library(const Point& p) {
   return (p.algorithm->desc->required_caps & CCT_CAP_LIBRARY) != 0;
 }
 
@@ -57,12 +57,13 @@ class CollectiveSearch {
   // The winner among figures (not empty), keeping `previous` when close.
   static const Point* winner(const std::vector<Figure>& figures, const Point* previous) {
     std::vector<double> medians;
-    std::optional<std::size_t> kept;
+    std::optional<std::size_t> kept, library;
     for (const Figure& f : figures) {
       if (previous && f.point->same_candidate(*previous)) kept = medians.size();
+      if (is_library(*f.point)) library = medians.size();
       medians.push_back(f.result.median_s);
     }
-    return figures[choose_winner(medians, kept)].point;
+    return figures[choose_winner(medians, kept, library)].point;
   }
 
   // Steps 1 and 2 at one grid size; returns its winner (null if none).
@@ -113,7 +114,7 @@ class CollectiveSearch {
       std::vector<const Point*> next;
       for (std::size_t rank = 0; rank < order.size(); ++rank) {
         const std::size_t i = order[rank];
-        if (rank < keep || round[i].median_s <= near || always_final(*pool[i]) ||
+        if (rank < keep || round[i].median_s <= near || is_library(*pool[i]) ||
             (previous && pool[i]->same_candidate(*previous)))
           next.push_back(pool[i]);
         else

@@ -139,23 +139,29 @@ std::vector<const Winner*> competing(const std::vector<Winner>& rows,
 // The winner among rows, given the previous size's winner.
 const Winner* choose(const std::vector<const Winner*>& rows, const Winner* previous) {
   std::vector<double> medians;
-  std::optional<std::size_t> kept;
+  std::optional<std::size_t> kept, library;
   for (const Winner* w : rows) {
     if (previous && same_bucket(*previous, *w) && w->algorithm == previous->algorithm &&
         w->params == previous->params)
       kept = medians.size();
+    if (w->library) library = medians.size();
     medians.push_back(w->median_s);
   }
-  return rows[choose_winner(medians, kept)];
+  return rows[choose_winner(medians, kept, library)];
 }
 
 }  // namespace
 
-std::size_t choose_winner(std::span<const double> medians, std::optional<std::size_t> previous) {
+std::size_t choose_winner(std::span<const double> medians, std::optional<std::size_t> previous,
+                          std::optional<std::size_t> library) {
   std::size_t fastest = 0;
   for (std::size_t i = 1; i < medians.size(); ++i)
     if (medians[i] < medians[fastest]) fastest = i;
-  if (previous && medians[*previous] <= medians[fastest] * (1 + kKeepWithin)) return *previous;
+  const auto close = [&](std::optional<std::size_t> i) {
+    return i && medians[*i] <= medians[fastest] * (1 + kKeepWithin);
+  };
+  if (close(library)) return *library;
+  if (close(previous)) return *previous;
   return fastest;
 }
 
@@ -182,6 +188,7 @@ std::string read_winner(const ResultRow& row, const Registry& registry, Winner* 
   w->bytes = row.bytes;
   w->algorithm = row.algorithm;
   w->median_s = row.result.median_s;
+  w->library = (alg->desc->required_caps & CCT_CAP_LIBRARY) != 0;
   return "";
 }
 

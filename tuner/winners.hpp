@@ -41,6 +41,7 @@ struct Winner {
   std::string algorithm;
   std::map<std::string, int64_t> params;  // every parameter, by name
   double median_s = 0;
+  bool library = false;  // the collective library's own call (CCT_CAP_LIBRARY)
 };
 
 struct Winners {
@@ -53,9 +54,13 @@ struct Winners {
 };
 
 // The index of the winner among medians (not empty): the lowest (the
-// earlier on a tie), unless `previous`, the index of the previous size's
-// winner among them, is within 5% of it.
-std::size_t choose_winner(std::span<const double> medians, std::optional<std::size_t> previous);
+// earlier on a tie), unless `library`, the index of the collective library's
+// own call among them, is within 5% of it: a candidate replaces the library
+// only where it is faster by more than the noise of the figures (do no
+// harm). Else `previous`, the index of the previous size's winner, is kept
+// when within 5% of the lowest (no needless rule boundaries).
+std::size_t choose_winner(std::span<const double> medians, std::optional<std::size_t> previous,
+                          std::optional<std::size_t> library = std::nullopt);
 
 // row as a Winner, or why the registry does not accept it (an unknown
 // collective or algorithm, parameters it does not declare or allow).

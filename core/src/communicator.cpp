@@ -156,7 +156,8 @@ Plan::~Plan() {
 }
 
 void Plan::run(const cct_coll_args& args) {
-  cct_error err{};
+  cct_error err;  // an empty message, not 256 zeroed bytes: this is on every call's path
+  err.message[0] = '\0';
   if (cct_status s = alg_.desc->run(plan_, &args, &err); s != CCT_OK)
     throw Error(qualified(alg_) + " failed: " + err.message, s);
 }

@@ -45,7 +45,8 @@ class LibraryCall {
       : library_(comm.raw()->library) {}
 
   void run(const cct_coll_args& a) {
-    cct_error err{};
+    cct_error err;  // an empty message, not 256 zeroed bytes: this is on every call's path
+    err.message[0] = '\0';
     if (library_->run(library_->ctx, &a, &err) != CCT_OK)
       throw std::runtime_error(std::string(library_->name) + ": " + err.message);
   }

@@ -224,6 +224,26 @@ TEST_CASE("pick_winners keeps the previous size's winner within 5% of the fastes
   CHECK(w[3].algorithm == "binomial");  // another np: no memory of np=2
 }
 
+TEST_CASE("pick_winners keeps the MPI library's own call unless beaten by more than 5%",
+          "[tuner]") {
+  const std::vector<ResultRow> rows{
+      row("bcast", 2, 1, "binomial", "", 1.00e-6),
+      row("bcast", 2, 1, "mpi", "", 1.04e-6),
+      row("bcast", 2, 2, "binomial", "", 1.00e-6),
+      row("bcast", 2, 2, "mpi", "", 1.10e-6),
+      row("bcast", 2, 4, "chain", "segment=32k", 1.00e-6),
+      row("bcast", 2, 4, "binomial", "", 1.01e-6),
+      row("bcast", 2, 4, "mpi", "", 1.04e-6),
+  };
+  const auto w = winners_of(rows);
+  REQUIRE(w.size() == 3);
+  CHECK(w[0].algorithm == "mpi");       // 4% slower than binomial: the library stays
+  CHECK(w[1].algorithm == "binomial");  // 10% faster: replaces it
+  // The library within 5% of the fastest wins over the previous size's
+  // winner, which is within 5% too.
+  CHECK(w[2].algorithm == "mpi");
+}
+
 TEST_CASE("pick_winners: full measurements beat pruned rows; check rows never count", "[tuner]") {
   using cct::tuner::Stage;
   auto staged = [](ResultRow r, Stage s) {
