@@ -65,7 +65,11 @@ CommRuntime* make_runtime(MPI_Comm comm) {
   entry->refused = refusal(comm);
   if (!entry->refused.empty()) return entry.release();
   try {
-    if (!basis) basis = SessionBasis::load();
+    if (!basis) {
+      int world_rank = 0;
+      PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+      basis = SessionBasis::load(world_rank == 0);  // one process speaks for the job
+    }
     auto boot = std::make_unique<MpiBootstrap>(comm);
     const std::string transport = transport_for(*boot);
     entry->session = std::make_unique<Session>(std::move(boot), Session::Binding::kKeepCurrent,

@@ -22,7 +22,8 @@ bool name_char(char c) {
 
 class ForceParser {
  public:
-  ForceParser(std::string_view text, const Registry* registry) : text_(text), registry_(registry) {}
+  ForceParser(std::string_view text, const Registry* registry, std::vector<std::string>* skipped)
+      : text_(text), registry_(registry), skipped_(skipped) {}
 
   std::vector<ForceRule> parse() {
     std::vector<ForceRule> rules;
@@ -32,13 +33,24 @@ class ForceParser {
       std::size_t last = end;
       while (last > begin && std::isspace(static_cast<unsigned char>(text_[last - 1]))) --last;
       ++number_;
-      if (begin < last) rules.push_back(rule(begin, last));
+      if (begin < last) add(begin, last, &rules);
       begin = end + 1;
     }
     return rules;
   }
 
  private:
+  // One rule; a bad one is skipped with its reason when the caller asked
+  // for that, and the rules after it still apply.
+  void add(std::size_t begin, std::size_t end, std::vector<ForceRule>* rules) {
+    try {
+      rules->push_back(rule(begin, end));
+    } catch (const Error& e) {
+      if (skipped_ == nullptr) throw;
+      skipped_->push_back(e.what());
+    }
+  }
+
   [[noreturn]] void fail(std::size_t pos, const std::string& what) const {
     throw Error("CCT_FORCE rule " + std::to_string(number_) + " '" +
                     std::string(text_.substr(begin_, end_ - begin_)) + "' at character " +
@@ -127,14 +139,16 @@ class ForceParser {
 
   std::string_view text_;
   const Registry* registry_;
+  std::vector<std::string>* skipped_;
   int number_ = 0;
   std::size_t begin_ = 0, end_ = 0;  // the rule being parsed
 };
 
 }  // namespace
 
-std::vector<ForceRule> parse_force(std::string_view text, const Registry* registry) {
-  return ForceParser(text, registry).parse();
+std::vector<ForceRule> parse_force(std::string_view text, const Registry* registry,
+                                   std::vector<std::string>* skipped) {
+  return ForceParser(text, registry, skipped).parse();
 }
 
 }  // namespace cct

@@ -21,8 +21,8 @@ using Keys = std::initializer_list<const char*>;
 
 class Reader {
  public:
-  Reader(std::string source, const Registry* registry)
-      : source_(std::move(source)), registry_(registry) {}
+  Reader(std::string source, const Registry* registry, RuleProblems rule_problems)
+      : source_(std::move(source)), registry_(registry), rule_problems_(rule_problems) {}
 
   Profile read(const YAML::Node& root) const;
 
@@ -50,6 +50,8 @@ class Reader {
   RankBucket bucket(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
   int32_t nodes(const YAML::Node& node, int32_t np_hi, const std::string& ctx) const;
   SizeRule size_rule(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
+  void rule_contents(cct_collective c, const YAML::Node& node, const std::string& ctx,
+                     SizeRule* r) const;
   std::map<std::string, int64_t> params(const AlgorithmEntry* alg, const YAML::Node& node,
                                         const std::string& ctx) const;
   void check_coverage(const std::vector<SizeRule>& sizes, const YAML::Node& node,
@@ -57,10 +59,26 @@ class Reader {
 
   std::string source_;
   const Registry* registry_;
+  RuleProblems rule_problems_;
 };
 
+// A node as a complaint shows it: a scalar quoted, cut at 60 characters (a
+// wrong file read as YAML is one scalar of the whole file).
 std::string quoted(const YAML::Node& node) {
-  return node.IsScalar() ? "'" + node.Scalar() + "'" : node.IsNull() ? "nothing" : "a collection";
+  constexpr std::size_t kShown = 60;
+  if (!node.IsScalar()) return node.IsNull() ? "nothing" : "a collection";
+  const std::string& text = node.Scalar();
+  if (text.size() <= kShown) return "'" + text + "'";
+  return "'" + text.substr(0, kShown) + "...' (" + std::to_string(text.size()) + " characters)";
+}
+
+// What a file that is not a profile at all seems to be, for the complaint.
+std::string not_a_profile(const YAML::Node& root) {
+  const bool results_csv = root.IsScalar() && root.Scalar().rfind("collective,transport,", 0) == 0;
+  if (results_csv)
+    return "this is a ccautotune results file (CSV), not a profile: the profile is the .yaml "
+           "file written beside it";
+  return "expected a profile (a mapping), got " + quoted(root);
 }
 
 // Checks that a mapping has every required key, no unknown key and no key
@@ -115,7 +133,7 @@ int64_t Reader::size(const YAML::Node& node, const std::string& ctx) const {
 }
 
 Profile Reader::read(const YAML::Node& root) const {
-  if (!root.IsMap()) fail(root, "expected a profile (a mapping), got " + quoted(root));
+  if (!root.IsMap()) fail(root, not_a_profile(root));
   // The version is checked before anything else: another version's fields
   // would only produce confusing complaints.
   const YAML::Node schema = root["schema"];
@@ -233,28 +251,43 @@ int32_t Reader::nodes(const YAML::Node& node, int32_t np_hi, const std::string& 
   return nodes;
 }
 
+// The range decides which sizes the rule covers, so a bad one fails the
+// whole profile (the coverage check depends on it); a problem in what the
+// rule says about its range may disable the rule alone (RuleProblems).
 SizeRule Reader::size_rule(cct_collective c, const YAML::Node& node, const std::string& ctx) const {
-  check_keys(node, ctx, {"range", "algorithm"}, {"params", "median_s"});
+  expect_map(node, ctx);
   SizeRule r;
   const YAML::Node range = node["range"];
+  if (!range) fail(node, ctx + ": missing field 'range'");
   expect_seq(range, ctx + ".range", 2);
   r.lo = size(range[0], ctx + ".range");
   r.hi = size(range[1], ctx + ".range");
   if (r.lo >= r.hi) fail(range, ctx + ".range: empty range, its start is not below its end");
-  r.algorithm = text(node["algorithm"], ctx + ".algorithm");
+  try {
+    rule_contents(c, node, ctx, &r);
+  } catch (const Error& e) {
+    if (rule_problems_ == RuleProblems::kFail) throw;
+    r.disabled = e.what();
+  }
+  return r;
+}
+
+void Reader::rule_contents(cct_collective c, const YAML::Node& node, const std::string& ctx,
+                           SizeRule* r) const {
+  check_keys(node, ctx, {"range", "algorithm"}, {"params", "median_s"});
+  r->algorithm = text(node["algorithm"], ctx + ".algorithm");
   const AlgorithmEntry* alg = nullptr;
   std::string why;
-  if (registry_ && !(alg = detail::find_algorithm_or_why(*registry_, c, r.algorithm, &why)))
+  if (registry_ && !(alg = detail::find_algorithm_or_why(*registry_, c, r->algorithm, &why)))
     fail(node["algorithm"], ctx + ".algorithm: " + why);
-  if (const YAML::Node params = node["params"]) r.params = this->params(alg, params, ctx);
+  if (const YAML::Node params = node["params"]) r->params = this->params(alg, params, ctx);
   if (const YAML::Node median = node["median_s"]) {
     double value = 0;
     const bool number = median.IsScalar() && YAML::convert<double>::decode(median, value);
     if (!number || !(value >= 0 && std::isfinite(value)))
       fail(median, ctx + ".median_s: expected seconds (a number >= 0), got " + quoted(median));
-    r.median_s = value;
+    r->median_s = value;
   }
-  return r;
 }
 
 std::map<std::string, int64_t> Reader::params(const AlgorithmEntry* alg, const YAML::Node& node,
@@ -311,19 +344,20 @@ std::string read_file(const std::string& path) {
 }  // namespace
 
 Profile profile_from_yaml(const std::string& text, const std::string& source,
-                          const Registry* registry) {
+                          const Registry* registry, RuleProblems rule_problems) {
   // ParserException for malformed YAML; any other yaml-cpp exception would
   // be a reader bug, still reported with its position rather than escaping.
   try {
-    return Reader(source, registry).read(YAML::Load(text));
+    return Reader(source, registry, rule_problems).read(YAML::Load(text));
   } catch (const YAML::Exception& e) {
     throw Error(source + ":" + std::to_string(std::max(e.mark.line, 0) + 1) + ": " + e.msg,
                 CCT_ERR_INVALID_ARG);
   }
 }
 
-Profile load_profile(const std::string& path, const Registry* registry) {
-  return profile_from_yaml(read_file(path), path, registry);
+Profile load_profile(const std::string& path, const Registry* registry,
+                     RuleProblems rule_problems) {
+  return profile_from_yaml(read_file(path), path, registry, rule_problems);
 }
 
 }  // namespace cct

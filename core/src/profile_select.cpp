@@ -69,15 +69,21 @@ Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
 
 void Selector::add(cct_collective c, const SizeRule& rule, bool forced, const Registry& registry,
                    const std::string& origin) {
+  const std::string rule_name = std::string(collective_name(c)) + " [" +
+                                detail::format_size(rule.lo) + ", " + detail::format_size(rule.hi) +
+                                ")";
+  if (!rule.disabled.empty()) {  // the reader's reason names the file and line
+    warnings_.push_back(rule.disabled + "; rule " + rule_name +
+                        " left out, its sizes take the built-in default");
+    return;
+  }
   // A profile built in code has not been through the reader's checks, and
   // an empty range would wrap around in `last`.
   std::string problem = rule.lo < rule.hi
                             ? detail::rule_problem(registry, c, rule.algorithm, rule.params)
                             : "empty range";
   if (!problem.empty()) {
-    warnings_.push_back(origin + " rule " + collective_name(c) + " [" +
-                        detail::format_size(rule.lo) + ", " + detail::format_size(rule.hi) +
-                        ") left out: " + problem);
+    warnings_.push_back(origin + " rule " + rule_name + " left out: " + problem);
     return;
   }
   const AlgorithmEntry* alg = registry.find_algorithm(c, rule.algorithm);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -36,25 +37,56 @@ std::string env_or_empty(const char* name) {
   return v ? v : "";
 }
 
-Runtime::Log log_level() {
-  const std::string v = env_or_empty("CCT_LOG");
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// CCT_LOG, in any case; a value it does not know leaves the log off.
+Runtime::Log log_level(std::vector<std::string>* problems) {
+  const std::string v = lower(env_or_empty("CCT_LOG"));
   if (v.empty() || v == "off" || v == "0") return Runtime::Log::kOff;
   if (v == "info") return Runtime::Log::kInfo;
   if (v == "debug") return Runtime::Log::kDebug;
-  throw Error("CCT_LOG='" + v + "': expected off, info or debug", CCT_ERR_INVALID_ARG);
+  problems->push_back("CCT_LOG='" + env_or_empty("CCT_LOG") +
+                      "': expected off, info or debug; the log stays off");
+  return Runtime::Log::kOff;
 }
 
-// rank 0 lists what the selector left out, and says when there is no
-// profile (each once per process).
+// The profile in effect and where it came from, for CCT_LOG=info, and a
+// warning when it was tuned on another machine.
+void tell_profile(const SessionBasis& basis) {
+  if (!basis.profile_found && !basis.profile_path.empty()) return;  // unreadable: a problem
+  if (!basis.profile_found) {
+    basis.warn_once("no profile for this machine (fingerprint " + basis.topology.fingerprint() +
+                    ") in CCT_PROFILE_PATH or the profile directories; using built-in defaults "
+                    "(run ccautotune to make one)");
+    return;
+  }
+  const MachineInfo& tuned = basis.profile.machine;
+  if (tuned.fingerprint != basis.topology.fingerprint())
+    basis.warn_once("profile " + basis.profile_path +
+                    " was tuned on another machine (fingerprint " + tuned.fingerprint + ", " +
+                    tuned.summary + "); this one is " + basis.topology.fingerprint() + " (" +
+                    basis.topology.summary() + "): its rules may not fit");
+  if (basis.log != Runtime::Log::kOff)
+    basis.warn_once("profile " + basis.profile_path + " (" +
+                    (std::getenv("CCT_PROFILE") ? "CCT_PROFILE" : "this machine's fingerprint") +
+                    "), tuned " + basis.profile.date);
+}
+
+// Rank 0 of the communicator lists what the selector left out (once per
+// process), and the process that speaks for the job says what the
+// environment got wrong and which profile is in effect.
 Selector make_selector(const SessionBasis& basis, const std::string& transport,
                        const Communicator& comm) {
   Selector selector(basis.profile, basis.force, basis.registry, transport, comm.size(),
                     comm.nodes());
   if (comm.rank() != 0) return selector;
-  if (!basis.profile_found)
-    basis.warn_once("no profile for this machine (fingerprint " + basis.topology.fingerprint() +
-                    ") in CCT_PROFILE_PATH or the profile directories; using built-in defaults "
-                    "(run ccautotune to make one)");
+  if (basis.speaks) {
+    for (const auto& p : basis.problems) basis.warn_once(p);
+    tell_profile(basis);
+  }
   for (const auto& w : selector.warnings()) basis.warn_once(w);
   return selector;
 }
@@ -70,16 +102,27 @@ SessionBasis::SessionBasis() : topology(Topology::discover()) {}
 
 // CCT_PROFILE names the file; else the profile whose fingerprint is this
 // machine's.
-std::shared_ptr<const SessionBasis> SessionBasis::load() {
+std::shared_ptr<const SessionBasis> SessionBasis::load(bool speaks) {
   std::shared_ptr<SessionBasis> basis(new SessionBasis());
+  basis->speaks = speaks;
   basis->registry.load_default();
   std::string path = env_or_empty("CCT_PROFILE");
   if (path.empty()) path = find_profile_for(basis->topology.fingerprint(), profile_dirs());
   if (!path.empty()) {
-    basis->profile = load_profile(path, &basis->registry);
-    basis->profile_found = true;
+    basis->profile_path = path;
+    try {
+      basis->profile = load_profile(path, &basis->registry, RuleProblems::kDisableRule);
+      basis->profile_found = true;
+    } catch (const Error& e) {
+      basis->problems.push_back(std::string(e.what()) +
+                                "; the profile is not used: built-in defaults everywhere");
+    }
   }
-  basis->force = parse_force(env_or_empty("CCT_FORCE"), &basis->registry);
+  std::vector<std::string> skipped;
+  basis->force = parse_force(env_or_empty("CCT_FORCE"), &basis->registry, &skipped);
+  for (const std::string& s : skipped)
+    basis->problems.push_back(s + "; that rule is ignored, the other CCT_FORCE rules apply");
+  basis->log = log_level(&basis->problems);
   return basis;
 }
 
@@ -110,7 +153,7 @@ Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::st
   comm_ = std::make_shared<Communicator>(*boot_, instance, topology, pu,
                                          placement_of(*boot_, basis_->registry));
   runtime_ = std::make_unique<Runtime>(basis_->registry, comm_,
-                                       Runtime::Options{.stats = print_stats_, .log = log_level()},
+                                       Runtime::Options{.stats = print_stats_, .log = basis_->log},
                                        make_selector(*basis_, transport, *comm_));
 }
 

@@ -26,8 +26,13 @@ for alg in $(grep -E '^cct: rank [01]: (bcast|allreduce) ' "$dir/app.log" | awk 
 done
 grep -qE '^(bcast|allreduce) ' "$dir/app.log" || fail "no stats table" "$dir/app.log"
 
+# A malformed profile is refused with file:line, and costs only itself: the
+# app runs on the built-in defaults.
 printf 'schema: 1\nrules: [\n' >"$dir/bad.yaml"
-CCT_PROFILE=$dir/bad.yaml "$bin/cclaunch" -n 2 "$bin/cct_example_app" >"$dir/bad.log" 2>&1 &&
-  fail "the app ran with a malformed profile" "$dir/bad.log"
-grep -q "$dir/bad.yaml:[0-9]" "$dir/bad.log" || fail "no file:line for the bad profile" "$dir/bad.log"
+CCT_PROFILE=$dir/bad.yaml "$bin/cclaunch" -n 2 "$bin/cct_example_app" >"$dir/bad.log" 2>&1 ||
+  fail "the app failed with a malformed profile" "$dir/bad.log"
+grep -q "^cct: $dir/bad.yaml:[0-9]*: .*; the profile is not used: built-in defaults everywhere$" \
+  "$dir/bad.log" || fail "no file:line for the bad profile" "$dir/bad.log"
+! grep -q "no profile for this machine" "$dir/bad.log" ||
+  fail "a profile given but unreadable is reported as missing" "$dir/bad.log"
 echo "PASS: $calls calls served by the tuned profile; a malformed profile is refused with file:line"

@@ -318,6 +318,64 @@ TEST_CASE("profile: rejections name the file and line", "[profile]") {
   }
 }
 
+TEST_CASE("profile: a problem inside one rule disables that rule alone, where asked",
+          "[profile]") {
+  // An unknown algorithm (line 23), a parameter value the algorithm refuses
+  // (27) and a field of a newer version (37): three rules disabled, each
+  // naming its file and line; the bucket of np 9.. keeps working.
+  const std::string yaml =
+      with_line(with_line(with_line(37, "            algorithm: ring\n            dtype: float"),
+                          27, "            params: {radix: 5}"),
+                23, "            algorithm: gone");
+  CHECK_THROWS_WITH(cct::profile_from_yaml(yaml, "p.yaml", &cct::test::registry()),
+                    Catch::Contains("p.yaml:23:"));
+  const cct::Profile p = cct::profile_from_yaml(yaml, "p.yaml", &cct::test::registry(),
+                                                cct::RuleProblems::kDisableRule);
+  const auto& bcast = p.rules.at(CCT_BCAST).at("shm");
+  CHECK_THAT(bcast[0].sizes[0].disabled,
+             Catch::StartsWith("p.yaml:23: ") && Catch::Contains("unknown bcast algorithm 'gone'"));
+  CHECK_THAT(bcast[0].sizes[1].disabled,
+             Catch::StartsWith("p.yaml:27: ") && Catch::Contains("radix: 5 is not one of"));
+  CHECK(bcast[1].sizes[0].disabled.empty());
+  CHECK_THAT(p.rules.at(CCT_ALLREDUCE).at("shm")[0].sizes[0].disabled,
+             Catch::StartsWith("p.yaml:38: ") && Catch::Contains("unknown field 'dtype'"));
+  cct::Selector four(p, {}, cct::test::registry(), "shm", 4);
+  CHECK(four.select(CCT_BCAST, 8) == nullptr);  // the built-in default
+  CHECK(four.select(CCT_ALLREDUCE, 8) == nullptr);
+  REQUIRE(four.warnings().size() == 3);
+  CHECK_THAT(four.warnings()[0],
+             Catch::StartsWith("p.yaml:23: ") &&
+                 Catch::EndsWith("; rule bcast [0, 4k) left out, its sizes take the built-in "
+                                 "default"));
+  cct::Selector sixteen(p, {}, cct::test::registry(), "shm", 16);
+  REQUIRE(sixteen.select(CCT_BCAST, 8) != nullptr);
+  CHECK(sixteen.select(CCT_BCAST, 8)->algorithm ==
+        &cct::test::algorithm(CCT_BCAST, "scatter_allgather"));
+  // The range still decides coverage: a bad one fails the whole file.
+  CHECK_THROWS_WITH(cct::profile_from_yaml(with_line(25, "          - range: [2k, max]"), "p.yaml",
+                                           nullptr, cct::RuleProblems::kDisableRule),
+                    Catch::Contains("p.yaml:25:"));
+}
+
+TEST_CASE("profile: a file that is no profile is named as such, in one short line", "[profile]") {
+  std::string csv = "collective,transport,nodes,np,bytes,algorithm,params,median_s\n";
+  for (int i = 0; i < 2000; ++i) csv += "bcast,shm,1,2,64,binomial,,1e-06\n";
+  try {
+    cct::profile_from_yaml(csv, "r.csv", nullptr);
+    FAIL("a results file was read as a profile");
+  } catch (const cct::Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("r.csv:1: this is a ccautotune results file (CSV), not a "
+                                         "profile"));
+  }
+  try {
+    cct::profile_from_yaml(std::string(100000, 'x'), "x.yaml", nullptr);
+    FAIL("a scalar was read as a profile");
+  } catch (const cct::Error& e) {
+    CHECK(std::string(e.what()).size() < 200);
+    CHECK_THAT(e.what(), Catch::Contains("...' (100000 characters)"));
+  }
+}
+
 TEST_CASE("profile: mangled files are rejected, never crash, and round-trip when accepted",
           "[profile]") {
   const std::string valid = kValidYaml;
@@ -635,6 +693,18 @@ TEST_CASE("profile: CCT_FORCE rejections name the rule and position", "[profile]
     INFO(text);
     CHECK_THROWS_WITH(cct::parse_force(text, reg), Catch::Contains(message));
   }
+}
+
+TEST_CASE("profile: a bad CCT_FORCE rule is skipped alone, where asked", "[profile]") {
+  std::vector<std::string> skipped;
+  const auto rules = cct::parse_force("bcast:0-max:nope;allreduce:0-max:ring;gather:0:linear",
+                                      &cct::test::registry(), &skipped);
+  REQUIRE(rules.size() == 1);
+  CHECK(rules[0].collective == CCT_ALLREDUCE);
+  REQUIRE(skipped.size() == 2);
+  CHECK_THAT(skipped[0], Catch::StartsWith("CCT_FORCE rule 1 'bcast:0-max:nope' at character 13: "
+                                           "unknown bcast algorithm 'nope'"));
+  CHECK_THAT(skipped[1], Catch::StartsWith("CCT_FORCE rule 3 'gather:0:linear'"));
 }
 
 TEST_CASE("profile: CCT_FORCE takes precedence over the profile", "[profile]") {

@@ -55,6 +55,11 @@ struct SizeRule {
   std::string algorithm;
   std::map<std::string, int64_t> params;  // by name; missing ones take their default
   std::optional<double> median_s;         // the measured figure that won
+  // Why the reader left this rule out ("<file>:<line>: <what>"), or empty:
+  // a rule naming an algorithm or parameter this build does not have, or a
+  // field of a newer version, is disabled alone, and its sizes take the
+  // built-in default, so that one bad rule never costs the rest.
+  std::string disabled;
   bool operator==(const SizeRule&) const = default;
 };
 
@@ -87,17 +92,28 @@ struct Profile {
   bool operator==(const Profile&) const = default;
 };
 
+// What the reader does with a problem inside one size rule: an algorithm
+// the registry does not know for that collective, a parameter the algorithm
+// does not declare or a value outside its candidates or range, a parameter
+// or figure that is not a number, or a field it does not know.
+enum class RuleProblems {
+  kFail,         // throw, as for any other problem (ccprofile validate, tests)
+  kDisableRule,  // keep reading; the rule gets SizeRule::disabled (the runtime)
+};
+
 // Reads and validates a profile. Throws cct::Error "<file>:<line>: <what>"
 // for malformed YAML, a wrong schema version, missing, mistyped or unknown
 // fields, size ranges that overlap, leave gaps, or do not span 0..max, rank
 // ranges of the same node count that overlap, and a node count of 0 or
-// above the bucket's np_hi (a bucket no communicator can match). With a registry, also for an
-// algorithm it does not know for that collective, a parameter the algorithm does not declare, and a
-// value outside the parameter's candidates or range.
-Profile load_profile(const std::string& path, const Registry* registry);
+// above the bucket's np_hi (a bucket no communicator can match). Problems
+// inside one size rule (see RuleProblems; the algorithm and its parameters
+// are checked only with a registry) throw too, or disable that rule alone.
+Profile load_profile(const std::string& path, const Registry* registry,
+                     RuleProblems rule_problems = RuleProblems::kFail);
 // The same from text; `source` stands for the file name in messages.
 Profile profile_from_yaml(const std::string& text, const std::string& source,
-                          const Registry* registry);
+                          const Registry* registry,
+                          RuleProblems rule_problems = RuleProblems::kFail);
 
 // The YAML form of a profile (sizes written like "64k").
 std::string profile_to_yaml(const Profile& profile);
@@ -134,10 +150,13 @@ struct ForceRule {
 
 // Parses CCT_FORCE text: rules separated by ';', each
 //   collective:lo-hi:algorithm  or  collective:lo-hi:algorithm(name=value,...)
-// with sizes like 0, 4k, 1M and hi possibly "max". Throws cct::Error naming
-// the rule and the character position (1-based) of what is wrong. With a
-// registry, algorithms and parameter values are checked as in a profile.
-std::vector<ForceRule> parse_force(std::string_view text, const Registry* registry);
+// with sizes like 0, 4k, 1M and hi possibly "max". A bad rule gets a
+// cct::Error naming the rule and the character position (1-based) of what
+// is wrong: thrown, or, given `skipped`, its message appended there and the
+// other rules kept. With a registry, algorithms and parameter values are
+// checked as in a profile.
+std::vector<ForceRule> parse_force(std::string_view text, const Registry* registry,
+                                   std::vector<std::string>* skipped = nullptr);
 
 // Why `value` is not a valid value of parameter `param` (not one of its
 // candidates, outside its range, off its step), or "" when it is.

@@ -31,14 +31,23 @@ namespace cct {
 // every few calls.
 struct SessionBasis {
   // From the environment. Throws cct::Error naming what is missing or
-  // malformed.
-  static std::shared_ptr<const SessionBasis> load();
+  // malformed. `speaks`: whether this process tells the job about the
+  // environment (the profile in effect, `problems`): one process of a job
+  // says it, not every process (the MPI interposer: rank 0 of the world).
+  static std::shared_ptr<const SessionBasis> load(bool speaks = true);
 
   Registry registry;
   Topology topology;
   Profile profile;
   bool profile_found = false;
+  std::string profile_path;  // the file in effect (or unreadable: profile_found false), or ""
   std::vector<ForceRule> force;
+  Runtime::Log log = Runtime::Log::kOff;
+  // What the environment got wrong, each costing only itself (an unreadable
+  // profile: built-in defaults; a bad CCT_FORCE rule: that rule; a bad
+  // CCT_LOG: no log), for rank 0 of each session to warn about once.
+  std::vector<std::string> problems;
+  bool speaks = true;
   // Prints "cct: <text>" to stderr unless this process already printed it:
   // the sessions' warnings (no profile, a rule left out, another node
   // count's rules) come once per process, not once per communicator (an MPI
