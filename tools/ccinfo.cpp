@@ -27,8 +27,9 @@ const char* const kUsage =
     "  --json   machine-readable output on stdout\n"
     "  --help   this text\n"
     "\n"
-    "Exit status: 0, or 1 when a library was refused or the topology could\n"
-    "not be read (the rest is still listed), 2 for a bad argument.\n";
+    "Exit status: 0, or 1 when a library was refused, a CCT_PLUGIN_PATH entry\n"
+    "does not exist, no algorithm was found or the topology could not be read\n"
+    "(the rest is still listed), 2 for a bad argument.\n";
 
 // "{2,3,4}" or "1..16 *2" / "0..64 +8".
 std::string param_domain(const cct_param_desc& p) {
@@ -65,7 +66,9 @@ TopologyInfo read_topology() {
 }
 
 void print_text(const cct::Registry& reg, const TopologyInfo& topo) {
-  std::cout << "Plugin libraries:\n";
+  std::cout << "Plugin libraries (" << reg.searched() << "):\n";
+  for (const std::string& w : reg.warnings()) std::cout << "  WARNING: " << w << "\n";
+  if (reg.reports().empty()) std::cout << "  none found\n";
   for (const auto& r : reg.reports()) {
     std::cout << "  " << r.path << "\n    ";
     if (r.loaded)
@@ -123,6 +126,7 @@ void json_params(Json& j, const cct_algorithm_desc& d) {
 }
 
 void json_registry(Json& j, const cct::Registry& reg) {
+  j.key("searched").value(reg.searched()).key("warnings").strings(reg.warnings());
   j.key("libraries").begin_array();
   for (const auto& r : reg.reports()) {
     j.begin_object().key("path").value(r.path).key("loaded").value(r.loaded);
@@ -188,7 +192,7 @@ int main(int argc, char** argv) {
     print_json(reg, topo);
   else
     print_text(reg, topo);
-  bool refused = false;
+  bool refused = !reg.warnings().empty() || reg.algorithms().empty();
   for (const auto& r : reg.reports()) refused |= !r.loaded;
   return refused || !topo.topo ? 1 : 0;
 }

@@ -124,6 +124,12 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
 int run(Options opts) {
   cct::Registry registry;
   registry.load_default();
+  for (const std::string& w : registry.warnings()) std::cerr << "ccautotune: " << w << "\n";
+  if (registry.algorithms().empty()) {
+    std::cerr << "ccautotune: no algorithm plugins found (" << registry.searched()
+              << "); nothing to tune\n";
+    return 1;
+  }
   if (!opts.fabric.empty() && opts.filter.transports.empty())
     opts.filter.transports = {"rapidio_sim"};
   check_names(registry, opts.filter);

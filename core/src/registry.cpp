@@ -137,12 +137,38 @@ std::vector<std::string> Registry::default_search_path() {
   return dirs;
 }
 
+void Registry::load_default() {
+  if (const char* env = std::getenv("CCT_PLUGIN_PATH")) {
+    std::stringstream ss(env);
+    for (std::string entry; std::getline(ss, entry, ':');) {
+      std::error_code ec;
+      if (!entry.empty() && !fs::exists(entry, ec))
+        warnings_.push_back("CCT_PLUGIN_PATH entry '" + entry + "' does not exist; skipped");
+    }
+  }
+  load_directories(default_search_path());
+}
+
+std::string Registry::searched() const {
+  std::string text = "searched ";
+  for (std::size_t i = 0; i < searched_.size(); ++i) text += (i ? ", " : "") + searched_[i];
+  if (searched_.empty()) text += "nothing (no plugin directory exists)";
+  const char* env = std::getenv("CCT_PLUGIN_PATH");
+  return text + "; CCT_PLUGIN_PATH " + (env ? std::string("= '") + env + "'" : "unset");
+}
+
 void Registry::load_directories(const std::vector<std::string>& dirs) {
   std::set<std::string> seen_dirs;
   for (const auto& dir : dirs) {
     std::error_code ec;
     const auto canonical = fs::weakly_canonical(dir, ec).string();
+    if (fs::is_regular_file(dir, ec) && seen_dirs.insert(canonical).second) {
+      searched_.push_back(dir);
+      load_library(dir);
+      continue;
+    }
     if (!fs::is_directory(dir, ec) || !seen_dirs.insert(canonical).second) continue;
+    searched_.push_back(dir);
     std::vector<std::string> files;
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
       const auto name = entry.path().filename().string();

@@ -106,6 +106,7 @@ std::shared_ptr<const SessionBasis> SessionBasis::load(bool speaks) {
   std::shared_ptr<SessionBasis> basis(new SessionBasis());
   basis->speaks = speaks;
   basis->registry.load_default();
+  basis->problems = basis->registry.warnings();
   std::string path = env_or_empty("CCT_PROFILE");
   if (path.empty()) path = find_profile_for(basis->topology.fingerprint(), profile_dirs());
   if (!path.empty()) {

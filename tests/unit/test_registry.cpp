@@ -109,6 +109,27 @@ TEST_CASE("CCT_PLUGIN_PATH directories come first in the search path", "[registr
   CHECK(dirs[2] == kPlugins);
 }
 
+TEST_CASE("CCT_PLUGIN_PATH takes library files and warns about entries that do not exist",
+          "[registry]") {
+  const std::string file = test_plugin("c_linear_barrier");
+  setenv("CCT_PLUGIN_PATH", ("/tmp/cct-no-such-dir:" + file).c_str(), 1);
+  cct::Registry reg;
+  reg.load_default();
+  const std::string searched = reg.searched();
+  unsetenv("CCT_PLUGIN_PATH");
+  CHECK(reg.find_algorithm(CCT_BARRIER, "c_linear") != nullptr);  // the file itself
+  CHECK(reg.find_transport("shm") != nullptr);                    // and the default directory
+  CHECK(reg.warnings() == std::vector<std::string>{
+                              "CCT_PLUGIN_PATH entry '/tmp/cct-no-such-dir' does not exist; "
+                              "skipped"});
+  CHECK(searched == "searched " + file + ", " + kPlugins +
+                        "; CCT_PLUGIN_PATH = '/tmp/cct-no-such-dir:" + file + "'");
+  cct::Registry none;
+  none.load_directories({"/tmp/cct-no-such-dir"});
+  CHECK(none.algorithms().empty());
+  CHECK(none.searched() == "searched nothing (no plugin directory exists); CCT_PLUGIN_PATH unset");
+}
+
 TEST_CASE("a plugin stays loaded while an entry from it is alive", "[registry]") {
   const std::string path = test_plugin("c_linear_barrier");
   cct::AlgorithmEntry kept;

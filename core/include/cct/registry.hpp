@@ -1,8 +1,9 @@
 // ccautotune host library: finds, checks and loads plugin libraries.
 //
-// Search order: every directory of CCT_PLUGIN_PATH (colon separated), then
-// the "cct" directory beside the host library (the build tree's lib/cct or
-// the install prefix's lib/cct). Each candidate library is first read
+// Search order: every entry of CCT_PLUGIN_PATH (colon separated: a
+// directory, or one plugin library file), then the "cct" directory beside
+// the host library (the build tree's lib/cct or the install prefix's
+// lib/cct). Each candidate library is first read
 // without being loaded (its "cct" section lists its exports); only a
 // library exporting a symbol of an ABI version this host knows is loaded.
 // A bad library is refused with its reason and the rest still load.
@@ -52,13 +53,20 @@ class Registry {
   static std::vector<std::string> default_search_path();
 
   // Loads every lib*.so of each directory (sorted by name, so the first of
-  // two duplicates is the one kept). Missing directories are skipped.
+  // two duplicates is the one kept), or the file itself where an entry is
+  // one. Missing entries are skipped.
   void load_directories(const std::vector<std::string>& dirs);
-  void load_default() { load_directories(default_search_path()); }
+  // The default search path; a CCT_PLUGIN_PATH entry that does not exist is
+  // skipped with a warning (warnings()).
+  void load_default();
   // Loads one library file; the outcome is appended to reports().
   const LibraryReport& load_library(const std::string& path);
 
   const std::vector<LibraryReport>& reports() const { return reports_; }
+  // Where the loads looked, in order, and what CCT_PLUGIN_PATH was: for
+  // messages about a plugin that was not found.
+  std::string searched() const;
+  const std::vector<std::string>& warnings() const { return warnings_; }
   const std::vector<AlgorithmEntry>& algorithms() const { return algorithms_; }
   const std::vector<TransportEntry>& transports() const { return transports_; }
 
@@ -72,6 +80,8 @@ class Registry {
                                       const std::shared_ptr<LoadedLibrary>& lib);
 
   std::vector<LibraryReport> reports_;
+  std::vector<std::string> searched_;
+  std::vector<std::string> warnings_;
   std::vector<AlgorithmEntry> algorithms_;
   std::vector<TransportEntry> transports_;
 };
