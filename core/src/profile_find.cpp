@@ -48,14 +48,22 @@ std::string env_or_empty(const char* name) {
   return v ? v : "";
 }
 
-// profiles/ beside the host library's directory: build/profiles when libcct
-// is build/lib/libcct.so. Empty when libcct is installed (its directory is
-// the install libdir), where <prefix>/profiles would be no place for data.
-std::string build_tree_dir() {
+// This libcct's own profile directory, found from where the library is:
+// build/profiles when it runs from the build tree (build/lib/libcct.so),
+// else the install's <prefix>/share/ccautotune/profiles, wherever the
+// install was put (the shipped profiles are installed there).
+std::string own_dir() {
   const std::string lib = host_library_dir();
+  if (lib.empty()) return "";
   std::error_code ec;
-  if (lib.empty() || fs::equivalent(lib, CCT_INSTALL_LIB_DIR, ec)) return "";
-  return (fs::path(lib).parent_path() / "profiles").string();
+  if (fs::equivalent(lib, CCT_BUILD_LIB_DIR, ec))
+    return (fs::path(lib).parent_path() / "profiles").string();
+  return (fs::path(lib) / CCT_LIB_TO_PROFILES).lexically_normal().string();
+}
+
+bool in_build_tree() {
+  std::error_code ec;
+  return fs::equivalent(host_library_dir(), CCT_BUILD_LIB_DIR, ec);
 }
 
 std::string user_dir() {
@@ -80,15 +88,14 @@ std::vector<std::string> profile_dirs() {
   std::stringstream ss(env_or_empty("CCT_PROFILE_PATH"));
   for (std::string dir; std::getline(ss, dir, ':');)
     if (!dir.empty()) dirs.push_back(dir);
-  for (const std::string& dir :
-       {build_tree_dir(), std::string(CCT_INSTALL_PROFILE_DIR), user_dir()})
+  for (const std::string& dir : {own_dir(), user_dir()})
     if (!dir.empty()) dirs.push_back(dir);
   return dirs;
 }
 
 std::string default_profile_out_dir() {
-  if (const std::string build = build_tree_dir(); !build.empty()) return build;
-  if (writable(CCT_INSTALL_PROFILE_DIR) || user_dir().empty()) return CCT_INSTALL_PROFILE_DIR;
+  const std::string own = own_dir();
+  if (in_build_tree() || user_dir().empty() || writable(own)) return own;
   return user_dir();
 }
 

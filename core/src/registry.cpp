@@ -115,7 +115,8 @@ std::string host_library_dir() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<const void*>(&host_library_dir), &info) == 0 || !info.dli_fname)
     return "";
-  return fs::path(info.dli_fname).parent_path().string();
+  // The loader may name it through the RPATH, as bin/../lib/libcct.so.
+  return fs::path(info.dli_fname).lexically_normal().parent_path().string();
 }
 
 std::vector<int64_t> AlgorithmEntry::default_params() const {
@@ -133,7 +134,6 @@ std::vector<std::string> Registry::default_search_path() {
   }
   const std::string here = host_library_dir();
   if (!here.empty()) dirs.push_back(here + "/cct");
-  dirs.push_back(CCT_INSTALL_PLUGIN_DIR);
   return dirs;
 }
 

@@ -128,10 +128,10 @@ void save_profile(const Profile& profile, const std::string& path);
 std::string find_profile_for(const std::string& fingerprint, const std::vector<std::string>& dirs);
 
 // Where the runtime looks for profiles, in order: CCT_PROFILE_PATH's
-// directories; profiles/ beside the host library's directory (build/profiles
-// in a build tree); the installed <prefix>/share/ccautotune/profiles (the
-// shipped profiles); the user's $XDG_DATA_HOME (or ~/.local/share)
-// /ccautotune/profiles.
+// directories; this libcct's own directory, found from where the library
+// is (build/profiles in the build tree; installed, the install's
+// <prefix>/share/ccautotune/profiles, with the shipped profiles); the
+// user's $XDG_DATA_HOME (or ~/.local/share)/ccautotune/profiles.
 std::vector<std::string> profile_dirs();
 
 // Where ccautotune writes by default, so that the runtime finds it: the
