@@ -1,6 +1,7 @@
 // ccinfo: what ccautotune sees on this machine: plugin libraries (and why a
 // library was refused), algorithms with their parameters, transports with
-// their capabilities, and the topology with its fingerprint.
+// their capabilities, the topology with its fingerprint, and the profile the
+// runtime would use.
 #include <cstring>
 #include <iostream>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "cct/topology.hpp"
 #include "cct/units.hpp"
 #include "json.hpp"
+#include "profile_info.hpp"
 
 namespace {
 
@@ -22,7 +24,9 @@ const char* const kUsage =
     "\n"
     "Lists the plugin libraries ccautotune finds (CCT_PLUGIN_PATH, then the\n"
     "plugin directory beside libcct), the algorithms and transports they\n"
-    "provide, and this machine's topology and fingerprint.\n"
+    "provide, this machine's topology and fingerprint, and the profile the\n"
+    "runtime would use here (the file, why that one, what it was tuned on, and\n"
+    "the rules it leaves out).\n"
     "\n"
     "  --json   machine-readable output on stdout\n"
     "  --help   this text\n"
@@ -105,6 +109,47 @@ void print_text(const cct::Registry& reg, const TopologyInfo& topo) {
               << topo.topo->pus() << "\n  fingerprint " << topo.topo->fingerprint() << "\n";
 }
 
+void print_profile(const cct::tools::ProfileInfo& p, const std::string& fingerprint) {
+  std::cout << "\nProfile:\n";
+  if (p.choice.path.empty()) {
+    std::cout << "  none: no profile declares fingerprint " << fingerprint << " in";
+    for (const std::string& d : p.dirs) std::cout << " " << d;
+    std::cout << "; the runtime uses its built-in defaults (run ccautotune to make one)\n";
+    return;
+  }
+  std::cout << "  " << p.choice.path << " (" << p.choice.why << ")\n";
+  if (!p.profile) {
+    std::cout << "  UNUSABLE: " << p.error << "\n";
+    return;
+  }
+  const cct::Profile& prof = *p.profile;
+  std::cout << "  tuned " << prof.date << " by ccautotune " << prof.tool_version << " on "
+            << prof.machine.summary << ", fingerprint " << prof.machine.fingerprint
+            << (p.this_machine ? " (this machine)" : " (ANOTHER machine: its rules may not fit)")
+            << "\n";
+  for (const std::string& shape : p.shapes) std::cout << "  rules for " << shape << "\n";
+  for (const char* key : {"min_bytes", "max_bytes", "accuracy", "noise"})
+    if (auto it = prof.tuning.find(key); it != prof.tuning.end())
+      std::cout << "  " << key << ": " << it->second << "\n";
+  for (const std::string& why : p.left_out) std::cout << "  LEFT OUT: " << why << "\n";
+}
+
+void json_profile(Json& j, const cct::tools::ProfileInfo& p) {
+  j.key("profile").begin_object();
+  j.key("path").value(p.choice.path).key("why").value(p.choice.why);
+  j.key("searched").strings(p.dirs).key("error").value(p.error);
+  if (p.profile) {
+    j.key("date").value(p.profile->date).key("tool_version").value(p.profile->tool_version);
+    j.key("fingerprint").value(p.profile->machine.fingerprint);
+    j.key("this_machine").value(p.this_machine).key("summary").value(p.profile->machine.summary);
+    j.key("shapes").strings(p.shapes).key("left_out").strings(p.left_out);
+    j.key("tuning").begin_object();
+    for (const auto& [key, value] : p.profile->tuning) j.key(key).value(value);
+    j.end_object();
+  }
+  j.end_object();
+}
+
 void json_params(Json& j, const cct_algorithm_desc& d) {
   j.key("params").begin_array();
   for (uint32_t i = 0; i < d.nparams; ++i) {
@@ -155,10 +200,12 @@ void json_registry(Json& j, const cct::Registry& reg) {
   j.end_array();
 }
 
-void print_json(const cct::Registry& reg, const TopologyInfo& topo) {
+void print_json(const cct::Registry& reg, const TopologyInfo& topo,
+                const std::optional<cct::tools::ProfileInfo>& profile) {
   Json j(std::cout);
   j.begin_object();
   json_registry(j, reg);
+  if (profile) json_profile(j, *profile);
   j.key("topology").begin_object();
   if (!topo.topo) {
     j.key("error").value(topo.error);
@@ -188,10 +235,14 @@ int main(int argc, char** argv) {
   cct::Registry reg;
   reg.load_default();
   const TopologyInfo topo = read_topology();
-  if (json)
-    print_json(reg, topo);
-  else
+  std::optional<cct::tools::ProfileInfo> profile;
+  if (topo.topo) profile = cct::tools::profile_info(reg, topo.topo->fingerprint());
+  if (json) {
+    print_json(reg, topo, profile);
+  } else {
     print_text(reg, topo);
+    if (profile) print_profile(*profile, topo.topo->fingerprint());
+  }
   bool refused = !reg.warnings().empty() || reg.algorithms().empty();
   for (const auto& r : reg.reports()) refused |= !r.loaded;
   return refused || !topo.topo ? 1 : 0;

@@ -99,6 +99,14 @@ std::string default_profile_out_dir() {
   return user_dir();
 }
 
+ProfileChoice choose_profile(const std::string& fingerprint) {
+  if (std::string named = env_or_empty("CCT_PROFILE"); !named.empty())
+    return {named, "CCT_PROFILE"};
+  if (std::string found = find_profile_for(fingerprint, profile_dirs()); !found.empty())
+    return {found, "this machine's fingerprint"};
+  return {};
+}
+
 std::string find_profile_for(const std::string& fingerprint, const std::vector<std::string>& dirs) {
   for (const std::string& dir : dirs)
     for (const fs::path& file : candidates(dir, fingerprint))

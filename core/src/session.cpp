@@ -70,9 +70,8 @@ void tell_profile(const SessionBasis& basis) {
                     tuned.summary + "); this one is " + basis.topology.fingerprint() + " (" +
                     basis.topology.summary() + "): its rules may not fit");
   if (basis.log != Runtime::Log::kOff)
-    basis.warn_once("profile " + basis.profile_path + " (" +
-                    (std::getenv("CCT_PROFILE") ? "CCT_PROFILE" : "this machine's fingerprint") +
-                    "), tuned " + basis.profile.date);
+    basis.warn_once("profile " + basis.profile_path + " (" + basis.profile_why + "), tuned " +
+                    basis.profile.date);
 }
 
 // Rank 0 of the communicator lists what the selector left out (once per
@@ -107,8 +106,9 @@ std::shared_ptr<const SessionBasis> SessionBasis::load(bool speaks) {
   basis->speaks = speaks;
   basis->registry.load_default();
   basis->problems = basis->registry.warnings();
-  std::string path = env_or_empty("CCT_PROFILE");
-  if (path.empty()) path = find_profile_for(basis->topology.fingerprint(), profile_dirs());
+  const ProfileChoice choice = choose_profile(basis->topology.fingerprint());
+  const std::string& path = choice.path;
+  basis->profile_why = choice.why;
   if (!path.empty()) {
     basis->profile_path = path;
     try {

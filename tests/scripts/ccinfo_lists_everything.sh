@@ -2,10 +2,13 @@
 # ccinfo on the build tree: every library loads, at least 24 algorithms over
 # all 8 collectives, the shm transport and the RapidIO simulator with their
 # capabilities, the switch-assisted algorithms, the real
-# topology with a fingerprint; and a bad argument is refused with status 2.
-# usage: ccinfo_lists_everything.sh <ccinfo>
+# topology with a fingerprint; the profile section names the profile in
+# effect and why, another machine's, the shape it was tuned on and a rule it
+# leaves out with file:line, or where it looked when there is none; and a bad
+# argument is refused with status 2.
+# usage: ccinfo_lists_everything.sh <ccinfo> <shipped profile>
 set -euo pipefail
-ccinfo=$1
+ccinfo=$1 shipped=$2
 json=$("$ccinfo" --json) || { echo "FAIL: ccinfo --json exited $?"; echo "$json"; exit 1; }
 python3 - "$json" <<'PY'
 import json, sys
@@ -33,3 +36,21 @@ status=0
 out=$("$ccinfo" --bogus 2>&1) || status=$?
 [ "$status" -eq 2 ] || { echo "FAIL: ccinfo --bogus exited $status, want 2"; exit 1; }
 grep -q "unknown argument '--bogus'" <<<"$out" || { echo "FAIL: no clear message: $out"; exit 1; }
+
+# The profile section.
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+sed '0,/algorithm: ring/s//algorithm: gone/' "$shipped" >"$dir/p.yaml"
+line=$(grep -n "algorithm: gone" "$dir/p.yaml" | cut -d: -f1)
+out=$(CCT_PROFILE=$dir/p.yaml "$ccinfo" | sed -n '/^Profile:/,$p')
+for want in "  $dir/p.yaml (CCT_PROFILE)" "fingerprint 88adac67bbb9af22 (ANOTHER machine" \
+  "  rules for 1 node: np [1, max]" "  LEFT OUT: $dir/p.yaml:$line: "; do
+  grep -qF -- "$want" <<<"$out" || { echo "FAIL: no '$want' in: $out"; exit 1; }
+done
+out=$(CCT_PROFILE_PATH=$dir/none XDG_DATA_HOME=$dir "$ccinfo" | sed -n '/^Profile:/,$p')
+case $out in
+  *"none: no profile declares fingerprint"*"$dir/none"*"built-in defaults"*) ;;
+  *) # a profile of this machine in the build tree answers first
+    grep -q "(this machine's fingerprint)" <<<"$out" || { echo "FAIL: $out"; exit 1; } ;;
+esac
+echo "PASS: the profile section names the file, why, the shape, and what it leaves out"

@@ -134,6 +134,15 @@ std::string find_profile_for(const std::string& fingerprint, const std::vector<s
 // user's $XDG_DATA_HOME (or ~/.local/share)/ccautotune/profiles.
 std::vector<std::string> profile_dirs();
 
+// The profile file the runtime uses on this machine and why: CCT_PROFILE,
+// else the first file of profile_dirs() that declares this fingerprint.
+// path is empty when there is none.
+struct ProfileChoice {
+  std::string path;
+  std::string why;  // "CCT_PROFILE" or "this machine's fingerprint"
+};
+ProfileChoice choose_profile(const std::string& fingerprint);
+
 // Where ccautotune writes by default, so that the runtime finds it: the
 // build tree's profiles/ when libcct runs from a build tree; else the
 // installed directory when it is writable (an administrator tuning for

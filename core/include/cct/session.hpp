@@ -41,6 +41,7 @@ struct SessionBasis {
   Profile profile;
   bool profile_found = false;
   std::string profile_path;  // the file in effect (or unreadable: profile_found false), or ""
+  std::string profile_why;   // ProfileChoice::why
   std::vector<ForceRule> force;
   Runtime::Log log = Runtime::Log::kOff;
   // What the environment got wrong, each costing only itself (an unreadable

@@ -1,0 +1,57 @@
+#include "profile_info.hpp"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "cct/error.hpp"
+
+namespace cct::tools {
+namespace {
+
+std::string np_text(int32_t np) {
+  return np == kMaxRanks ? "max" : std::to_string(np);
+}
+
+std::vector<std::string> shapes_of(const Profile& profile) {
+  std::map<int32_t, std::set<std::pair<int32_t, int32_t>>> ranges;
+  for (const auto& [collective, transports] : profile.rules)
+    for (const auto& [transport, buckets] : transports)
+      for (const RankBucket& b : buckets) ranges[b.nodes].insert({b.np_lo, b.np_hi});
+  std::vector<std::string> out;
+  for (const auto& [nodes, nps] : ranges) {
+    std::string line = std::to_string(nodes) + (nodes == 1 ? " node:" : " nodes:");
+    for (const auto& [lo, hi] : nps) line += " np [" + np_text(lo) + ", " + np_text(hi) + "]";
+    out.push_back(line);
+  }
+  return out;
+}
+
+std::vector<std::string> left_out_of(const Profile& profile) {
+  std::vector<std::string> out;
+  for (const auto& [collective, transports] : profile.rules)
+    for (const auto& [transport, buckets] : transports)
+      for (const RankBucket& b : buckets)
+        for (const SizeRule& r : b.sizes)
+          if (!r.disabled.empty()) out.push_back(r.disabled);
+  return out;
+}
+
+}  // namespace
+
+ProfileInfo profile_info(const Registry& registry, const std::string& fingerprint) {
+  ProfileInfo info{.choice = choose_profile(fingerprint), .dirs = profile_dirs()};
+  if (info.choice.path.empty()) return info;
+  try {
+    info.profile = load_profile(info.choice.path, &registry, RuleProblems::kDisableRule);
+  } catch (const Error& e) {
+    info.error = e.what();
+    return info;
+  }
+  info.this_machine = info.profile->machine.fingerprint == fingerprint;
+  info.shapes = shapes_of(*info.profile);
+  info.left_out = left_out_of(*info.profile);
+  return info;
+}
+
+}  // namespace cct::tools
