@@ -9,8 +9,8 @@ scratch=$(mktemp -d /tmp/cct-oot-XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 
 cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
-# The installed copy of the example would collide with the one built here.
-rm "$scratch/prefix/lib/cct/libcct_example.so"
+# The example is not installed: only the copy built here provides it.
+[ ! -e "$scratch/prefix/lib/cct/libcct_example.so" ] || { echo "FAIL: the example was installed"; exit 1; }
 cp -r "$src/plugins/example" "$scratch/example"
 cmake -S "$scratch/example" -B "$scratch/build" -DCMAKE_PREFIX_PATH="$scratch/prefix" >/dev/null
 cmake --build "$scratch/build" >/dev/null

@@ -15,6 +15,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kPlugins = CCT_TEST_BUILD_DIR "/lib/cct";
+const std::string kExamples = CCT_TEST_BUILD_DIR "/lib/cct-examples";
 const std::string kTestPlugins = CCT_TEST_PLUGIN_DIR;
 
 std::string test_plugin(const std::string& name) {
@@ -31,7 +32,7 @@ bool is_loaded(const std::string& path) {
 
 TEST_CASE("registry loads the build tree's plugins", "[registry]") {
   cct::Registry reg;
-  reg.load_directories({kPlugins});
+  reg.load_directories({kPlugins, kExamples});
   for (const auto& r : reg.reports()) {
     INFO(r.path << ": " << r.reason);
     CHECK(r.loaded);
@@ -43,9 +44,16 @@ TEST_CASE("registry loads the build tree's plugins", "[registry]") {
   CHECK(reg.find_algorithm(CCT_BARRIER, "example_flat") == nullptr);
 }
 
+TEST_CASE("the example plugin is outside the default search path", "[registry]") {
+  cct::Registry reg;
+  reg.load_default();
+  CHECK(reg.find_transport("shm") != nullptr);
+  CHECK(reg.find_algorithm(CCT_BCAST, "example_flat") == nullptr);
+}
+
 TEST_CASE("registry refuses each bad library with its reason and loads the rest", "[registry]") {
   cct::Registry reg;
-  reg.load_directories({kPlugins});
+  reg.load_directories({kPlugins, kExamples});
   const std::size_t good = reg.algorithms().size();
   struct Case {
     std::string library, reason;
@@ -84,7 +92,7 @@ TEST_CASE("a directory mixing good and bad libraries loads the good ones", "[reg
   for (const auto& entry : fs::directory_iterator(kTestPlugins))
     fs::copy_file(entry.path(), dir / entry.path().filename(),
                   fs::copy_options::overwrite_existing);
-  fs::copy_file(kPlugins + "/libcct_example.so", dir / "libcct_example.so",
+  fs::copy_file(kExamples + "/libcct_example.so", dir / "libcct_example.so",
                 fs::copy_options::overwrite_existing);
   cct::Registry reg;
   reg.load_directories({dir.string()});
