@@ -56,7 +56,8 @@ line=$(grep -n "algorithm: gone" "$dir/p.yaml" | cut -d: -f1)
 [ -n "$line" ] || fail "the test could not plant a bad rule in $shipped"
 app CCT_PROFILE="$dir/p.yaml"
 once "$dir/p.yaml:$line: "
-once "left out, its sizes take the built-in default"
+grep "$dir/p.yaml:$line: " "$dir/err" | grep -q "unknown allgather algorithm 'gone'.*; rule allgather .* left out, its sizes take the built-in default$" ||
+  fail "the bad rule was not named with file, line and consequence" "$dir/err"
 once "was tuned on another machine (fingerprint 88adac67bbb9af22"
 
 # Under the interposer: a bad CCT_FORCE rule must not turn the runtime off.
