@@ -21,10 +21,20 @@ std::string label(const Point& p, const char* stage) {
          (row.params.empty() ? "" : " " + row.params) + " (" + stage + ")";
 }
 
-void report_skips(const Space& space, int np) {
-  for (const Skip& s : space.skipped)
-    std::cout << "skip " << s.collective << "/" << s.algorithm << " at np=" << np << " ("
-              << s.points << " points): " << s.reason << "\n";
+// What cannot run here: one line naming them (--verbose: one per
+// algorithm, with its reason). Every single-node run skips the multinode and
+// switch-assisted algorithms; saying why each time is noise.
+void report_skips(const Space& space, int np, bool verbose) {
+  if (space.skipped.empty()) return;
+  if (verbose) {
+    for (const Skip& s : space.skipped)
+      std::cout << "skip " << s.collective << "/" << s.algorithm << " at np=" << np << " ("
+                << s.points << " points): " << s.reason << "\n";
+    return;
+  }
+  std::cout << "skip at np=" << np << ", cannot run here (--verbose says why):";
+  for (const Skip& s : space.skipped) std::cout << " " << s.collective << "/" << s.algorithm;
+  std::cout << "\n";
 }
 
 // What rank 0 alone does: report the skips, write the rows, show progress.
@@ -34,7 +44,7 @@ class Reporter {
       : writer_(opts.results),
         progress_(std::cout, todo, isatty(STDOUT_FILENO)),
         verbose_(opts.verbose) {
-    report_skips(space, np);
+    report_skips(space, np, opts.verbose);
   }
   ~Reporter() { progress_.close(); }
   void start(const Point& p, const char* stage) { progress_.start(label(p, stage)); }

@@ -1,11 +1,14 @@
 #include "tuner/output.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
 #include <vector>
 
+#include "cct/profile.hpp"
+#include "cct/registry.hpp"
 #include "cct/units.hpp"
 #include "tuner/accuracy.hpp"
 #include "tuner/winners.hpp"
@@ -57,6 +60,24 @@ std::map<std::string, std::string> tuning_settings(const Options& opts) {
   return settings;
 }
 
+// The end of a run: how programs get the profile just written.
+std::string how_to_use(const std::string& path, const std::string& out) {
+  std::error_code ec;
+  const std::vector<std::string> searched = profile_dirs();
+  const bool found_by_itself = std::any_of(searched.begin(), searched.end(), [&](const auto& dir) {
+    return fs::equivalent(dir, out, ec);
+  });
+  const std::string interposer = host_library_dir() + "/libcct_mpi.so";
+  std::string text = "use it: ";
+  text += found_by_itself ? "programs on this machine find it by themselves (`ccinfo` shows it)"
+                          : "CCT_PROFILE=" + path + " (" + out +
+                                " is not a directory the runtime searches; see CCT_PROFILE_PATH)";
+  if (fs::exists(interposer, ec))
+    text += "; under an MPI program: mpirun -x LD_PRELOAD=" + interposer +
+            (found_by_itself ? "" : " -x CCT_PROFILE") + " ... ./app";
+  return text + "\n";
+}
+
 }  // namespace
 
 bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts) {
@@ -84,7 +105,8 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
           opts.noise ? noise_warning(opts.noise->first, opts.noise->second) : "";
       !warning.empty())
     std::cout << "ccautotune: " << warning << "\n";
-  std::cout << "profile: " << path << "\nresults: " << opts.results << "\n";
+  std::cout << "profile: " << path << "\nresults: " << opts.results << "\n"
+            << how_to_use(path, opts.out) << std::flush;
   return true;
 }
 

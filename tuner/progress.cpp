@@ -1,5 +1,6 @@
 #include "tuner/progress.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace cct::tuner {
@@ -23,10 +24,16 @@ void Progress::start(const std::string& what) {
   const std::string line =
       "[" + std::to_string(done_ + 1) + "/" + std::to_string(total_) + "] " + what + eta();
   // "\033[K" erases what a longer previous line left on the right.
-  if (terminal_)
+  if (terminal_) {
     out_ << '\r' << line << "\033[K" << std::flush;
-  else
-    out_ << line << '\n' << std::flush;
+    return;
+  }
+  // A log (not a terminal) gets a line per tenth of the points, not per
+  // point: a full run has thousands.
+  const std::size_t tenth = (done_ + 1) * 10 / std::max<std::size_t>(total_, 1);
+  if (logged_tenth_ && tenth <= *logged_tenth_) return;
+  logged_tenth_ = tenth;
+  out_ << line << '\n' << std::flush;
 }
 
 void Progress::finish_one() {

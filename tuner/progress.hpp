@@ -1,14 +1,15 @@
 // ccautotune tuner: progress of a run.
 //
 // On a terminal one status line is rewritten in place (carriage return,
-// erase to the end of line); into a file or pipe each point gets a plain
-// line, so logs stay readable. Both say what is being measured, done/total
+// erase to the end of line); into a file or pipe a plain line comes at each
+// tenth of the points, so logs stay short and readable. Both say what is being measured, done/total
 // and the ETA, the average time per finished point so far times the points
 // left.
 #pragma once
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -41,6 +42,7 @@ class Progress {
   std::size_t total_;
   bool terminal_;
   std::size_t done_ = 0;
+  std::optional<std::size_t> logged_tenth_;  // the last tenth a log line was written at
   std::chrono::steady_clock::time_point begin_ = std::chrono::steady_clock::now();
 };
 

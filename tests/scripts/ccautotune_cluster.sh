@@ -38,7 +38,7 @@ grep -q '^allreduce,mpi,2,4,[0-9]*,mpi,' "$csv" || fail "the MPI library not mea
 grep -q '^bcast,mpi,2,2,[0-9]*,mpi,' "$csv" || fail "the MPI library not measured at 2 x 1" "$csv"
 ! grep -q '^[a-z]*,mpi,2,2,[0-9]*,multinode,' "$csv" || fail "multinode ran with 1 rank per node" "$csv"
 ! grep -q ',shm,' "$csv" || fail "shm measured across nodes" "$csv"
-grep -q 'skip .*multinode at np=2' "$dir/a.log" || fail "multinode not reported as skipped at 2 x 1" "$dir/a.log"
+grep -q '^skip at np=2, cannot run here .* allreduce/multinode' "$dir/a.log" || fail "multinode not reported as skipped at 2 x 1" "$dir/a.log"
 grep -q '^  nodes: 2$' "$yaml" || fail "the machine does not record 2 nodes" "$yaml"
 grep -q '^  ranks_per_node: 2$' "$yaml" || fail "the machine does not record 2 ranks per node" "$yaml"
 grep -q '^      - nodes: 2$\|^        nodes: 2$' "$yaml" || fail "no bucket of 2 nodes" "$yaml"

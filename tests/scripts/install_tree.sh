@@ -34,6 +34,8 @@ fingerprint=$(awk '/^  fingerprint / {print $2}' "$data/ccinfo.txt")
   --max-bytes 4k >"$data/tune.log" 2>&1 || fail "installed ccautotune exited $?" "$data/tune.log"
 grep -q "^profile: $profiles/$fingerprint.yaml$" "$data/tune.log" ||
   fail "the installed ccautotune did not write to $profiles" "$data/tune.log"
+grep -q "^use it: programs on this machine find it by themselves (\`ccinfo\` shows it); under an MPI program: mpirun -x LD_PRELOAD=$prefix/lib/libcct_mpi.so ... ./app$" \
+  "$data/tune.log" || fail "the end of the run does not say how to use the profile" "$data/tune.log"
 
 mpirun --allow-run-as-root --oversubscribe -np 2 -x LD_PRELOAD="$prefix/lib/libcct_mpi.so" \
   -x CCT_LOG=info -x XDG_DATA_HOME "$program" >"$data/app.out" 2>"$data/app.err" ||

@@ -460,6 +460,16 @@ TEST_CASE("progress: plain lines off a terminal, one rewritten line on it", "[tu
   line.close();
   CHECK(tty.str() == "\r[1/1] barrier shm np=2 0 dissemination\033[K\n");
   CHECK(log.done() == 2);
+  // Off a terminal, a long run logs the first point and one line per tenth.
+  std::ostringstream long_log;
+  cct::tuner::Progress hundred(long_log, 100, false);
+  for (int i = 0; i < 100; ++i) {
+    hundred.start("point");
+    hundred.finish_one();
+  }
+  const std::string text = long_log.str();
+  CHECK(std::count(text.begin(), text.end(), '\n') == 11);
+  CHECK(text.rfind("[1/100] point\n[10/100] point  ETA ", 0) == 0);
 }
 
 TEST_CASE("the noise probe counts other runnable work and says so", "[tuner]") {
