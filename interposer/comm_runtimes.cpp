@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "mpi_bootstrap.hpp"
@@ -30,10 +32,35 @@ std::vector<Alive> alive;  // in the order they were made
 // used under MPI_THREAD_MULTIPLE, where calls may come from several threads.
 Alive last{MPI_COMM_NULL, nullptr};
 
+// With CCT_STATS, the rows of the communicators this process was rank 0 of,
+// summed by (label, collective, algorithm), world first, then self, then by
+// size; and how many communicators had calls under each label.
+using StatsKey = std::tuple<int, std::string, int, std::string>;
+std::map<StatsKey, StatsRow> gathered;
+std::map<std::string, int> led;
+
+void gather_stats(CommRuntime& entry) {
+  if (!entry.session) return;
+  const std::vector<StatsRow> rows = entry.session->take_stats();
+  if (rows.empty()) return;
+  ++led[entry.label];
+  const int order = entry.label == "world" ? 0 : entry.label == "self" ? 1 : 2;
+  for (const StatsRow& r : rows) {
+    StatsRow& g = gathered[{order, entry.label, r.collective, r.algorithm}];
+    g.communicators = entry.label;
+    g.collective = r.collective;
+    g.algorithm = r.algorithm;
+    g.calls += r.calls;
+    g.bytes += r.bytes;
+    g.time += r.time;
+  }
+}
+
 // The attribute's delete callback: MPI_Comm_free (collective) or finish().
 int delete_runtime(MPI_Comm, int, void* value, void*) {
   auto* entry = static_cast<CommRuntime*>(value);
   Reentry inside;
+  gather_stats(*entry);
   std::erase_if(alive, [&](const Alive& a) { return a.entry == entry; });
   if (last.entry == entry) last = {MPI_COMM_NULL, nullptr};
   delete entry;  // the session's teardown is collective over the communicator
@@ -60,8 +87,20 @@ std::string transport_for(const Bootstrap& boot) {
   return boot.nodes() > 1 ? "mpi" : "shm";
 }
 
+// A communicator in the CCT_STATS table: world, self, or its size (one
+// table row then sums every communicator of that size, however many a
+// program made).
+std::string label_of(MPI_Comm comm) {
+  if (comm == MPI_COMM_WORLD) return "world";
+  if (comm == MPI_COMM_SELF) return "self";
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
+  return "size=" + std::to_string(size);
+}
+
 CommRuntime* make_runtime(MPI_Comm comm) {
   auto entry = std::make_unique<CommRuntime>();
+  entry->label = label_of(comm);
   entry->refused = refusal(comm);
   if (!entry->refused.empty()) return entry.release();
   try {
@@ -117,6 +156,17 @@ void finish() {
   }
   PMPI_Comm_free_keyval(&keyval);
   basis.reset();
+}
+
+void print_gathered_stats(std::ostream& out, int world_rank) {
+  if (gathered.empty()) return;
+  out << "cct stats, world rank " << world_rank << ": the communicators it was rank 0 of\n";
+  std::vector<StatsRow> rows;
+  for (const auto& [key, row] : gathered) {
+    rows.push_back(row);
+    rows.back().count = led[row.communicators];
+  }
+  print_stats_rows(out, rows);
 }
 
 }  // namespace cct::interposer

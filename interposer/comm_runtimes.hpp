@@ -13,6 +13,7 @@
 
 #include <mpi.h>
 
+#include <iosfwd>
 #include <memory>
 #include <string>
 
@@ -24,6 +25,7 @@ namespace cct::interposer {
 struct CommRuntime {
   std::unique_ptr<Session> session;  // null when refused
   std::string refused;               // why the runtime does not serve it
+  std::string label;                 // world, self or size=N, for CCT_STATS
   Runtime* runtime() const { return session ? &session->runtime() : nullptr; }
 };
 
@@ -36,5 +38,11 @@ void set_thread_level(int provided);
 // Destroys every runtime still alive, in the order they were made
 // (collective over each one's communicator). Call before PMPI_Finalize.
 void finish();
+
+// With CCT_STATS: one table of the communicators this process was rank 0
+// of, gathered as each was freed (or at finish()), labelled world, self or
+// size=N with their count, instead of a table per communicator (a program
+// may make hundreds). Call after finish().
+void print_gathered_stats(std::ostream& out, int world_rank);
 
 }  // namespace cct::interposer

@@ -80,6 +80,7 @@ int MPI_Finalize() {
       // while the others pack); the calls passed to the library are the
       // same on every rank, rank 0 prints them.
       std::ostringstream tables;  // one write: other ranks print at the same time
+      print_gathered_stats(tables, rank);
       print_packing(tables, rank);
       if (rank == 0) print_pass_through(tables);
       std::cerr << tables.str() << std::flush;

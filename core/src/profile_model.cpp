@@ -67,8 +67,8 @@ const AlgorithmEntry* find_algorithm_or_why(const Registry& registry, cct_collec
   for (const auto& a : registry.algorithms())
     if (a.desc->collective == c) known += (known.empty() ? "" : ", ") + std::string(a.desc->name);
   *why = std::string("unknown ") + collective_name(c) + " algorithm '" + name +
-         "' (registered: " + (known.empty() ? "none" : known) + "; plugins " +
-         registry.searched() + ")";
+         "' (registered: " + (known.empty() ? "none" : known) + "; plugins " + registry.searched() +
+         ")";
   return nullptr;
 }
 

@@ -9,37 +9,45 @@
 #include "cct/units.hpp"
 
 namespace cct {
-namespace {
-
-struct Row {
-  uint64_t calls = 0, bytes = 0;
-  std::chrono::nanoseconds time{0};
-};
-
-}  // namespace
-
-void Runtime::print_stats(std::ostream& out) const {
+std::vector<StatsRow> Runtime::stats_rows() const {
   // Several rules may pick the same algorithm and parameters: one row each.
-  std::map<std::pair<int, std::string>, Row> rows;
+  std::map<std::pair<int, std::string>, StatsRow> rows;
   for (const auto& c : choices_) {
     if (c->calls == 0) continue;
-    Row& r = rows[{c->algorithm->desc->collective, format_choice(*c->algorithm->desc, c->params)}];
+    const cct_collective collective = c->algorithm->desc->collective;
+    const std::string algorithm = format_choice(*c->algorithm->desc, c->params);
+    StatsRow& r = rows[{collective, algorithm}];
+    r.collective = collective;
+    r.algorithm = algorithm;
     r.calls += c->calls;
     r.bytes += c->bytes;
     r.time += c->time;
   }
-  out << "cct stats, rank " << rank() << " of " << size() << "\n"
-      << std::left << std::setw(11) << "collective" << std::setw(34) << "algorithm" << std::right
+  std::vector<StatsRow> out;
+  for (auto& [key, row] : rows) out.push_back(std::move(row));
+  return out;
+}
+
+void print_stats_rows(std::ostream& out, const std::vector<StatsRow>& rows) {
+  const bool grouped = !rows.empty() && !rows.front().communicators.empty();
+  if (grouped) out << std::left << std::setw(16) << "communicators" << std::setw(7) << "count";
+  out << std::left << std::setw(11) << "collective" << std::setw(34) << "algorithm" << std::right
       << std::setw(10) << "calls" << std::setw(14) << "bytes" << std::setw(12) << "total s"
       << std::setw(12) << "mean us"
       << "\n";
-  for (const auto& [key, r] : rows) {
+  for (const StatsRow& r : rows) {
     const double total = std::chrono::duration<double>(r.time).count();
-    out << std::left << std::setw(11) << collective_name(static_cast<cct_collective>(key.first))
-        << std::setw(34) << key.second << std::right << std::setw(10) << r.calls << std::setw(14)
-        << r.bytes << std::setw(12) << std::fixed << std::setprecision(6) << total << std::setw(12)
-        << std::setprecision(2) << total * 1e6 / r.calls << "\n";
+    if (grouped) out << std::left << std::setw(16) << r.communicators << std::setw(7) << r.count;
+    out << std::left << std::setw(11) << collective_name(r.collective) << std::setw(34)
+        << r.algorithm << std::right << std::setw(10) << r.calls << std::setw(14) << r.bytes
+        << std::setw(12) << std::fixed << std::setprecision(6) << total << std::setw(12)
+        << std::setprecision(2) << total * 1e6 / static_cast<double>(r.calls) << "\n";
   }
+}
+
+void Runtime::print_stats(std::ostream& out) const {
+  out << "cct stats, rank " << rank() << " of " << size() << "\n";
+  print_stats_rows(out, stats_rows());
   // On a simulated platform the times above are virtual; its packet and
   // link counters say where they went.
   if (const std::string sim = simulation_stats(comm_->transport()); !sim.empty())

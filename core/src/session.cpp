@@ -158,6 +158,12 @@ Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::st
                                        make_selector(*basis_, transport, *comm_));
 }
 
+std::vector<StatsRow> Session::take_stats() {
+  if (!print_stats_ || runtime_->rank() != 0) return {};
+  print_stats_ = false;
+  return runtime_->stats_rows();
+}
+
 // The table goes out in one write, so that the tables of several processes
 // sharing a terminal or a launcher's stream do not interleave line by line.
 Session::~Session() {

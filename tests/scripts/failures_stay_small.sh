@@ -68,5 +68,5 @@ grep -q "^interposer_check: 2 ranks, .* 0 failures on all ranks$" "$dir/out" ||
   fail "interposer_check with a bad CCT_FORCE rule" "$dir/out"
 once "that rule is ignored, the other CCT_FORCE rules apply"
 ! grep -q "the runtime failed to open" "$dir/err" || fail "the runtime was turned off" "$dir/err"
-grep -Eq '^allreduce +ring ' "$dir/err" || fail "the good rule was not applied under MPI" "$dir/err"
+grep -Eq '^world +1 +allreduce +ring ' "$dir/err" || fail "the good rule was not applied under MPI" "$dir/err"
 echo "PASS: a bad rule, CCT_LOG value or profile costs only itself, said once in a short line"

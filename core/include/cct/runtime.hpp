@@ -45,6 +45,22 @@ struct Choice {
   } last;
 };
 
+// One row of a CCT_STATS table. `communicators` (empty in a runtime's own
+// table) names the communicators it sums up, `count` how many.
+struct StatsRow {
+  std::string communicators;
+  int count = 1;
+  cct_collective collective = CCT_BARRIER;
+  std::string algorithm;  // with its parameters, as CCT_FORCE writes them
+  uint64_t calls = 0;
+  uint64_t bytes = 0;
+  std::chrono::nanoseconds time{0};
+};
+
+// The rows as a table, under their column titles (and a communicators
+// column when the rows have one).
+void print_stats_rows(std::ostream& out, const std::vector<StatsRow>& rows);
+
 class Runtime {
  public:
   enum class Log { kOff, kInfo, kDebug };
@@ -89,6 +105,8 @@ class Runtime {
   // The CCT_STATS table: per collective and algorithm, calls, bytes, total
   // and mean time.
   void print_stats(std::ostream& out) const;
+  // Its rows: one per collective and (algorithm, parameters) that ran.
+  std::vector<StatsRow> stats_rows() const;
   const std::vector<std::unique_ptr<Choice>>& choices() const { return choices_; }
 
  private:

@@ -82,6 +82,11 @@ class Session {
   Session& operator=(const Session&) = delete;
 
   Runtime& runtime() { return *runtime_; }
+  // With CCT_STATS, rank 0's table rows, which the session then no longer
+  // prints when it ends: for a caller that gathers the tables of many
+  // sessions into one (the MPI interposer). Empty on other ranks, without
+  // CCT_STATS, or when nothing ran.
+  std::vector<StatsRow> take_stats();
   // What the runtime runs on, for tools that run plans directly (ccbench).
   const Registry& registry() const { return basis_->registry; }
   const Communicator& communicator() const { return *comm_; }
