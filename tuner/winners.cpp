@@ -63,6 +63,7 @@ void add_buckets(std::span<const Winner> shape, std::vector<RankBucket>& out) {
     out.push_back({.np_lo = first ? nodes : bucket.front().np,
                    .np_hi = shape.empty() ? kMaxRanks : shape.front().np - 1,
                    .nodes = nodes,
+                   .measured_np = bucket.front().np,
                    .sizes = size_rules(bucket)});
   }
 }

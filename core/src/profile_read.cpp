@@ -220,7 +220,7 @@ std::vector<RankBucket> Reader::buckets(cct_collective c, const YAML::Node& node
 }
 
 RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::string& ctx) const {
-  check_keys(node, ctx, {"np", "sizes"}, {"nodes"});
+  check_keys(node, ctx, {"np", "sizes"}, {"nodes", "measured_np"});
   const YAML::Node np = node["np"];
   expect_seq(np, ctx + ".np", 2);
   RankBucket b;
@@ -230,6 +230,9 @@ RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::s
           ? kMaxRanks
           : static_cast<int32_t>(integer(np[1], ctx + ".np end (or max)", b.np_lo, kMaxRanks));
   b.nodes = nodes(node["nodes"], b.np_hi, ctx);
+  if (const YAML::Node measured = node["measured_np"])
+    b.measured_np =
+        static_cast<int32_t>(integer(measured, ctx + ".measured_np (within np)", b.np_lo, b.np_hi));
   const YAML::Node sizes = node["sizes"];
   if (!sizes.IsSequence() || sizes.size() == 0)
     fail(sizes, ctx + ".sizes: expected a non-empty list of size ranges");

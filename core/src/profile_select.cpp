@@ -2,6 +2,7 @@
 // list of ranges per collective, resolved against the registry up front so
 // that select() only compares integers.
 #include <optional>
+#include <set>
 
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
@@ -60,11 +61,19 @@ Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
     warnings_.push_back("profile tuned on " + std::to_string(tuned) + " node" +
                         (tuned == 1 ? "" : "s") + ", not " + std::to_string(nodes) +
                         ": using its " + std::to_string(tuned) + "-node rules");
+  std::set<int32_t> stretched_from;  // the measured sizes this communicator's rules come from
   for (int i = 0; i < CCT_COLLECTIVE_COUNT; ++i) {
     const auto c = static_cast<cct_collective>(i);
-    if (const RankBucket* b = bucket_for(profile, c, transport, tuned, np))
-      for (const SizeRule& r : b->sizes) add(c, r, false, registry, "profile");
+    const RankBucket* b = bucket_for(profile, c, transport, tuned, np);
+    if (b == nullptr) continue;
+    if (b->measured_np && *b->measured_np != np) stretched_from.insert(*b->measured_np);
+    for (const SizeRule& r : b->sizes) add(c, r, false, registry, "profile");
   }
+  for (int32_t measured : stretched_from)
+    warnings_.push_back("profile rules measured at " + std::to_string(measured) +
+                        " ranks used for " + std::to_string(np) + " ranks on " +
+                        std::string(transport) + ": tune with --np " + std::to_string(np) +
+                        " for rules measured there");
 }
 
 void Selector::add(cct_collective c, const SizeRule& rule, bool forced, const Registry& registry,

@@ -59,6 +59,7 @@ void emit_bucket(YAML::Emitter& out, const RankBucket& b) {
   // Only where it says something, so single-node profiles stay as they were
   // (a bad count is still written, for save_profile's load-back to refuse).
   if (b.nodes != 1) out << YAML::Key << "nodes" << YAML::Value << b.nodes;
+  if (b.measured_np) out << YAML::Key << "measured_np" << YAML::Value << *b.measured_np;
   out << YAML::Key << "sizes" << YAML::Value << YAML::BeginSeq;
   for (const auto& r : b.sizes) emit_size_rule(out, r);
   out << YAML::EndSeq << YAML::EndMap;

@@ -357,6 +357,23 @@ TEST_CASE("profile: a problem inside one rule disables that rule alone, where as
                     Catch::Contains("p.yaml:25:"));
 }
 
+TEST_CASE("profile: rules used beyond the communicator size they were measured at are said",
+          "[profile]") {
+  const std::string yaml = with_line(34, "      - np: [1, max]\n        measured_np: 2");
+  const cct::Profile p = cct::profile_from_yaml(yaml, "p.yaml", &cct::test::registry());
+  REQUIRE(p.rules.at(CCT_ALLREDUCE).at("shm")[0].measured_np == 2);
+  CHECK(cct::profile_from_yaml(cct::profile_to_yaml(p), "again", &cct::test::registry()) == p);
+  CHECK(cct::Selector(p, {}, cct::test::registry(), "shm", 2).warnings().empty());
+  CHECK(cct::Selector(p, {}, cct::test::registry(), "shm", 4).warnings() ==
+        std::vector<std::string>{"profile rules measured at 2 ranks used for 4 ranks on shm: tune "
+                                 "with --np 4 for rules measured there"});
+  CHECK_THROWS_WITH(
+      cct::profile_from_yaml(with_line(20, "      - np: [2, 8]\n        measured_np: 9"), "p.yaml",
+                             nullptr),
+      Catch::Contains("p.yaml:21: rules.bcast.shm[0].measured_np (within np): expected an "
+                      "integer in 2..8, got '9'"));
+}
+
 TEST_CASE("profile: a file that is no profile is named as such, in one short line", "[profile]") {
   std::string csv = "collective,transport,nodes,np,bytes,algorithm,params,median_s\n";
   for (int i = 0; i < 2000; ++i) csv += "bcast,shm,1,2,64,binomial,,1e-06\n";

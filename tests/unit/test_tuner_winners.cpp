@@ -142,6 +142,10 @@ TEST_CASE("build_rules: one bucket per measured np, from 1 to max", "[tuner]") {
   CHECK((buckets[1].np_lo == 4 && buckets[1].np_hi == 7));
   CHECK((buckets[2].np_lo == 8 && buckets[2].np_hi == kMaxRanks));
   CHECK(buckets[2].sizes[0].algorithm == "binomial");
+  // Each records the size it was measured at, for the runtime to say when
+  // it stretches the rules to another.
+  CHECK((buckets[0].measured_np == 2 && buckets[1].measured_np == 4 &&
+         buckets[2].measured_np == 8));
 }
 
 TEST_CASE("a profile of the built rules passes load_profile with the registry", "[tuner]") {

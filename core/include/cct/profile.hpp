@@ -73,6 +73,10 @@ struct RankBucket {
   // crosses the network where a 1-node one of 8 does not, so each node
   // count is tuned, and looked up, on its own. Never above np_hi.
   int32_t nodes = 1;
+  // The communicator size its rules were measured at (within [np_lo,
+  // np_hi]); the other sizes of the range are stretched from it, which the
+  // runtime says. Absent in profiles written before it was recorded.
+  std::optional<int32_t> measured_np;
   std::vector<SizeRule> sizes;
   bool operator==(const RankBucket&) const = default;
 };
