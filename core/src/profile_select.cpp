@@ -96,10 +96,10 @@ void Selector::add(cct_collective c, const SizeRule& rule, bool forced, const Re
     return;
   }
   const AlgorithmEntry* alg = registry.find_algorithm(c, rule.algorithm);
-  ranges_[c].push_back(
-      Range{.lo = to_size(rule.lo),
-            .last = to_size(rule.hi) == SIZE_MAX ? SIZE_MAX : to_size(rule.hi) - 1,
-            .selection = {alg, detail::param_values(*alg, rule.params), forced, selections_++}});
+  ranges_[c].push_back(Range{.lo = to_size(rule.lo),
+                             .last = to_size(rule.hi) == SIZE_MAX ? SIZE_MAX : to_size(rule.hi) - 1,
+                             .selection = {alg, detail::param_values(*alg, rule.params), forced,
+                                           selections_++, rule.lo, rule.hi, rule.median_s}});
 }
 
 const Selection* Selector::select(cct_collective c, std::size_t bytes) const noexcept {

@@ -17,16 +17,6 @@ namespace {
 
 // Used where no profile rule applies: each runs on any communicator size,
 // count, root, datatype and op, so a call always has an algorithm.
-const char* const kDefaults[CCT_COLLECTIVE_COUNT] = {
-    "dissemination",       // barrier
-    "binomial",            // bcast
-    "binomial",            // gather
-    "binomial",            // scatter
-    "binomial",            // reduce
-    "recursive_doubling",  // allreduce
-    "ring",                // allgather
-    "pairwise",            // alltoall
-};
 
 // One write per line, so that the lines of ranks sharing a terminal or a
 // pipe do not interleave.
@@ -46,6 +36,20 @@ cct_coll_args make_args(cct_collective c, const void* send, void* recv, std::siz
 
 }  // namespace
 
+const char* default_algorithm(cct_collective c) {
+  static const char* const defaults[CCT_COLLECTIVE_COUNT] = {
+      "dissemination",       // barrier
+      "binomial",            // bcast
+      "binomial",            // gather
+      "binomial",            // scatter
+      "binomial",            // reduce
+      "recursive_doubling",  // allreduce
+      "ring",                // allgather
+      "pairwise",            // alltoall
+  };
+  return defaults[c];
+}
+
 Runtime::Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, Options options,
                  Selector selector)
     : registry_(registry),
@@ -55,10 +59,11 @@ Runtime::Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, O
       by_selection_(selector_.selections(), nullptr) {
   for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {
     const auto coll = static_cast<cct_collective>(c);
-    const AlgorithmEntry* entry = registry_.find_algorithm(coll, kDefaults[c]);
+    const AlgorithmEntry* entry = registry_.find_algorithm(coll, default_algorithm(coll));
     if (entry == nullptr)
       throw Error(std::string("the built-in default ") + collective_name(coll) + "/" +
-                      kDefaults[c] + " is not registered: is its plugin on CCT_PLUGIN_PATH?",
+                      default_algorithm(coll) +
+                      " is not registered: is its plugin on CCT_PLUGIN_PATH?",
                   CCT_ERR_UNSUPPORTED);
     defaults_[c] = &add_choice(entry, entry->default_params());
   }

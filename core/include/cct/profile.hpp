@@ -182,6 +182,10 @@ struct Selection {
   std::vector<int64_t> params;
   bool forced = false;  // from CCT_FORCE rather than the profile
   uint32_t index = 0;   // 0..Selector::selections()-1, for the caller's caches
+  // The rule it came from, for tools that explain a choice (ccprofile).
+  int64_t lo = 0;
+  int64_t hi = kMaxBytes;
+  std::optional<double> median_s;
 };
 
 // The rules of a profile and CCT_FORCE compiled for one transport and one

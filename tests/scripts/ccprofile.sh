@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# ccprofile on small profiles written here: validate (a clean file, a rule
+# naming an algorithm this build lacks, a file broken as a whole), show,
+# explain (the profile's rule, CCT_FORCE's, a rule that cannot run on 3
+# ranks), diff, and its command line (--version, a missing subcommand).
+# usage: ccprofile.sh <ccprofile>
+set -uo pipefail
+ccprofile=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() {
+  echo "FAIL: $1"
+  [ -n "${2:-}" ] && cat "$2"
+  exit 1
+}
+profile() {  # <algorithm of allgather> <algorithm of bcast from 4k>
+  cat <<YAML
+schema: 1
+tool_version: 0.1.0
+date: 2026-11-24T00:00:00Z
+machine:
+  fingerprint: 0123456789abcdef
+  summary: pack:1 core:2 pu:2
+  nodes: 1
+  ranks_per_node: 2
+  packages: 1
+  numa_nodes: 1
+  cores: 2
+  pus: 2
+  caches: L2 1M x2
+tuning:
+  max_bytes: 4M
+rules:
+  bcast:
+    shm:
+      - np: [1, max]
+        measured_np: 2
+        sizes:
+          - range: [0, 4k]
+            algorithm: binomial
+            median_s: 1.5e-06
+          - range: [4k, max]
+            algorithm: $2
+            median_s: 3e-06
+  allgather:
+    shm:
+      - np: [1, max]
+        sizes:
+          - range: [0, max]
+            algorithm: $1
+YAML
+}
+profile recursive_doubling "knomial" >"$dir/a.yaml"
+profile recursive_doubling "chain" >"$dir/b.yaml"
+profile recursive_doubling "gone" >"$dir/bad.yaml"
+printf 'schema: 1\nrules: [\n' >"$dir/broken.yaml"
+
+"$ccprofile" --version | grep -q '^ccprofile [0-9]' || fail "--version"
+"$ccprofile" >"$dir/out" 2>&1
+[ $? -eq 2 ] && grep -q "run 'ccprofile --help' for usage" "$dir/out" || fail "no subcommand" "$dir/out"
+
+"$ccprofile" validate "$dir/a.yaml" >"$dir/out" 2>&1 || fail "validate of a clean profile" "$dir/out"
+grep -q "^$dir/a.yaml: valid$" "$dir/out" || fail "validate said nothing" "$dir/out"
+"$ccprofile" validate "$dir/a.yaml" "$dir/bad.yaml" "$dir/broken.yaml" >"$dir/out" 2>&1
+[ $? -eq 1 ] || fail "validate of bad profiles did not exit 1" "$dir/out"
+grep -q "^$dir/bad.yaml:26: rules.bcast.shm\[0\].sizes\[1\].algorithm: unknown bcast algorithm 'gone'" \
+  "$dir/out" || fail "no file:line for the bad rule" "$dir/out"
+grep -q "^$dir/broken.yaml:[0-9]*: " "$dir/out" || fail "no file:line for the broken file" "$dir/out"
+
+"$ccprofile" show "$dir/a.yaml" >"$dir/out" 2>&1 || fail "show" "$dir/out"
+grep -Eq '^bcast +shm +1-max +4k-max +knomial' "$dir/out" || fail "show lists no rule" "$dir/out"
+
+"$ccprofile" explain bcast 64k --np 2 --profile "$dir/a.yaml" >"$dir/out" 2>&1 || fail "explain" "$dir/out"
+grep -q "^bcast of 64k on shm, 2 ranks on 1 node: profile rule \[4k, max) -> knomial(radix=4), measured 3.00 us" \
+  "$dir/out" || fail "explain of the profile's rule" "$dir/out"
+CCT_FORCE="bcast:0-max:chain" "$ccprofile" explain bcast 64k --profile "$dir/a.yaml" >"$dir/out" 2>&1
+grep -q ": CCT_FORCE rule \[0, max) -> chain(segment=32k)$" "$dir/out" || fail "explain of CCT_FORCE" "$dir/out"
+"$ccprofile" explain allgather 1k --np 3 --profile "$dir/a.yaml" >"$dir/out" 2>&1
+grep -q "^but recursive_doubling needs a power-of-two rank count, not 3: such calls take the built-in default ring$" \
+  "$dir/out" || fail "explain of a rule that cannot run" "$dir/out"
+grep -q "^note: profile rules measured at 2 ranks used for 3 ranks on shm" "$dir/out" ||
+  fail "explain does not say the rules are stretched" "$dir/out"
+"$ccprofile" explain bcst 1k --profile "$dir/a.yaml" >"$dir/out" 2>&1
+[ $? -eq 2 ] && grep -q "unknown collective 'bcst'" "$dir/out" || fail "bad collective" "$dir/out"
+
+"$ccprofile" diff "$dir/a.yaml" "$dir/a.yaml" >"$dir/out" 2>&1 || fail "diff of a profile with itself" "$dir/out"
+"$ccprofile" diff "$dir/a.yaml" "$dir/b.yaml" >"$dir/out" 2>&1
+[ $? -eq 1 ] || fail "diff of different profiles did not exit 1" "$dir/out"
+grep -q "^bcast shm np \[1, max\] \[4k, max): knomial -> chain (measured 3.00 -> 3.00 us)$" "$dir/out" ||
+  fail "diff does not name the changed range" "$dir/out"
+echo "PASS: ccprofile validates, shows, explains and diffs"

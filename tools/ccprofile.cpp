@@ -1,0 +1,145 @@
+// ccprofile: look at a profile before using it: validate, show, explain a
+// call's choice, diff two profiles. Reads profiles the way the runtime does.
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cct/error.hpp"
+#include "cct/profile.hpp"
+#include "cct/registry.hpp"
+#include "cct/topology.hpp"
+#include "cct/units.hpp"
+#include "profile_diff.hpp"
+#include "profile_explain.hpp"
+#include "tuner/winners.hpp"
+
+namespace {
+
+// Every problem of one file, one line each ("file:line: what"): the first
+// that makes the file unusable as a whole, else each rule the runtime would
+// leave out. Empty when the file is clean.
+std::vector<std::string> problems_of(const std::string& path, const cct::Registry& registry) {
+  cct::Profile p;
+  try {
+    p = cct::load_profile(path, &registry, cct::RuleProblems::kDisableRule);
+  } catch (const cct::Error& e) {
+    return {e.what()};
+  }
+  std::vector<std::string> out;
+  for (const auto& [c, transports] : p.rules)
+    for (const auto& [transport, buckets] : transports)
+      for (const cct::RankBucket& b : buckets)
+        for (const cct::SizeRule& r : b.sizes)
+          if (!r.disabled.empty()) out.push_back(r.disabled);
+  return out;
+}
+
+int validate(const std::vector<std::string>& files, const cct::Registry& registry) {
+  int status = 0;
+  for (const std::string& f : files) {
+    const std::vector<std::string> problems = problems_of(f, registry);
+    if (problems.empty()) std::cout << f << ": valid\n";
+    for (const std::string& p : problems) std::cout << p << "\n";
+    if (!problems.empty()) status = 1;
+  }
+  return status;
+}
+
+int show(const std::string& file, const cct::Registry& registry) {
+  const cct::Profile p = cct::load_profile(file, &registry, cct::RuleProblems::kDisableRule);
+  std::cout << file << ": tuned " << p.date << " by ccautotune " << p.tool_version << " on "
+            << p.machine.summary << ", fingerprint " << p.machine.fingerprint << "\n";
+  for (const auto& [key, value] : p.tuning) std::cout << "  " << key << ": " << value << "\n";
+  std::cout << cct::tuner::rules_table(p.rules);
+  for (const std::string& why : problems_of(file, registry))
+    std::cout << "LEFT OUT: " << why << "\n";
+  return 0;
+}
+
+int explain(const std::string& profile_file, const std::string& collective,
+            const std::string& bytes, cct::tools::ExplainQuery q, const cct::Registry& registry) {
+  if (!cct::parse_collective(collective, &q.collective))
+    throw cct::Error("unknown collective '" + collective + "'", CCT_ERR_INVALID_ARG);
+  const std::optional<int64_t> size = cct::parse_bytes(bytes);
+  if (!size)
+    throw cct::Error("expected a size (64, 4k, 1M), got '" + bytes + "'", CCT_ERR_INVALID_ARG);
+  q.bytes = *size;
+  std::string path = profile_file;
+  if (path.empty()) path = cct::choose_profile(cct::Topology::discover().fingerprint()).path;
+  cct::Profile profile;
+  if (path.empty())
+    std::cout << "no profile for this machine: only CCT_FORCE and the built-in defaults\n";
+  else
+    profile = cct::load_profile(path, &registry, cct::RuleProblems::kDisableRule);
+  std::vector<std::string> skipped;
+  const char* force_text = std::getenv("CCT_FORCE");
+  const auto force = cct::parse_force(force_text ? force_text : "", &registry, &skipped);
+  if (!path.empty()) std::cout << "profile " << path << "\n";
+  for (const std::string& s : skipped) std::cout << "note: " << s << "; that rule is ignored\n";
+  for (const std::string& line : cct::tools::explain(profile, force, registry, q))
+    std::cout << line << "\n";
+  return 0;
+}
+
+int diff(const std::string& a, const std::string& b, const cct::Registry& registry) {
+  const auto lines =
+      cct::tools::diff_profiles(cct::load_profile(a, &registry, cct::RuleProblems::kDisableRule),
+                                cct::load_profile(b, &registry, cct::RuleProblems::kDisableRule));
+  for (const std::string& line : lines) std::cout << line << "\n";
+  if (lines.empty()) std::cout << "the two profiles choose alike everywhere\n";
+  return lines.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Look at a ccautotune profile before using it: validate, show, explain, diff."};
+  app.set_version_flag("--version", "ccprofile " CCT_VERSION);
+  app.require_subcommand(1);
+  std::vector<std::string> files;
+  CLI::App* validate_cmd =
+      app.add_subcommand("validate",
+                         "check profiles as the runtime reads them; status 1 on any "
+                         "problem, each with file:line");
+  validate_cmd->add_option("FILE", files, "profile files")->required();
+  std::string file, other;
+  CLI::App* show_cmd = app.add_subcommand("show", "the profile's machine, settings and rules");
+  show_cmd->add_option("FILE", file, "profile file")->required();
+  std::string collective, bytes;
+  cct::tools::ExplainQuery query;
+  CLI::App* explain_cmd = app.add_subcommand(
+      "explain", "which rule a call meets and what the runtime would run (CCT_FORCE included)");
+  explain_cmd->add_option("COLLECTIVE", collective, "barrier, bcast, ... alltoall")->required();
+  explain_cmd->add_option("BYTES", bytes, "message size as profiles count it (64, 4k, 1M)")
+      ->required();
+  explain_cmd->add_option("--np", query.np, "ranks of the communicator")
+      ->check(CLI::PositiveNumber);
+  explain_cmd->add_option("--nodes", query.nodes, "nodes it spans")->check(CLI::PositiveNumber);
+  explain_cmd->add_option("--transport", query.transport, "shm or mpi");
+  explain_cmd->add_option("--profile", file, "profile file (default: the runtime's choice here)");
+  CLI::App* diff_cmd = app.add_subcommand(
+      "diff", "the size ranges where two profiles choose differently; status 1 if any");
+  diff_cmd->add_option("A", file, "first profile")->required();
+  diff_cmd->add_option("B", other, "second profile")->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "ccprofile: " << e.what() << "\nrun 'ccprofile --help' for usage\n";
+    return 2;
+  }
+  cct::Registry registry;
+  registry.load_default();
+  try {
+    if (*validate_cmd) return validate(files, registry);
+    if (*show_cmd) return show(file, registry);
+    if (*explain_cmd) return explain(file, collective, bytes, query, registry);
+    return diff(file, other, registry);
+  } catch (const cct::Error& e) {
+    std::cerr << "ccprofile: " << e.what() << "\n";
+    return 2;
+  }
+}

@@ -1,0 +1,95 @@
+#include "profile_diff.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "cct/error.hpp"
+#include "cct/units.hpp"
+
+namespace cct::tools {
+namespace {
+
+// A bucket's place in a profile: collective, transport, nodes, np range.
+using Shape = std::tuple<int, std::string, int32_t, int32_t, int32_t>;
+
+std::map<Shape, const RankBucket*> buckets_of(const Profile& p) {
+  std::map<Shape, const RankBucket*> out;
+  for (const auto& [c, transports] : p.rules)
+    for (const auto& [transport, buckets] : transports)
+      for (const RankBucket& b : buckets) out[{c, transport, b.nodes, b.np_lo, b.np_hi}] = &b;
+  return out;
+}
+
+std::string shape_text(const Shape& s) {
+  const auto& [c, transport, nodes, lo, hi] = s;
+  return std::string(collective_name(static_cast<cct_collective>(c))) + " " + transport + " np [" +
+         std::to_string(lo) + ", " + (hi == kMaxRanks ? "max" : std::to_string(hi)) + "]" +
+         (nodes > 1 ? " on " + std::to_string(nodes) + " nodes" : "");
+}
+
+// In the CCT_FORCE form, parameters by name.
+std::string choice_text(const SizeRule& r) {
+  std::string params;
+  for (const auto& [name, value] : r.params)
+    params += (params.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return params.empty() ? r.algorithm : r.algorithm + "(" + params + ")";
+}
+
+std::string figure(const SizeRule& r) {
+  if (!r.median_s) return "-";
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(2) << *r.median_s * 1e6;
+  return out.str();
+}
+
+const SizeRule& rule_at(const RankBucket& b, int64_t bytes) {
+  for (const SizeRule& r : b.sizes)
+    if (bytes >= r.lo && bytes < r.hi) return r;
+  return b.sizes.back();  // the reader checked that the ranges cover 0..max
+}
+
+// The ranges of two buckets of one shape where they choose differently,
+// neighbouring ranges with the same pair of choices merged.
+void diff_bucket(const Shape& shape, const RankBucket& a, const RankBucket& b,
+                 std::vector<std::string>& out) {
+  std::set<int64_t> bounds{0};
+  for (const SizeRule& r : a.sizes) bounds.insert(r.lo);
+  for (const SizeRule& r : b.sizes) bounds.insert(r.lo);
+  const std::vector<int64_t> starts(bounds.begin(), bounds.end());
+  for (std::size_t i = 0; i < starts.size();) {
+    const SizeRule& ra = rule_at(a, starts[i]);
+    const SizeRule& rb = rule_at(b, starts[i]);
+    std::size_t j = i + 1;
+    while (j < starts.size() && &rule_at(a, starts[j]) == &ra && &rule_at(b, starts[j]) == &rb) ++j;
+    const int64_t hi = j < starts.size() ? starts[j] : kMaxBytes;
+    if (choice_text(ra) != choice_text(rb))
+      out.push_back(shape_text(shape) + " [" + format_bytes(starts[i]) + ", " +
+                    (hi == kMaxBytes ? "max" : format_bytes(hi)) + "): " + choice_text(ra) +
+                    " -> " + choice_text(rb) + " (measured " + figure(ra) + " -> " + figure(rb) +
+                    " us)");
+    i = j;
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> diff_profiles(const Profile& a, const Profile& b) {
+  const auto in_a = buckets_of(a), in_b = buckets_of(b);
+  std::vector<std::string> out;
+  for (const auto& [shape, bucket] : in_a) {
+    const auto other = in_b.find(shape);
+    if (other == in_b.end())
+      out.push_back(shape_text(shape) + ": only in the first");
+    else
+      diff_bucket(shape, *bucket, *other->second, out);
+  }
+  for (const auto& [shape, bucket] : in_b)
+    if (!in_a.count(shape)) out.push_back(shape_text(shape) + ": only in the second");
+  return out;
+}
+
+}  // namespace cct::tools
