@@ -52,7 +52,7 @@ int show(const std::string& file, const cct::Registry& registry) {
   std::cout << file << ": tuned " << p.date << " by ccautotune " << p.tool_version << " on "
             << p.machine.summary << ", fingerprint " << p.machine.fingerprint << "\n";
   for (const auto& [key, value] : p.tuning) std::cout << "  " << key << ": " << value << "\n";
-  std::cout << cct::tuner::rules_table(p.rules);
+  std::cout << cct::tuner::rules_table(p.rules, registry);
   for (const std::string& why : problems_of(file, registry))
     std::cout << "LEFT OUT: " << why << "\n";
   return 0;
@@ -84,9 +84,9 @@ int explain(const std::string& profile_file, const std::string& collective,
 }
 
 int diff(const std::string& a, const std::string& b, const cct::Registry& registry) {
-  const auto lines =
-      cct::tools::diff_profiles(cct::load_profile(a, &registry, cct::RuleProblems::kDisableRule),
-                                cct::load_profile(b, &registry, cct::RuleProblems::kDisableRule));
+  const auto lines = cct::tools::diff_profiles(
+      cct::load_profile(a, &registry, cct::RuleProblems::kDisableRule),
+      cct::load_profile(b, &registry, cct::RuleProblems::kDisableRule), registry);
   for (const std::string& line : lines) std::cout << line << "\n";
   if (lines.empty()) std::cout << "the two profiles choose alike everywhere\n";
   return lines.empty() ? 0 : 1;

@@ -31,14 +31,6 @@ std::string shape_text(const Shape& s) {
          (nodes > 1 ? " on " + std::to_string(nodes) + " nodes" : "");
 }
 
-// In the CCT_FORCE form, parameters by name.
-std::string choice_text(const SizeRule& r) {
-  std::string params;
-  for (const auto& [name, value] : r.params)
-    params += (params.empty() ? "" : ",") + name + "=" + std::to_string(value);
-  return params.empty() ? r.algorithm : r.algorithm + "(" + params + ")";
-}
-
 std::string figure(const SizeRule& r) {
   if (!r.median_s) return "-";
   std::ostringstream out;
@@ -55,7 +47,9 @@ const SizeRule& rule_at(const RankBucket& b, int64_t bytes) {
 // The ranges of two buckets of one shape where they choose differently,
 // neighbouring ranges with the same pair of choices merged.
 void diff_bucket(const Shape& shape, const RankBucket& a, const RankBucket& b,
-                 std::vector<std::string>& out) {
+                 const Registry& registry, std::vector<std::string>& out) {
+  const auto c = static_cast<cct_collective>(std::get<0>(shape));
+  const auto choice_text = [&](const SizeRule& r) { return format_rule_choice(c, r, registry); };
   std::set<int64_t> bounds{0};
   for (const SizeRule& r : a.sizes) bounds.insert(r.lo);
   for (const SizeRule& r : b.sizes) bounds.insert(r.lo);
@@ -77,7 +71,8 @@ void diff_bucket(const Shape& shape, const RankBucket& a, const RankBucket& b,
 
 }  // namespace
 
-std::vector<std::string> diff_profiles(const Profile& a, const Profile& b) {
+std::vector<std::string> diff_profiles(const Profile& a, const Profile& b,
+                                       const Registry& registry) {
   const auto in_a = buckets_of(a), in_b = buckets_of(b);
   std::vector<std::string> out;
   for (const auto& [shape, bucket] : in_a) {
@@ -85,7 +80,7 @@ std::vector<std::string> diff_profiles(const Profile& a, const Profile& b) {
     if (other == in_b.end())
       out.push_back(shape_text(shape) + ": only in the first");
     else
-      diff_bucket(shape, *bucket, *other->second, out);
+      diff_bucket(shape, *bucket, *other->second, registry, out);
   }
   for (const auto& [shape, bucket] : in_b)
     if (!in_a.count(shape)) out.push_back(shape_text(shape) + ": only in the second");

@@ -6,12 +6,15 @@
 #include <vector>
 
 #include "cct/profile.hpp"
+#include "cct/registry.hpp"
 
 namespace cct::tools {
 
 // One line per size range whose choice differs (collective, transport,
 // shape, range: A's choice -> B's, with the figures), and per bucket only
-// one of them has. Empty when they choose alike everywhere.
-std::vector<std::string> diff_profiles(const Profile& a, const Profile& b);
+// one of them has. Empty when they choose alike everywhere. Choices are
+// compared and written as CCT_FORCE writes them (format_rule_choice).
+std::vector<std::string> diff_profiles(const Profile& a, const Profile& b,
+                                       const Registry& registry);
 
 }  // namespace cct::tools

@@ -99,8 +99,8 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
   const std::string path = (fs::path(opts.out) / (profile.machine.fingerprint + ".yaml")).string();
   save_profile(profile, path);
   load_profile(path, &registry);
-  std::cout << rules_table(profile.rules) << library_kept(profile.rules, registry) << accuracy
-            << "\n";
+  std::cout << rules_table(profile.rules, registry) << library_kept(profile.rules, registry)
+            << accuracy << "\n";
   if (const std::string warning =
           opts.noise ? noise_warning(opts.noise->first, opts.noise->second) : "";
       !warning.empty())

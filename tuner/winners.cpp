@@ -89,13 +89,6 @@ std::string size_text(const SizeRule& s) {
   return format_bytes(s.lo) + "-" + (s.hi == kMaxBytes ? "max" : format_bytes(s.hi));
 }
 
-std::string algorithm_text(const SizeRule& rule) {
-  std::string params;
-  for (const auto& [name, value] : rule.params)
-    params += (params.empty() ? "" : ",") + name + "=" + std::to_string(value);
-  return params.empty() ? rule.algorithm : rule.algorithm + "(" + params + ")";
-}
-
 std::string micros(const std::optional<double>& seconds) {
   if (!seconds) return "-";
   std::ostringstream out;
@@ -230,14 +223,15 @@ std::map<cct_collective, TransportRules> build_rules(const std::vector<Winner>& 
   return rules;
 }
 
-std::string rules_table(const std::map<cct_collective, TransportRules>& rules) {
+std::string rules_table(const std::map<cct_collective, TransportRules>& rules,
+                        const Registry& registry) {
   std::vector<Line> lines{{"collective", "transport", "np", "bytes", "algorithm", "median_us"}};
   for (const auto& [collective, transports] : rules)
     for (const auto& [transport, buckets] : transports)
       for (const RankBucket& b : buckets)
         for (const SizeRule& s : b.sizes)
           lines.push_back({collective_name(collective), transport, np_text(b), size_text(s),
-                           algorithm_text(s), micros(s.median_s)});
+                           format_rule_choice(collective, s, registry), micros(s.median_s)});
   return aligned(lines);
 }
 

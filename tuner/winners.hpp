@@ -75,7 +75,8 @@ std::map<cct_collective, TransportRules> build_rules(const std::vector<Winner>& 
 // A table of the rules for people: collective, transport, np range (with
 // the nodes where more than 1: "4-7 (2 nodes)"), size range,
 // algorithm(params), median in microseconds; one line per size rule.
-std::string rules_table(const std::map<cct_collective, TransportRules>& rules);
+std::string rules_table(const std::map<cct_collective, TransportRules>& rules,
+                        const Registry& registry);
 
 // "the MPI library's own call (mpi) kept in 9 of 41 size ranges\n" where
 // the library won some, else "": where the profile leaves the library be.

@@ -123,4 +123,14 @@ std::optional<int64_t> parse_param_value(const std::string& text) {
 }
 
 }  // namespace detail
+std::string format_rule_choice(cct_collective c, const SizeRule& rule, const Registry& registry) {
+  const AlgorithmEntry* alg = registry.find_algorithm(c, rule.algorithm);
+  if (alg != nullptr && detail::rule_problem(registry, c, rule.algorithm, rule.params).empty())
+    return format_choice(*alg->desc, detail::param_values(*alg, rule.params));
+  std::string params;
+  for (const auto& [name, value] : rule.params)
+    params += (params.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return params.empty() ? rule.algorithm : rule.algorithm + "(" + params + ")";
+}
+
 }  // namespace cct

@@ -86,6 +86,6 @@ grep -q "^note: profile rules measured at 2 ranks used for 3 ranks on shm" "$dir
 "$ccprofile" diff "$dir/a.yaml" "$dir/a.yaml" >"$dir/out" 2>&1 || fail "diff of a profile with itself" "$dir/out"
 "$ccprofile" diff "$dir/a.yaml" "$dir/b.yaml" >"$dir/out" 2>&1
 [ $? -eq 1 ] || fail "diff of different profiles did not exit 1" "$dir/out"
-grep -q "^bcast shm np \[1, max\] \[4k, max): knomial -> chain (measured 3.00 -> 3.00 us)$" "$dir/out" ||
+grep -q "^bcast shm np \[1, max\] \[4k, max): knomial(radix=4) -> chain(segment=32k) (measured 3.00 -> 3.00 us)$" "$dir/out" ||
   fail "diff does not name the changed range" "$dir/out"
 echo "PASS: ccprofile validates, shows, explains and diffs"

@@ -187,7 +187,7 @@ TEST_CASE("rules_table shows one line per size rule", "[tuner]") {
       row("bcast", 2, 64, "binomial", "", 1e-6),
       row("bcast", 2, 1024, "knomial", "radix=4", 2.5e-6),
   }));
-  const std::string table = cct::tuner::rules_table(rules);
+  const std::string table = cct::tuner::rules_table(rules, cct::test::registry());
   INFO(table);
   CHECK(table.find("collective") == 0);
   CHECK(table.find("bcast       shm        1-max  0-1k    binomial          1.00\n") !=
@@ -328,7 +328,7 @@ TEST_CASE("build_rules: each shape (nodes, np) gets its own buckets", "[tuner]")
   const cct::Profile profile{.rules = cct::tuner::build_rules(best)};
   CHECK(cct::profile_from_yaml(cct::profile_to_yaml(profile), "shapes", &cct::test::registry()) ==
         profile);
-  const std::string table = cct::tuner::rules_table(profile.rules);
+  const std::string table = cct::tuner::rules_table(profile.rules, cct::test::registry());
   INFO(table);
   CHECK(table.find("shm        1-3              0-max  binomial") != std::string::npos);
   CHECK(table.find("shm        2-7 (2 nodes)    0-max  chain") != std::string::npos);

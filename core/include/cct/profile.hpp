@@ -171,6 +171,12 @@ struct ForceRule {
 std::vector<ForceRule> parse_force(std::string_view text, const Registry* registry,
                                    std::vector<std::string>* skipped = nullptr);
 
+// A rule's choice as CCT_FORCE writes it ("knomial(radix=4)",
+// "chain(segment=32k)"), every parameter given, defaults filled in, in the
+// algorithm's table order; as the rule writes it where the registry does
+// not accept it. For every place a person reads or copies a choice from.
+std::string format_rule_choice(cct_collective c, const SizeRule& rule, const Registry& registry);
+
 // Why `value` is not a valid value of parameter `param` (not one of its
 // candidates, outside its range, off its step), or "" when it is.
 std::string param_value_problem(const cct_param_desc& param, int64_t value);
