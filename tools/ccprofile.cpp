@@ -1,5 +1,6 @@
 // ccprofile: look at a profile before using it: validate, show, explain a
-// call's choice, diff two profiles. Reads profiles the way the runtime does.
+// call's choice, diff two profiles; and merge two of one machine. Reads
+// profiles the way the runtime does.
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "cct/units.hpp"
 #include "profile_diff.hpp"
 #include "profile_explain.hpp"
+#include "profile_merge.hpp"
 #include "tuner/winners.hpp"
 
 namespace {
@@ -92,6 +94,16 @@ int diff(const std::string& a, const std::string& b, const cct::Registry& regist
   return lines.empty() ? 0 : 1;
 }
 
+int merge(const std::string& a, const std::string& b, const std::string& out,
+          const cct::Registry& registry) {
+  // Strict: a merged profile must not carry a rule the runtime would drop.
+  const cct::Profile merged = cct::tools::merge_profiles(cct::load_profile(a, &registry),
+                                                         cct::load_profile(b, &registry), a, b);
+  cct::save_profile(merged, out);
+  std::cout << out << ": " << a << " with " << b << "'s shapes\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -123,6 +135,12 @@ int main(int argc, char** argv) {
       "diff", "the size ranges where two profiles choose differently; status 1 if any");
   diff_cmd->add_option("A", file, "first profile")->required();
   diff_cmd->add_option("B", other, "second profile")->required();
+  std::string merged;
+  CLI::App* merge_cmd = app.add_subcommand(
+      "merge", "one profile of two of the same machine: B's shapes (node counts) replace A's");
+  merge_cmd->add_option("A", file, "base profile")->required();
+  merge_cmd->add_option("B", other, "profile whose shapes are added")->required();
+  merge_cmd->add_option("--out", merged, "the merged profile's file")->required();
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -137,6 +155,7 @@ int main(int argc, char** argv) {
     if (*validate_cmd) return validate(files, registry);
     if (*show_cmd) return show(file, registry);
     if (*explain_cmd) return explain(file, collective, bytes, query, registry);
+    if (*merge_cmd) return merge(file, other, merged, registry);
     return diff(file, other, registry);
   } catch (const cct::Error& e) {
     std::cerr << "ccprofile: " << e.what() << "\n";

@@ -2,7 +2,8 @@
 # ccprofile on small profiles written here: validate (a clean file, a rule
 # naming an algorithm this build lacks, a file broken as a whole), show,
 # explain (the profile's rule, CCT_FORCE's, a rule that cannot run on 3
-# ranks), diff, and its command line (--version, a missing subcommand).
+# ranks), diff, merge (a one-node and a two-node profile of one machine;
+# two machines refused), and its command line (--version, no subcommand).
 # usage: ccprofile.sh <ccprofile>
 set -uo pipefail
 ccprofile=$1
@@ -88,4 +89,19 @@ grep -q "^note: profile rules measured at 2 ranks used for 3 ranks on shm" "$dir
 [ $? -eq 1 ] || fail "diff of different profiles did not exit 1" "$dir/out"
 grep -q "^bcast shm np \[1, max\] \[4k, max): knomial(radix=4) -> chain(segment=32k) (measured 3.00 -> 3.00 us)$" "$dir/out" ||
   fail "diff does not name the changed range" "$dir/out"
-echo "PASS: ccprofile validates, shows, explains and diffs"
+# A cluster's profile of the same machine: its 2-node buckets join the
+# one-node ones; another machine's profile is refused.
+sed -e 's/      - np: \[1, max\]/      - np: [2, max]\n        nodes: 2/' -e 's/measured_np: 2/measured_np: 4/' \
+  "$dir/b.yaml" >"$dir/cluster.yaml"
+"$ccprofile" merge "$dir/a.yaml" "$dir/cluster.yaml" --out "$dir/merged.yaml" >"$dir/out" 2>&1 ||
+  fail "merge" "$dir/out"
+"$ccprofile" validate "$dir/merged.yaml" >"$dir/out" 2>&1 || fail "the merged profile" "$dir/out"
+"$ccprofile" show "$dir/merged.yaml" >"$dir/out" 2>&1 || fail "show of the merged profile" "$dir/out"
+grep -Eq '^bcast +shm +1-max +4k-max +knomial' "$dir/out" &&
+  grep -Eq '^bcast +shm +2-max \(2 nodes\) +4k-max +chain' "$dir/out" ||
+  fail "the merged profile lacks a shape" "$dir/out"
+sed 's/fingerprint: 0123456789abcdef/fingerprint: fedcba9876543210/' "$dir/b.yaml" >"$dir/other.yaml"
+"$ccprofile" merge "$dir/a.yaml" "$dir/other.yaml" --out "$dir/no.yaml" >"$dir/out" 2>&1
+[ $? -eq 2 ] && grep -q "are of different machines" "$dir/out" && [ ! -e "$dir/no.yaml" ] ||
+  fail "a merge across machines was not refused" "$dir/out"
+echo "PASS: ccprofile validates, shows, explains, diffs and merges"
