@@ -1,6 +1,6 @@
 # Installs the public headers, the host library, the plugins (see
-# cct_add_plugin), the tools, and a CMake package so that a plugin can be
-# built out of tree:
+# cct_add_plugin), the tools, a pkg-config file, and a CMake package so that
+# a plugin can be built out of tree:
 #   find_package(ccautotune REQUIRED)
 #   cct_add_plugin(my_plugin my_plugin.cpp)   # links ccautotune::sdk
 include(CMakePackageConfigHelpers)
@@ -27,3 +27,8 @@ install(FILES
 # machine (cct::profile_dirs) and where ccautotune writes when it may.
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/profiles/ DESTINATION ${CMAKE_INSTALL_DATADIR}/ccautotune/profiles
   FILES_MATCHING PATTERN "*.yaml" PATTERN "README.md")
+
+# A pkg-config file beside the CMake package, for builds that do not use
+# CMake: cc app.c $(pkg-config --cflags --libs ccautotune).
+configure_file(${CMAKE_SOURCE_DIR}/cmake/ccautotune.pc.in ${CMAKE_BINARY_DIR}/ccautotune.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/ccautotune.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

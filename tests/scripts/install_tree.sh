@@ -2,11 +2,12 @@
 # The installed tools meet (issue 14): installed to a prefix chosen at
 # install time (not the configure-time one), ccinfo loads the installed
 # plugins, the shipped profile is installed, the installed ccautotune writes
-# its profile to <prefix>/share/ccautotune/profiles, and an MPI program
-# under the installed interposer finds and uses that profile.
-# usage: install_tree.sh <build dir> <interposer_check>
+# its profile to <prefix>/share/ccautotune/profiles, an MPI program under
+# the installed interposer finds and uses that profile, and a C program
+# built with the installed pkg-config file runs on the installed runtime.
+# usage: install_tree.sh <build dir> <interposer_check> <source dir> <C compiler>
 set -uo pipefail
-build=$1 program=$2
+build=$1 program=$2 src=$3 cc=$4
 prefix=$(mktemp -d)
 data=$(mktemp -d)
 trap 'rm -rf "$prefix" "$data"' EXIT
@@ -43,4 +44,12 @@ mpirun --allow-run-as-root --oversubscribe -np 2 -x LD_PRELOAD="$prefix/lib/libc
 grep -q "0 failures on all ranks$" "$data/app.out" || fail "interposer_check failed" "$data/app.out"
 grep -q "^cct: profile $profiles/$fingerprint.yaml (this machine's fingerprint), tuned " \
   "$data/app.err" || fail "the installed runtime did not use the installed profile" "$data/app.err"
-echo "PASS: installed to $prefix, the tools and the interposer meet in $profiles"
+flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs ccautotune) ||
+  fail "pkg-config does not know the installed ccautotune"
+# shellcheck disable=SC2086 # the flags are words
+"$cc" "$src/tools/cct_example_app.c" $flags -o "$data/app" >"$data/cc.log" 2>&1 ||
+  fail "the C example does not build with the pkg-config flags" "$data/cc.log"
+"$prefix/bin/cclaunch" -n 2 "$data/app" >"$data/app.log" 2>&1 ||
+  fail "the C example built with pkg-config exited $?" "$data/app.log"
+grep -q "2 ranks, all results correct" "$data/app.log" || fail "the C example" "$data/app.log"
+echo "PASS: installed to $prefix, the tools and the interposer meet in $profiles; pkg-config builds"
