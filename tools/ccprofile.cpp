@@ -29,13 +29,7 @@ std::vector<std::string> problems_of(const std::string& path, const cct::Registr
   } catch (const cct::Error& e) {
     return {e.what()};
   }
-  std::vector<std::string> out;
-  for (const auto& [c, transports] : p.rules)
-    for (const auto& [transport, buckets] : transports)
-      for (const cct::RankBucket& b : buckets)
-        for (const cct::SizeRule& r : b.sizes)
-          if (!r.disabled.empty()) out.push_back(r.disabled);
-  return out;
+  return cct::disabled_rules(p);
 }
 
 int validate(const std::vector<std::string>& files, const cct::Registry& registry) {
@@ -55,8 +49,7 @@ int show(const std::string& file, const cct::Registry& registry) {
             << p.machine.summary << ", fingerprint " << p.machine.fingerprint << "\n";
   for (const auto& [key, value] : p.tuning) std::cout << "  " << key << ": " << value << "\n";
   std::cout << cct::tuner::rules_table(p.rules, registry);
-  for (const std::string& why : problems_of(file, registry))
-    std::cout << "LEFT OUT: " << why << "\n";
+  for (const std::string& why : cct::disabled_rules(p)) std::cout << "LEFT OUT: " << why << "\n";
   return 0;
 }
 

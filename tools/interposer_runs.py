@@ -9,7 +9,7 @@ ratio of the medians (interposer / library; below 1 the tuned runtime is
 faster) and the range of the ratios of the runs taken in pairs. The two
 sides cannot share a process (the preload is per process), so alternating
 whole runs is what keeps a slow spell of the machine from landing on one
-side only.
+side only. CCT_FORCE, when set, goes to the interposer's side.
 
 usage: tools/interposer_runs.py [--runs N] [--np N] [--profile FILE]
                                 [--max-bytes B] [--build DIR]

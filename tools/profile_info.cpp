@@ -27,16 +27,6 @@ std::vector<std::string> shapes_of(const Profile& profile) {
   return out;
 }
 
-std::vector<std::string> left_out_of(const Profile& profile) {
-  std::vector<std::string> out;
-  for (const auto& [collective, transports] : profile.rules)
-    for (const auto& [transport, buckets] : transports)
-      for (const RankBucket& b : buckets)
-        for (const SizeRule& r : b.sizes)
-          if (!r.disabled.empty()) out.push_back(r.disabled);
-  return out;
-}
-
 }  // namespace
 
 ProfileInfo profile_info(const Registry& registry, const std::string& fingerprint) {
@@ -50,7 +40,7 @@ ProfileInfo profile_info(const Registry& registry, const std::string& fingerprin
   }
   info.this_machine = info.profile->machine.fingerprint == fingerprint;
   info.shapes = shapes_of(*info.profile);
-  info.left_out = left_out_of(*info.profile);
+  info.left_out = disabled_rules(*info.profile);
   return info;
 }
 

@@ -133,4 +133,14 @@ std::string format_rule_choice(cct_collective c, const SizeRule& rule, const Reg
   return params.empty() ? rule.algorithm : rule.algorithm + "(" + params + ")";
 }
 
+std::vector<std::string> disabled_rules(const Profile& profile) {
+  std::vector<std::string> out;
+  for (const auto& [collective, transports] : profile.rules)
+    for (const auto& [transport, buckets] : transports)
+      for (const RankBucket& b : buckets)
+        for (const SizeRule& r : b.sizes)
+          if (!r.disabled.empty()) out.push_back(r.disabled);
+  return out;
+}
+
 }  // namespace cct

@@ -119,6 +119,10 @@ Profile profile_from_yaml(const std::string& text, const std::string& source,
                           const Registry* registry,
                           RuleProblems rule_problems = RuleProblems::kFail);
 
+// Why each rule the reader disabled was left out ("<file>:<line>: <what>"),
+// in the profile's order: what ccinfo and ccprofile list.
+std::vector<std::string> disabled_rules(const Profile& profile);
+
 // The YAML form of a profile (sizes written like "64k").
 std::string profile_to_yaml(const Profile& profile);
 // Writes atomically: a temporary file in the same directory, then rename.
