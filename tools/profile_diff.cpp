@@ -32,10 +32,7 @@ std::string shape_text(const Shape& s) {
 }
 
 std::string figure(const SizeRule& r) {
-  if (!r.median_s) return "-";
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(2) << *r.median_s * 1e6;
-  return out.str();
+  return r.median_s ? format_micros(*r.median_s) : "-";
 }
 
 const SizeRule& rule_at(const RankBucket& b, int64_t bytes) {

@@ -64,8 +64,7 @@ std::vector<std::string> explain(const Profile& profile, const std::vector<Force
     line << call << ": " << (s->forced ? "CCT_FORCE" : "profile") << " rule "
          << range_text(s->lo, s->hi) << " -> " << format_choice(*s->algorithm->desc, s->params);
     if (s->median_s)
-      line << ", measured " << std::fixed << std::setprecision(2) << *s->median_s * 1e6
-           << " us at the start of its range";
+      line << ", measured " << format_micros(*s->median_s) << " us at the start of its range";
     lines.push_back(line.str());
   }
   if (alg == nullptr) {

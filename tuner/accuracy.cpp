@@ -28,13 +28,6 @@ const SizeRule* rule_for(const Profile& profile, const Winner& w) {
   return nullptr;
 }
 
-std::string label(const Winner& w) {
-  std::string params;
-  for (const auto& [name, value] : w.params)
-    params += (params.empty() ? "(" : ",") + name + "=" + std::to_string(value);
-  return w.algorithm + (params.empty() ? "" : params + ")");
-}
-
 // Adds one off-grid size (its check rows) to a.
 void add_size(const std::vector<Winner>& rows, const SizeRule& rule, Accuracy& a) {
   const Winner* fastest = &rows.front();
@@ -52,8 +45,8 @@ void add_size(const std::vector<Winner>& rows, const SizeRule& rule, Accuracy& a
   where.precision(3);
   where << collective_name(chosen->collective) << " " << chosen->transport << " np=" << chosen->np
         << (chosen->nodes > 1 ? " (" + std::to_string(chosen->nodes) + " nodes)" : "") << " "
-        << format_bytes(chosen->bytes) << ": " << label(*chosen) << " " << ratio << "x "
-        << label(*fastest);
+        << format_bytes(chosen->bytes) << ": " << chosen->choice << " " << ratio << "x "
+        << fastest->choice;
   a.worst_ratio = ratio;
   a.worst = where.str();
 }

@@ -8,6 +8,7 @@
 #include <span>
 
 #include "cct/units.hpp"
+#include "tuner/cluster.hpp"
 #include "tuner/progress.hpp"
 #include "tuner/search.hpp"
 
@@ -17,8 +18,7 @@ namespace {
 std::string label(const Point& p, const char* stage) {
   const ResultRow row = p.row({});
   return row.collective + " " + row.transport + " np=" + std::to_string(p.np) + " " +
-         format_bytes(p.call.bytes) + " " + row.algorithm +
-         (row.params.empty() ? "" : " " + row.params) + " (" + stage + ")";
+         format_bytes(p.call.bytes) + " " + row.choice() + " (" + stage + ")";
 }
 
 // What cannot run here: one line naming them (--verbose: one per
@@ -37,13 +37,18 @@ void report_skips(const Space& space, int np, bool verbose) {
   std::cout << "\n";
 }
 
+// Whether progress may rewrite one line in place. Under mpirun stdout is a
+// pseudo-terminal whatever mpirun's own output is (Open MPI issue 7868), so
+// a log of `tools/tune.sh > log` would fill with status lines: plain lines.
+bool on_terminal() {
+  return isatty(STDOUT_FILENO) && !started_by_mpirun();
+}
+
 // What rank 0 alone does: report the skips, write the rows, show progress.
 class Reporter {
  public:
   Reporter(const Space& space, std::size_t todo, const Options& opts, int np)
-      : writer_(opts.results),
-        progress_(std::cout, todo, isatty(STDOUT_FILENO)),
-        verbose_(opts.verbose) {
+      : writer_(opts.results), progress_(std::cout, todo, on_terminal()), verbose_(opts.verbose) {
     report_skips(space, np, opts.verbose);
   }
   ~Reporter() { progress_.close(); }
@@ -53,9 +58,9 @@ class Reporter {
     writer_.append(p.row(result, stage));
     progress_.finish_one();
     if (verbose_)
-      std::cout << "  " << label(p, stage_name(stage)) << ": median " << result.median_s * 1e6
-                << " us, min " << result.min_s * 1e6 << ", max " << result.max_s * 1e6 << ", "
-                << result.reps << " reps\n";
+      std::cout << "  " << label(p, stage_name(stage)) << ": median "
+                << format_micros(result.median_s) << " us, min " << format_micros(result.min_s)
+                << ", max " << format_micros(result.max_s) << ", " << result.reps << " reps\n";
   }
 
  private:

@@ -2,11 +2,21 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <filesystem>
 #include <optional>
 #include <sstream>
 #include <string_view>
+#include <tuple>
+
+#define CSV_IO_NO_THREAD  // rows are read from memory: no reader thread
+// The reader cuts file names in its messages at 255 bytes on purpose.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#include <libfccp/csv.h>
+#pragma GCC diagnostic pop
 
 #include "cct/error.hpp"
 #include "cct/files.hpp"
@@ -76,29 +86,21 @@ Format format_of(const std::string& path, std::string_view header) {
               CCT_ERR_INVALID_ARG);
 }
 
-// The fields of a row in the current layout (a single-node row gets nodes
-// 1), or nothing when it has the wrong number of columns; *why says so.
-std::optional<std::vector<std::string>> current_fields(const std::string& line, Format format,
-                                                       std::string* why) {
-  std::vector<std::string> f = split(line, ',');
-  const std::size_t columns = format == Format::kCurrent ? kColumns : kColumns - 1;
-  if (f.size() != columns) {
-    *why = "expected " + std::to_string(columns) + " columns, found " + std::to_string(f.size());
-    return std::nullopt;
-  }
-  if (format == Format::kSingleNode) f.insert(f.begin() + 2, "1");
-  return f;
-}
+// RFC 4180 fields: no trimming, '"' quotes a field and doubles inside one.
+using CsvReader = io::CSVReader<kColumns, io::trim_chars<>, io::double_quote_escape<',', '"'>>;
+using Fields = std::array<std::string, kColumns>;
 
 // Why the fields of a row (current layout) are malformed, or empty when
 // `row` was filled from them.
-std::string parse_fields(const std::vector<std::string>& f, ResultRow* row) {
+std::string parse_fields(const Fields& f, ResultRow* row) {
   if (!is_name(f[0]) || !is_name(f[1]) || !is_name(f[5]))
     return "collective, transport and algorithm must be [a-z0-9_]+ names";
   row->collective = f[0];
   row->transport = f[1];
   row->algorithm = f[5];
+  // The older form separated parameters with ';'; values hold neither.
   row->params = f[6];
+  std::replace(row->params.begin(), row->params.end(), ';', ',');
   PointResult& r = row->result;
   if (!parse_number(f[2], &row->nodes) || row->nodes < 1) return "bad nodes '" + f[2] + "'";
   if (!parse_number(f[3], &row->np) || row->np < 1) return "bad np '" + f[3] + "'";
@@ -113,11 +115,72 @@ std::string parse_fields(const std::vector<std::string>& f, ResultRow* row) {
   return "";
 }
 
-// Why a row is malformed, or empty when `row` was filled from it.
-std::string parse_row(const std::string& line, Format format, ResultRow* row) {
-  std::string why;
-  const auto fields = current_fields(line, format, &why);
-  return fields ? parse_fields(*fields, row) : why;
+// The rows of complete lines (each ending in '\n', the header first).
+std::vector<ResultRow> parse_rows(std::string_view complete, const std::string& source) {
+  format_of(source, complete.substr(0, complete.find('\n')));
+  CsvReader in(source, complete.data(), complete.data() + complete.size());
+  // A file of the single-node format has no nodes column: its rows keep 1.
+  in.read_header(io::ignore_missing_column, "collective", "transport", "nodes", "np", "bytes",
+                 "algorithm", "params", "median_s", "min_s", "max_s", "reps", "stage");
+  std::vector<ResultRow> rows;
+  for (Fields f;;) {
+    f[2] = "1";
+    const bool read = std::apply([&](auto&... field) { return in.read_row(field...); }, f);
+    if (!read) return rows;
+    ResultRow row;
+    if (std::string why = parse_fields(f, &row); !why.empty())
+      throw Error(source + ":" + std::to_string(in.get_file_line()) + ": " + why,
+                  CCT_ERR_INVALID_ARG);
+    rows.push_back(std::move(row));
+  }
+}
+
+// What the CSV reader found wrong, in the words of the other messages.
+std::string csv_problem(const io::error::base& e) {
+  if (dynamic_cast<const io::error::too_few_columns*>(&e)) return "too few columns";
+  if (dynamic_cast<const io::error::too_many_columns*>(&e)) return "too many columns";
+  if (dynamic_cast<const io::error::escaped_string_not_closed*>(&e))
+    return "a quoted field is not closed";
+  return e.what();
+}
+
+// The same, with the CSV reader's complaints (an unclosed quote, a row of
+// too many columns) as cct::Error naming the file and line.
+std::vector<ResultRow> parse_complete(std::string_view complete, const std::string& source) {
+  try {
+    return parse_rows(complete, source);
+  } catch (const io::error::base& e) {
+    const auto* at = dynamic_cast<const io::error::with_file_line*>(&e);
+    throw Error(source + ":" + (at ? std::to_string(at->file_line) : "?") + ": " + csv_problem(e),
+                CCT_ERR_INVALID_ARG);
+  }
+}
+
+// A field as RFC 4180 writes it: quoted where it holds a separator or quote.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string csv_line(const ResultRow& row) {
+  const PointResult& r = row.result;
+  const std::string fields[kColumns] = {row.collective,
+                                        row.transport,
+                                        std::to_string(row.nodes),
+                                        std::to_string(row.np),
+                                        std::to_string(row.bytes),
+                                        row.algorithm,
+                                        row.params,
+                                        format_seconds(r.median_s),
+                                        format_seconds(r.min_s),
+                                        format_seconds(r.max_s),
+                                        std::to_string(r.reps),
+                                        stage_name(row.stage)};
+  std::string line;
+  for (const std::string& f : fields) line += (line.empty() ? "" : ",") + csv_field(f);
+  return line + "\n";
 }
 
 std::string read_file(const std::string& path) {
@@ -128,28 +191,10 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-// The complete lines of a single-node file (header included) in the
-// current format, each row checked on the way (cct::Error path:line).
-std::string converted(const std::string& path, const std::string& complete) {
-  const std::vector<std::string> lines = split(complete, '\n');
-  std::string out = std::string(kResultsHeader) + "\n";
-  for (std::size_t i = 1; i + 1 < lines.size(); ++i) {
-    std::string why;
-    ResultRow row;
-    const auto fields = current_fields(lines[i], Format::kSingleNode, &why);
-    if (fields) why = parse_fields(*fields, &row);
-    if (!why.empty())
-      throw Error(path + ":" + std::to_string(i + 1) + ": " + why, CCT_ERR_INVALID_ARG);
-    for (std::size_t k = 0; k < fields->size(); ++k) out += (k ? "," : "") + (*fields)[k];
-    out += "\n";
-  }
-  return out;
-}
-
 // Cuts off a partial last line (a crash mid-write) and checks the header,
 // so that appended rows start on a line of their own; converts a
-// single-node file to the current format. Returns whether the file already
-// has its header.
+// single-node file to the current format (every row checked on the way).
+// Returns whether the file already has its header.
 bool prepare_for_append(const std::string& path) {
   namespace fs = std::filesystem;
   if (!fs::exists(path)) return false;
@@ -159,10 +204,14 @@ bool prepare_for_append(const std::string& path) {
   if (complete != text.size()) fs::resize_file(path, complete);
   if (complete == 0) return false;
   const std::string_view header(text.data(), text.find('\n'));
-  if (format_of(path, header) == Format::kSingleNode)
-    write_file_atomically(path, converted(path, text.substr(0, complete)),
+  if (format_of(path, header) == Format::kSingleNode) {
+    std::string converted = std::string(kResultsHeader) + "\n";
+    for (const ResultRow& row : parse_complete(std::string_view(text).substr(0, complete), path))
+      converted += csv_line(row);
+    write_file_atomically(path, converted,
                           static_cast<mode_t>(fs::status(path).permissions() & fs::perms::mask),
                           "cannot convert results file");
+  }
   return true;
 }
 
@@ -183,10 +232,14 @@ std::string ResultRow::key() const {
          "," + std::to_string(bytes) + "," + algorithm + "," + params;
 }
 
+std::string ResultRow::choice() const {
+  return params.empty() ? algorithm : algorithm + "(" + params + ")";
+}
+
 std::string format_params(const cct_algorithm_desc& alg, std::span<const int64_t> values) {
   std::string out;
   for (uint32_t i = 0; i < alg.nparams && i < values.size(); ++i)
-    out += (i ? ";" : "") + std::string(alg.params[i].name) + "=" +
+    out += (i ? "," : "") + std::string(alg.params[i].name) + "=" +
            format_param(alg.params[i], values[i]);
   return out;
 }
@@ -198,7 +251,9 @@ std::vector<int64_t> parse_params(const cct_algorithm_desc& alg, const std::stri
     return Error(std::string(alg.name) + ": parameters '" + text + "': " + why,
                  CCT_ERR_INVALID_ARG);
   };
-  for (const std::string& item : text.empty() ? std::vector<std::string>{} : split(text, ';')) {
+  std::string items = text;
+  std::replace(items.begin(), items.end(), ';', ',');
+  for (const std::string& item : items.empty() ? std::vector<std::string>{} : split(items, ',')) {
     const std::size_t eq = item.find('=');
     uint32_t i = 0;
     while (i < alg.nparams && item.compare(0, eq, alg.params[i].name) != 0) ++i;
@@ -221,10 +276,7 @@ ResultsWriter::ResultsWriter(const std::string& path) : path_(path) {
 }
 
 void ResultsWriter::append(const ResultRow& row) {
-  const PointResult& r = row.result;
-  out_ << row.key() << ',' << format_seconds(r.median_s) << ',' << format_seconds(r.min_s) << ','
-       << format_seconds(r.max_s) << ',' << r.reps << ',' << stage_name(row.stage) << '\n'
-       << std::flush;
+  out_ << csv_line(row) << std::flush;
   if (!out_) throw Error("cannot write results file " + path_);
 }
 
@@ -233,19 +285,10 @@ std::string results_text(const std::string& path) {
 }
 
 std::vector<ResultRow> parse_results(const std::string& text, const std::string& source) {
-  const std::vector<std::string> lines = split(text, '\n');
-  // The piece after the last newline is empty, or a row cut off by a crash.
-  const std::size_t complete = lines.size() - 1;
-  if (complete == 0) return {};
-  const Format format = format_of(source, lines[0]);
-  std::vector<ResultRow> rows;
-  for (std::size_t i = 1; i < complete; ++i) {
-    ResultRow row;
-    if (std::string why = parse_row(lines[i], format, &row); !why.empty())
-      throw Error(source + ":" + std::to_string(i + 1) + ": " + why, CCT_ERR_INVALID_ARG);
-    rows.push_back(std::move(row));
-  }
-  return rows;
+  // What follows the last newline is empty, or a row cut off by a crash.
+  const std::size_t last_newline = text.rfind('\n');
+  if (last_newline == std::string::npos) return {};
+  return parse_complete(std::string_view(text).substr(0, last_newline + 1), source);
 }
 
 std::vector<ResultRow> read_results(const std::string& path) {

@@ -15,12 +15,14 @@
 // `check`, a full measurement at an off-grid size that tests the profile.
 //
 // bytes is a plain integer (tools sort and plot it as a number); params is
-// `name=value;name=value` in the algorithm's table order, empty when it has
-// none, with values as the SDK prints them: CCT_PARAM_BYTES values through
-// cct::format_bytes (65536 -> "64k", exact, the grammar of profiles and
-// CCT_FORCE), CCT_PARAM_INT values in decimal. Names are [a-z0-9_] by the
-// ABI's rules and values contain neither ',' nor ';', so no quoting exists.
-// Times are seconds with six significant digits.
+// the parameter list of the CCT_FORCE form, `name=value,name=value` in the
+// algorithm's table order, empty when it has none, so that
+// `algorithm(params)` pastes into CCT_FORCE (ResultRow::choice). Values are
+// as the SDK prints them: CCT_PARAM_BYTES values through cct::format_bytes
+// (65536 -> "64k", exact), CCT_PARAM_INT values in decimal. Fields are
+// quoted the RFC 4180 way where they hold a ',' (params) or a '"'. Rows of
+// files written before this form separate parameters with ';'; they read
+// as if written with ','. Times are seconds with six significant digits.
 //
 // Rows are appended and flushed one at a time, so an interrupted run keeps
 // every finished point. A last line without its newline is the remains of a
@@ -63,11 +65,15 @@ struct ResultRow {
 
   // What identifies a point: every column before the figures.
   std::string key() const;
+  // The algorithm with its parameters as CCT_FORCE takes them:
+  // "two_level(level=1,chunk=8k)", or the bare name.
+  std::string choice() const;
 };
 
-// `name=value;...` for these values of alg's parameters (table order).
+// `name=value,...` for these values of alg's parameters (table order).
 std::string format_params(const cct_algorithm_desc& alg, std::span<const int64_t> values);
-// The inverse: every parameter of alg named once, in any order. Throws
+// The inverse: every parameter of alg named once, in any order (',' or the
+// older ';' between them). Throws
 // cct::Error naming the algorithm and the offending text.
 std::vector<int64_t> parse_params(const cct_algorithm_desc& alg, const std::string& text);
 

@@ -56,14 +56,16 @@ class CollectiveSearch {
 
   // The winner among figures (not empty), keeping `previous` when close.
   static const Point* winner(const std::vector<Figure>& figures, const Point* previous) {
-    std::vector<double> medians;
-    std::optional<std::size_t> kept, library;
-    for (const Figure& f : figures) {
-      if (previous && f.point->same_candidate(*previous)) kept = medians.size();
-      if (is_library(*f.point)) library = medians.size();
-      medians.push_back(f.result.median_s);
-    }
-    return figures[choose_winner(medians, kept, library)].point;
+    std::vector<Contender> contenders;
+    for (const Figure& f : figures)
+      contenders.push_back(
+          {.median_s = f.result.median_s,
+           .min_s = f.result.min_s,
+           .algorithm = f.point->algorithm->desc->name,
+           .library = is_library(*f.point),
+           .previous = previous && f.point->same_candidate(*previous),
+           .default_params = f.point->params == f.point->algorithm->default_params()});
+    return figures[choose_winner(contenders)].point;
   }
 
   // Steps 1 and 2 at one grid size; returns its winner (null if none).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <iomanip>
 #include <set>
 #include <span>
@@ -39,11 +40,12 @@ std::vector<SizeRule> size_rules(std::span<const Winner> bucket) {
   std::vector<SizeRule> rules;
   for (std::size_t i = 0; i < bucket.size(); ++i) {
     const Winner& w = bucket[i];
-    const int64_t hi = i + 1 < bucket.size() ? bucket[i + 1].bytes : kMaxBytes;
+    const int64_t hi =
+        i + 1 < bucket.size() ? readable_boundary(w.bytes, bucket[i + 1].bytes) : kMaxBytes;
     if (!rules.empty() && rules.back().algorithm == w.algorithm && rules.back().params == w.params)
       rules.back().hi = hi;
     else
-      rules.push_back({.lo = rules.empty() ? 0 : w.bytes,
+      rules.push_back({.lo = rules.empty() ? 0 : rules.back().hi,
                        .hi = hi,
                        .algorithm = w.algorithm,
                        .params = w.params,
@@ -90,10 +92,7 @@ std::string size_text(const SizeRule& s) {
 }
 
 std::string micros(const std::optional<double>& seconds) {
-  if (!seconds) return "-";
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(2) << *seconds * 1e6;
-  return out.str();
+  return seconds ? format_micros(*seconds) : "-";
 }
 
 using Line = std::array<std::string, 6>;
@@ -112,10 +111,9 @@ std::string aligned(const std::vector<Line>& lines) {
   return out.str();
 }
 
-// Within this fraction of the fastest, the previous size's winner is kept:
-// near-equal algorithms at neighbouring sizes differ by noise, and switching
-// between them would cut the profile into many ranges for nothing.
-constexpr double kKeepWithin = 0.05;
+// The bounds of tie_margin.
+constexpr double kTieAtLeast = 0.05;
+constexpr double kTieAtMost = 0.10;
 
 // The rows that compete in one group: the full measurements where there
 // are any, else the pruned ones (a run stopped between screening and the
@@ -132,31 +130,53 @@ std::vector<const Winner*> competing(const std::vector<Winner>& rows,
 
 // The winner among rows, given the previous size's winner.
 const Winner* choose(const std::vector<const Winner*>& rows, const Winner* previous) {
-  std::vector<double> medians;
-  std::optional<std::size_t> kept, library;
-  for (const Winner* w : rows) {
-    if (previous && same_bucket(*previous, *w) && w->algorithm == previous->algorithm &&
-        w->params == previous->params)
-      kept = medians.size();
-    if (w->library) library = medians.size();
-    medians.push_back(w->median_s);
-  }
-  return rows[choose_winner(medians, kept, library)];
+  std::vector<Contender> contenders;
+  for (const Winner* w : rows)
+    contenders.push_back({.median_s = w->median_s,
+                          .min_s = w->min_s,
+                          .algorithm = w->algorithm,
+                          .library = w->library,
+                          .previous = previous && same_bucket(*previous, *w) &&
+                                      w->algorithm == previous->algorithm &&
+                                      w->params == previous->params,
+                          .default_params = w->default_params});
+  return rows[choose_winner(contenders)];
 }
 
 }  // namespace
 
-std::size_t choose_winner(std::span<const double> medians, std::optional<std::size_t> previous,
-                          std::optional<std::size_t> library) {
+double tie_margin(const Contender& fastest) {
+  const double spread =
+      fastest.median_s > 0 ? (fastest.median_s - fastest.min_s) / fastest.median_s : 0;
+  return std::clamp(spread, kTieAtLeast, kTieAtMost);
+}
+
+std::size_t choose_winner(std::span<const Contender> contenders) {
   std::size_t fastest = 0;
-  for (std::size_t i = 1; i < medians.size(); ++i)
-    if (medians[i] < medians[fastest]) fastest = i;
-  const auto close = [&](std::optional<std::size_t> i) {
-    return i && medians[*i] <= medians[fastest] * (1 + kKeepWithin);
+  for (std::size_t i = 1; i < contenders.size(); ++i)
+    if (contenders[i].median_s < contenders[fastest].median_s) fastest = i;
+  const double tied_below = contenders[fastest].median_s * (1 + tie_margin(contenders[fastest]));
+  const auto first_tied = [&](auto preferred) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < contenders.size(); ++i)
+      if (contenders[i].median_s <= tied_below && preferred(contenders[i])) return i;
+    return std::nullopt;
   };
-  if (close(library)) return *library;
-  if (close(previous)) return *previous;
+  for (bool Contender::*preferred : {&Contender::library, &Contender::previous})
+    if (const auto i = first_tied([&](const Contender& c) { return c.*preferred; })) return *i;
+  const std::string_view algorithm = contenders[fastest].algorithm;
+  if (const auto i = first_tied(
+          [&](const Contender& c) { return c.default_params && c.algorithm == algorithm; }))
+    return *i;
   return fastest;
+}
+
+int64_t readable_boundary(int64_t lo, int64_t hi) {
+  const int bits = std::bit_width(static_cast<uint64_t>(hi));
+  for (int kept = 1; kept < bits; ++kept) {
+    const int64_t truncated = hi & ~((int64_t{1} << (bits - kept)) - 1);
+    if (truncated > lo) return truncated;
+  }
+  return hi;
 }
 
 std::string read_winner(const ResultRow& row, const Registry& registry, Winner* w) {
@@ -176,12 +196,15 @@ std::string read_winner(const ResultRow& row, const Registry& registry, Winner* 
       return row.collective + "/" + row.algorithm + " parameter " + p.name + ": " + why;
     w->params[p.name] = values[i];
   }
+  w->choice = format_choice(*alg->desc, values);
+  w->default_params = values == alg->default_params();
   w->transport = row.transport;
   w->nodes = row.nodes;
   w->np = row.np;
   w->bytes = row.bytes;
   w->algorithm = row.algorithm;
   w->median_s = row.result.median_s;
+  w->min_s = row.result.min_s;
   w->library = (alg->desc->required_caps & CCT_CAP_LIBRARY) != 0;
   return "";
 }

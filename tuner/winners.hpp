@@ -1,9 +1,11 @@
 // ccautotune tuner: from the raw results to the rules of a profile.
 //
-// A winner is the row with the lowest median among the rows of one point
-// group (collective, transport, nodes, np, bytes); on a tie the earlier row wins;
-// but the previous size's winner stays when it is within 5% of the lowest
-// (noise should not cut the profile into many ranges). Only final and
+// A winner is chosen among the rows of one point group (collective,
+// transport, nodes, np, bytes) by choose_winner: the lowest median, unless
+// another row is as fast within the noise of the figures, and is the MPI
+// library's own call, the previous size's winner, or the fastest
+// algorithm with its default parameters (so that two runs on one machine
+// differ only where the measurements do). Only final and
 // crossover rows compete where a group has them (a pruned row's figure is
 // a cheap screening one); check rows test the profile and never shape it.
 // Each shape is tuned on its own: the rules of one (collective, transport)
@@ -16,7 +18,10 @@
 // each measured size's winner holds from that size up to the next measured
 // size; the first range starts at 0 and the last ends at max. Neighbouring
 // ranges with the same winner (algorithm and parameter values) are merged;
-// a merged range keeps the median of its first measured size.
+// a merged range keeps the median of its first measured size. A boundary
+// between two winners lies anywhere between their measured sizes as far
+// as the measurements tell; it is put at the readable size there
+// (readable_boundary), not at the odd size a bisection measured.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +29,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cct/profile.hpp"
@@ -40,6 +46,9 @@ struct Winner {
   int64_t bytes = 0;
   std::string algorithm;
   std::map<std::string, int64_t> params;  // every parameter, by name
+  std::string choice;                     // with its parameters, as CCT_FORCE takes it
+  bool default_params = false;            // the algorithm's default values, all of them
+  double min_s = 0;                       // the fastest repetition
   double median_s = 0;
   bool library = false;  // the collective library's own call (CCT_CAP_LIBRARY)
 };
@@ -53,14 +62,35 @@ struct Winners {
   std::vector<std::string> ignored;
 };
 
-// The index of the winner among medians (not empty): the lowest (the
-// earlier on a tie), unless `library`, the index of the collective library's
-// own call among them, is within 5% of it: a candidate replaces the library
-// only where it is faster by more than the noise of the figures (do no
-// harm). Else `previous`, the index of the previous size's winner, is kept
-// when within 5% of the lowest (no needless rule boundaries).
-std::size_t choose_winner(std::span<const double> medians, std::optional<std::size_t> previous,
-                          std::optional<std::size_t> library = std::nullopt);
+// One candidate of a point group, as the choice of its winner sees it.
+struct Contender {
+  double median_s = 0;
+  double min_s = 0;
+  std::string_view algorithm;
+  bool library = false;         // the collective library's own call (CCT_CAP_LIBRARY)
+  bool previous = false;        // the previous size's winner (algorithm and values)
+  bool default_params = false;  // the algorithm's default parameter values
+};
+
+// How far above the fastest median a contender still counts as tied with
+// it: the noise of the fastest's own figures, how far its median lies above
+// its fastest repetition, but at least 5% and at most 10%, so that a real
+// win of more than 10% is never given away for stability.
+double tie_margin(const Contender& fastest);
+
+// The index of the winner among contenders (not empty). The fastest is the
+// lowest median (the earlier on a tie). Among those tied with it
+// (tie_margin), in this order: the library's own call (a candidate replaces
+// the library only where it is faster beyond the noise: do no harm); the
+// previous size's winner (no needless rule boundaries); the fastest's
+// algorithm with its default parameters (values that differ only in noise
+// should not flip between runs). Else the fastest.
+std::size_t choose_winner(std::span<const Contender> contenders);
+
+// Where a rule starting at measured size `hi` begins when the rule before
+// it was measured at `lo` (lo < hi): the size in (lo, hi] with the fewest
+// significant bits, the largest such: 1M, 1536k, 3M rather than 1763487.
+int64_t readable_boundary(int64_t lo, int64_t hi);
 
 // row as a Winner, or why the registry does not accept it (an unknown
 // collective or algorithm, parameters it does not declare or allow).

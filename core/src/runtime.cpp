@@ -11,6 +11,7 @@
 #include "cct/profile.hpp"
 #include "cct/sdk/datatype.hpp"
 #include "cct/simulate.hpp"
+#include "cct/units.hpp"
 
 namespace cct {
 namespace {
@@ -156,7 +157,7 @@ Choice& Runtime::noted(Choice& choice, const cct_coll_args& args, const char* or
     std::ostringstream line;
     line << "cct: rank " << comm_->rank() << ": " << collective_name(args.collective) << " "
          << message_bytes(args.collective, args.count, args.dtype) << " B -> "
-         << choice.algorithm->desc->name << " (" << origin << ")\n";
+         << format_choice(*choice.algorithm->desc, choice.params) << " (" << origin << ")\n";
     log_line(line.str());
   }
   choice.logged = true;

@@ -32,7 +32,7 @@ void print_stats_rows(std::ostream& out, const std::vector<StatsRow>& rows) {
   const bool grouped = !rows.empty() && !rows.front().communicators.empty();
   if (grouped) out << std::left << std::setw(16) << "communicators" << std::setw(7) << "count";
   out << std::left << std::setw(11) << "collective" << std::setw(34) << "algorithm" << std::right
-      << std::setw(10) << "calls" << std::setw(14) << "bytes" << std::setw(12) << "total s"
+      << std::setw(10) << "calls" << std::setw(14) << "bytes" << std::setw(14) << "total us"
       << std::setw(12) << "mean us"
       << "\n";
   for (const StatsRow& r : rows) {
@@ -40,8 +40,8 @@ void print_stats_rows(std::ostream& out, const std::vector<StatsRow>& rows) {
     if (grouped) out << std::left << std::setw(16) << r.communicators << std::setw(7) << r.count;
     out << std::left << std::setw(11) << collective_name(r.collective) << std::setw(34)
         << r.algorithm << std::right << std::setw(10) << r.calls << std::setw(14) << r.bytes
-        << std::setw(12) << std::fixed << std::setprecision(6) << total << std::setw(12)
-        << std::setprecision(2) << total * 1e6 / static_cast<double>(r.calls) << "\n";
+        << std::setw(14) << format_micros(total) << std::setw(12)
+        << format_micros(total / static_cast<double>(r.calls)) << "\n";
   }
 }
 

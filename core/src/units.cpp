@@ -1,6 +1,7 @@
 #include "cct/units.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <limits>
 
 namespace cct {
@@ -40,6 +41,12 @@ std::optional<int64_t> parse_bytes(const std::string& text) {
     return std::nullopt;
   if (value > (std::numeric_limits<int64_t>::max() >> shift)) return std::nullopt;
   return value << shift;
+}
+
+std::string format_micros(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f", seconds * 1e6);
+  return text;
 }
 
 std::string format_param(const cct_param_desc& param, int64_t value) {

@@ -2,8 +2,9 @@
 # ccautotune makes a profile (np 2, bcast and allreduce); the C example app
 # run under it gives correct results, and every bcast and allreduce call is
 # served by the profile (CCT_LOG=debug names the origin of each choice) with
-# an algorithm the profile names. A malformed profile stops the app with the
-# file and line.
+# an algorithm the profile names. The rules ccautotune prints, pasted into
+# CCT_FORCE, run as printed. A malformed profile costs only itself, named
+# with its file and line.
 # usage: profile_end_to_end.sh <bin dir>
 set -uo pipefail
 bin=$1
@@ -21,9 +22,31 @@ calls=$(grep -cE '^cct: rank [01]: (bcast|allreduce) ' "$dir/app.log")
 [ "$calls" -ge 20 ] || fail "only $calls bcast/allreduce calls logged" "$dir/app.log"
 grep -E '^cct: rank [01]: (bcast|allreduce) ' "$dir/app.log" | grep -v '(profile)$' &&
   fail "calls above were not served by the profile" "$yaml"
-for alg in $(grep -E '^cct: rank [01]: (bcast|allreduce) ' "$dir/app.log" | awk '{print $8}' | sort -u); do
+for choice in $(grep -E '^cct: rank [01]: (bcast|allreduce) ' "$dir/app.log" | awk '{print $8}' | sort -u); do
+  alg=${choice%%(*}
   grep -q "algorithm: $alg\$" "$yaml" || fail "$alg ran but the profile does not name it" "$yaml"
 done
+
+# What ccautotune prints pastes back: each line of its rules table
+# (collective transport np bytes algorithm median_us), turned into the
+# CCT_FORCE rule collective:bytes:algorithm, makes the runtime run exactly
+# what was printed, as its log prints it.
+awk '$2 == "shm" && $1 ~ /^(bcast|allreduce)$/ && $3 ~ /^1-/ {print $1 ":" $4 ":" $5}' \
+  "$dir/tune.log" >"$dir/printed"
+[ -s "$dir/printed" ] || fail "no rules table in ccautotune's output" "$dir/tune.log"
+force=$(paste -sd';' "$dir/printed")
+CCT_FORCE=$force CCT_PROFILE=$yaml CCT_LOG=debug "$bin/cclaunch" -n 2 "$bin/cct_example_app" \
+  >"$dir/forced.log" 2>&1 || fail "example app exited $? under CCT_FORCE=$force" "$dir/forced.log"
+grep -q "2 ranks, all results correct" "$dir/forced.log" || fail "wrong results" "$dir/forced.log"
+grep -E '^cct: rank [01]: (bcast|allreduce) ' "$dir/forced.log" | grep -v '(CCT_FORCE)$' &&
+  fail "calls above did not follow CCT_FORCE=$force" "$dir/forced.log"
+while IFS=: read -r collective _ choice; do
+  grep -qF " $collective " "$dir/forced.log" || continue
+  grep -E "^cct: rank [01]: $collective " "$dir/forced.log" | awk '{print $8}' | sort -u |
+    grep -qxF "$choice" || fail "CCT_FORCE'd $choice, the log shows otherwise" "$dir/forced.log"
+done <"$dir/printed"
+forced_calls=$(grep -c '(CCT_FORCE)$' "$dir/forced.log")
+[ "$forced_calls" -ge 20 ] || fail "only $forced_calls calls logged under CCT_FORCE" "$dir/forced.log"
 grep -qE '^(bcast|allreduce) ' "$dir/app.log" || fail "no stats table" "$dir/app.log"
 
 # A malformed profile is refused with file:line, and costs only itself: the
@@ -35,4 +58,5 @@ grep -q "^cct: $dir/bad.yaml:[0-9]*: .*; the profile is not used: built-in defau
   "$dir/bad.log" || fail "no file:line for the bad profile" "$dir/bad.log"
 ! grep -q "no profile for this machine" "$dir/bad.log" ||
   fail "a profile given but unreadable is reported as missing" "$dir/bad.log"
-echo "PASS: $calls calls served by the tuned profile; a malformed profile is refused with file:line"
+echo "PASS: $calls calls served by the tuned profile; its printed rules pasted into CCT_FORCE ran" \
+  "as printed ($forced_calls calls); a malformed profile is refused with file:line"

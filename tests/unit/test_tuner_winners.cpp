@@ -144,8 +144,8 @@ TEST_CASE("build_rules: one bucket per measured np, from 1 to max", "[tuner]") {
   CHECK(buckets[2].sizes[0].algorithm == "binomial");
   // Each records the size it was measured at, for the runtime to say when
   // it stretches the rules to another.
-  CHECK((buckets[0].measured_np == 2 && buckets[1].measured_np == 4 &&
-         buckets[2].measured_np == 8));
+  CHECK(
+      (buckets[0].measured_np == 2 && buckets[1].measured_np == 4 && buckets[2].measured_np == 8));
 }
 
 TEST_CASE("a profile of the built rules passes load_profile with the registry", "[tuner]") {
@@ -228,6 +228,65 @@ TEST_CASE("pick_winners keeps the previous size's winner within 5% of the fastes
   CHECK(w[3].algorithm == "binomial");  // another np: no memory of np=2
 }
 
+// row() whose fastest repetition was `min_s`: the noise of its figures.
+ResultRow with_min(double min_s, ResultRow r) {
+  r.result.min_s = min_s;
+  return r;
+}
+
+TEST_CASE("pick_winners: ties are within the noise of the fastest's figures, 5% to 10%",
+          "[tuner]") {
+  const std::vector<ResultRow> rows{
+      row("bcast", 2, 1, "binomial", "", 1.00e-6),
+      row("bcast", 2, 1, "knomial", "radix=4", 1.20e-6),
+      // The fastest's median lies 8% above its best repetition: binomial,
+      // 7% slower, is tied with it and stays.
+      row("bcast", 2, 2, "binomial", "", 1.07e-6),
+      with_min(0.92e-6, row("bcast", 2, 2, "knomial", "radix=4", 1.00e-6)),
+      // However noisy the fastest, more than 10% is a real difference.
+      row("bcast", 2, 4, "binomial", "", 1.11e-6),
+      with_min(0.50e-6, row("bcast", 2, 4, "knomial", "radix=4", 1.00e-6)),
+  };
+  const auto w = winners_of(rows);
+  REQUIRE(w.size() == 3);
+  CHECK(w[1].algorithm == "binomial");
+  CHECK(w[2].algorithm == "knomial");
+  CHECK(cct::tuner::tie_margin({.median_s = 1, .min_s = 1}) == 0.05);
+  CHECK(cct::tuner::tie_margin({.median_s = 1, .min_s = 0.92}) == Approx(0.08));
+  CHECK(cct::tuner::tie_margin({.median_s = 1, .min_s = 0.1}) == 0.10);
+}
+
+TEST_CASE("pick_winners: among tied values of one algorithm, its defaults", "[tuner]") {
+  const std::vector<ResultRow> rows{
+      row("bcast", 2, 1, "knomial", "radix=8", 1.00e-6),
+      row("bcast", 2, 1, "knomial", "radix=4", 1.03e-6),  // the default
+      row("bcast", 2, 1, "binomial", "", 1.01e-6),
+      row("bcast", 4, 1, "knomial", "radix=8", 1.00e-6),
+      row("bcast", 4, 1, "knomial", "radix=4", 1.20e-6),
+  };
+  const auto w = winners_of(rows);
+  REQUIRE(w.size() == 2);
+  CHECK(w[0].choice == "knomial(radix=4)");
+  CHECK(w[0].default_params);
+  CHECK(w[1].choice == "knomial(radix=8)");  // 20% faster than the defaults
+}
+
+TEST_CASE("build_rules puts a boundary at a readable size between the measured ones", "[tuner]") {
+  CHECK(cct::tuner::readable_boundary(64, 1024) == 1024);
+  CHECK(cct::tuner::readable_boundary(1 << 20, 1763487) == 1572864);  // 1536k
+  CHECK(cct::tuner::readable_boundary(2048, 3000) == 2560);
+  CHECK(cct::tuner::readable_boundary(0, 1) == 1);
+  CHECK(cct::tuner::readable_boundary(1000, 1001) == 1001);
+  const auto buckets = bcast_buckets({
+      row("bcast", 2, 1 << 20, "binomial", "", 1e-4),
+      row("bcast", 2, 1763487, "chain", "segment=32k", 1e-4),
+      row("bcast", 2, 2 << 20, "chain", "segment=32k", 2e-4),
+  });
+  REQUIRE(buckets.size() == 1);
+  CHECK(ranges(buckets[0]) ==
+        std::vector<Range>{{0, 1572864, "binomial"}, {1572864, kMaxBytes, "chain"}});
+}
+
 TEST_CASE("pick_winners keeps the MPI library's own call unless beaten by more than 5%",
           "[tuner]") {
   const std::vector<ResultRow> rows{
@@ -298,7 +357,7 @@ TEST_CASE("profile_accuracy compares the profile's choice with the fastest at ch
   CHECK(a.within == 1);
   CHECK(a.worst_ratio == Approx(1.5));
   CHECK(a.mean_ratio == Approx(1.25));
-  CHECK_THAT(a.worst, Catch::Contains("bcast shm np=2 96: binomial 1.5x chain(segment=32768)"));
+  CHECK_THAT(a.worst, Catch::Contains("bcast shm np=2 96: binomial 1.5x chain(segment=32k)"));
   CHECK_THAT(cct::tuner::describe(a), Catch::StartsWith("off-grid checks: 2 sizes"));
 }
 
@@ -370,5 +429,5 @@ TEST_CASE("profile_accuracy judges each check by the rules of its own shape", "[
   CHECK(a.checked == 2);
   CHECK(a.within == 1);
   CHECK(a.worst_ratio == Approx(2));
-  CHECK_THAT(a.worst, Catch::StartsWith("bcast shm np=4 (2 nodes) 96: chain(segment=32768) 2x"));
+  CHECK_THAT(a.worst, Catch::StartsWith("bcast shm np=4 (2 nodes) 96: chain(segment=32k) 2x"));
 }

@@ -16,6 +16,10 @@ std::string format_bytes(int64_t bytes);
 // nullopt for anything else (negative, junk, overflow).
 std::optional<int64_t> parse_bytes(const std::string& text);
 
+// A time as every human-readable output of the project writes it: in
+// microseconds, two decimals (1.25e-6 -> "1.25"); labels say "us".
+std::string format_micros(double seconds);
+
 // A parameter value as people write it: sizes of a CCT_PARAM_BYTES
 // parameter like format_bytes ("64k"), anything else in decimal.
 std::string format_param(const cct_param_desc& param, int64_t value);
