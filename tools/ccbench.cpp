@@ -26,13 +26,14 @@
 // benchmark, not a test: nothing is asserted.
 #include <mpi.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <iostream>
 #include <iterator>
-#include <sstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -42,6 +43,7 @@
 #include "cct/error.hpp"
 #include "cct/session.hpp"
 #include "cct/units.hpp"
+#include "cli_validators.hpp"
 #include "mpi_bootstrap.hpp"
 #include "profile_check.hpp"
 
@@ -320,93 +322,115 @@ void print_header(const Bench& b, const Options& o) {
   std::printf("\n");
 }
 
-const char* const kUsage =
-    "usage: mpirun -np N ccbench [--min-bytes B] [--max-bytes B] [--collectives a,b,...]\n"
-    "                            [--compare [--algorithms a,b,...]] [--transports a,b]\n"
-    "                            [--strided] [--check RESULTS.csv]\n"
+const char* const kDescription =
+    "Run under mpirun: mpirun -np N ccbench [OPTIONS]\n"
     "Sizes are message sizes as profiles count them (e.g. 1, 4k, 1M), powers of two.\n"
     "Without --compare: MPI's own call against the runtime's choice (its profile).\n"
-    "--compare: MPI's own call against every algorithm of the collective (default\n"
-    "parameters), or those --algorithms names, as ratios algorithm/MPI.\n"
-    "--transports: the runtime's transports, side by side (default: shm on one node,\n"
-    "mpi between nodes; mpi: p2p over the MPI library, only the algorithms that need\n"
-    "nothing more, and with CCT_VIRTUAL_NODES=k or real nodes the hierarchical ones,\n"
-    "shm inside each node).\n"
     "From 64 KiB each row shows the machine's copy limit for its size: `copy`, one\n"
-    "core copying the bytes once; `split`, every rank's core copying its share.\n"
-    "--check RESULTS.csv: for every size the tuner measured (ccautotune's CSV), the\n"
-    "profile's pick against the runner-up of those measurements, interleaved; flags\n"
-    "the sizes where the runner-up is more than 5% faster.\n"
-    "--strided: bcast, gather, scatter, allgather and alltoall on data that is every\n"
-    "other double, as a derived datatype: MPI's own call against the interposer's\n"
-    "path (packed into scratch, the runtime's call, unpacked), as ratios.\n";
+    "core copying the bytes once; `split`, every rank's core copying its share.\n";
 
-bool parse_args(int argc, char** argv, Options& o, std::string& error) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--compare" || arg == "--strided") {
-      (arg == "--compare" ? o.compare : o.strided) = true;
-      continue;
-    }
-    if (i + 1 >= argc) return error = "missing value after " + arg, false;
-    const std::string value = argv[++i];
-    if (arg == "--min-bytes" || arg == "--max-bytes") {
-      auto v = cct::parse_bytes(value);
-      if (!v || *v < 1) return error = "bad size '" + value + "' for " + arg, false;
-      (arg == "--min-bytes" ? o.min_bytes : o.max_bytes) = *v;
-    } else if (arg == "--collectives") {
-      std::stringstream ss(value);
-      for (std::string name; std::getline(ss, name, ',');) {
+// A collective's name on the command line, as the number of its
+// cct_collective for CLI11 to store.
+CLI::Validator collective_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
         cct_collective c;
-        if (!cct::parse_collective(name, &c))
-          return error = "unknown collective '" + name + "'", false;
-        o.collectives.push_back(c);
-      }
-    } else if (arg == "--transports") {
-      std::stringstream ss(value);
-      for (std::string name; std::getline(ss, name, ',');) o.transports.push_back(name);
-    } else if (arg == "--check") {
-      o.check = value;
-    } else if (arg == "--algorithms") {
-      std::stringstream ss(value);
-      for (std::string name; std::getline(ss, name, ',');) o.algorithms.push_back(name);
-    } else {
-      return error = "unknown argument '" + arg + "'", false;
-    }
-  }
+        if (!cct::parse_collective(text, &c)) return "unknown collective '" + text + "'";
+        text = std::to_string(static_cast<int>(c));
+        return "";
+      },
+      "");
+}
+
+void add_options(CLI::App& app, Options& o) {
+  app.add_option("--min-bytes", o.min_bytes, "smallest message (default 1)")
+      ->transform(cct::tools::byte_size())
+      ->check(cct::tools::positive())
+      ->type_name("SIZE");
+  app.add_option("--max-bytes", o.max_bytes, "largest message (default 1M)")
+      ->transform(cct::tools::byte_size())
+      ->check(cct::tools::positive())
+      ->type_name("SIZE");
+  app.add_option("--collectives", o.collectives, "only these collectives (default: all)")
+      ->transform(collective_number())
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("a,b,...");
+  app.add_flag("--compare", o.compare,
+               "MPI's own call against every algorithm of the collective (default\n"
+               "parameters), or those --algorithms names, as ratios algorithm/MPI");
+  app.add_option("--algorithms", o.algorithms, "with --compare: only these algorithms")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("a,b,...");
+  app.add_option("--transports", o.transports,
+                 "the runtime's transports, side by side (default: shm on one node,\n"
+                 "mpi between nodes; mpi: p2p over the MPI library, only the algorithms\n"
+                 "that need nothing more, and with CCT_VIRTUAL_NODES=k or real nodes the\n"
+                 "hierarchical ones, shm inside each node)")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("a,b");
+  app.add_flag("--strided", o.strided,
+               "bcast, gather, scatter, allgather and alltoall on data that is every\n"
+               "other double, as a derived datatype: MPI's own call against the\n"
+               "interposer's path (packed into scratch, the runtime's call, unpacked),\n"
+               "as ratios");
+  app.add_option("--check", o.check,
+                 "for every size the tuner measured (ccautotune's CSV), the profile's\n"
+                 "pick against the runner-up of those measurements, interleaved; flags\n"
+                 "the sizes where the runner-up is more than 5% faster")
+      ->type_name("RESULTS.csv");
+}
+
+// The mode's collectives (default: all it has); why the options do not go
+// together, or "".
+std::string settle_mode(Options& o) {
   if (int(o.strided) + int(o.compare) + int(!o.check.empty()) > 1)
-    return error = "--strided, --compare and --check are modes of their own: one at a time", false;
+    return "--strided, --compare and --check are modes of their own: one at a time";
   const auto strided_has = [](cct_collective c) { return c != CCT_BARRIER && !is_reduction(c); };
   if (o.collectives.empty())
     for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
       if (!o.strided || strided_has(cct_collective(c))) o.collectives.push_back(cct_collective(c));
   for (cct_collective c : o.collectives)
     if (o.strided && !strided_has(c))
-      return error = std::string("--strided has no ") + cct::collective_name(c), false;
-  return true;
+      return std::string("--strided has no ") + cct::collective_name(c);
+  return "";
+}
+
+// Reads the command line into o, alike on every rank; only rank 0 prints.
+// Returns the exit status where the run ends here: 0 after --help or
+// --version, 2 for a bad argument.
+std::optional<int> parse_args(int argc, char** argv, int rank, Options& o) {
+  CLI::App app{kDescription, "ccbench"};
+  app.set_version_flag("--version", "ccbench " CCT_VERSION);
+  add_options(app, o);
+  std::string error;
+  try {
+    app.parse(argc, argv);
+    error = settle_mode(o);
+  } catch (const CLI::Success& e) {
+    if (rank == 0) app.exit(e);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    error = e.what();
+  }
+  if (error.empty()) return std::nullopt;
+  if (rank == 0) std::cerr << "ccbench: " << error << "\nrun 'ccbench --help' for usage\n";
+  return 2;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  Options opts;
-  std::string error;
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const bool help = std::any_of(argv + 1, argv + argc, [](const char* a) {
-    return std::strcmp(a, "--help") == 0 || std::strcmp(a, "-h") == 0;
-  });
-  if (help) {
-    if (rank == 0) std::cout << kUsage;
+  Options opts;
+  if (const std::optional<int> status = parse_args(argc, argv, rank, opts)) {
     MPI_Finalize();
-    return 0;
-  }
-  if (!parse_args(argc, argv, opts, error)) {
-    if (rank == 0) std::cerr << "ccbench: " << error << "\n" << kUsage;
-    MPI_Finalize();
-    return 2;
+    return *status;
   }
   int status = 0;
   try {

@@ -2,8 +2,9 @@
 // library was refused), algorithms with their parameters, transports with
 // their capabilities, the topology with its fingerprint, and the profile the
 // runtime would use.
-#include <cstring>
+#include <CLI/CLI.hpp>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -12,28 +13,24 @@
 #include "cct/registry.hpp"
 #include "cct/topology.hpp"
 #include "cct/units.hpp"
-#include "json.hpp"
 #include "profile_info.hpp"
 
 namespace {
 
-using cct::tools::Json;
+// Keys in the order written, as ccinfo has always printed them.
+using Json = nlohmann::ordered_json;
 
-const char* const kUsage =
-    "usage: ccinfo [--json] [--help]\n"
-    "\n"
+const char* const kDescription =
     "Lists the plugin libraries ccautotune finds (CCT_PLUGIN_PATH, then the\n"
     "plugin directory beside libcct), the algorithms and transports they\n"
     "provide, this machine's topology and fingerprint, and the profile the\n"
     "runtime would use here (the file, why that one, what it was tuned on, and\n"
-    "the rules it leaves out).\n"
-    "\n"
-    "  --json   machine-readable output on stdout\n"
-    "  --help   this text\n"
-    "\n"
+    "the rules it leaves out).\n";
+
+const char* const kFooter =
     "Exit status: 0, or 1 when a library was refused, a CCT_PLUGIN_PATH entry\n"
     "does not exist, no algorithm was found or the topology could not be read\n"
-    "(the rest is still listed), 2 for a bad argument.\n";
+    "(the rest is still listed), 2 for a bad argument.";
 
 // "{2,3,4}" or "1..16 *2" / "0..64 +8".
 std::string param_domain(const cct_param_desc& p) {
@@ -134,103 +131,125 @@ void print_profile(const cct::tools::ProfileInfo& p, const std::string& fingerpr
   for (const std::string& why : p.left_out) std::cout << "  LEFT OUT: " << why << "\n";
 }
 
-void json_profile(Json& j, const cct::tools::ProfileInfo& p) {
-  j.key("profile").begin_object();
-  j.key("path").value(p.choice.path).key("why").value(p.choice.why);
-  j.key("searched").strings(p.dirs).key("error").value(p.error);
-  if (p.profile) {
-    j.key("date").value(p.profile->date).key("tool_version").value(p.profile->tool_version);
-    j.key("fingerprint").value(p.profile->machine.fingerprint);
-    j.key("this_machine").value(p.this_machine).key("summary").value(p.profile->machine.summary);
-    j.key("shapes").strings(p.shapes).key("left_out").strings(p.left_out);
-    j.key("tuning").begin_object();
-    for (const auto& [key, value] : p.profile->tuning) j.key(key).value(value);
-    j.end_object();
-  }
-  j.end_object();
+// A plugin's string as JSON: a null pointer reads as "".
+std::string text(const char* s) {
+  return s ? s : "";
 }
 
-void json_params(Json& j, const cct_algorithm_desc& d) {
-  j.key("params").begin_array();
+Json json_profile(const cct::tools::ProfileInfo& p) {
+  Json j = {
+      {"path", p.choice.path}, {"why", p.choice.why}, {"searched", p.dirs}, {"error", p.error}};
+  if (p.profile) {
+    j["date"] = p.profile->date;
+    j["tool_version"] = p.profile->tool_version;
+    j["fingerprint"] = p.profile->machine.fingerprint;
+    j["this_machine"] = p.this_machine;
+    j["summary"] = p.profile->machine.summary;
+    j["shapes"] = p.shapes;
+    j["left_out"] = p.left_out;
+    j["tuning"] = Json::object();
+    for (const auto& [key, value] : p.profile->tuning) j["tuning"][key] = value;
+  }
+  return j;
+}
+
+Json json_params(const cct_algorithm_desc& d) {
+  Json params = Json::array();
   for (uint32_t i = 0; i < d.nparams; ++i) {
     const cct_param_desc& p = d.params[i];
-    j.begin_object().key("name").value(p.name).key("doc").value(p.doc);
-    j.key("type").value(p.type == CCT_PARAM_BYTES ? "bytes" : "int");
-    j.key("default").value(p.default_value);
+    Json j = {{"name", text(p.name)},
+              {"doc", text(p.doc)},
+              {"type", p.type == CCT_PARAM_BYTES ? "bytes" : "int"},
+              {"default", p.default_value}};
     if (p.ncandidates > 0) {
-      j.key("candidates").begin_array();
-      for (uint32_t k = 0; k < p.ncandidates; ++k) j.value(p.candidates[k]);
-      j.end_array();
+      j["candidates"] = std::vector<int64_t>(p.candidates, p.candidates + p.ncandidates);
     } else {
-      j.key("lo").value(p.lo).key("hi").value(p.hi).key("step").value(p.step);
-      j.key("step_kind").value(p.step_kind == CCT_STEP_MUL ? "mul" : "add");
+      j["lo"] = p.lo;
+      j["hi"] = p.hi;
+      j["step"] = p.step;
+      j["step_kind"] = p.step_kind == CCT_STEP_MUL ? "mul" : "add";
     }
-    j.end_object();
+    params.push_back(std::move(j));
   }
-  j.end_array();
+  return params;
 }
 
-void json_registry(Json& j, const cct::Registry& reg) {
-  j.key("searched").value(reg.searched()).key("warnings").strings(reg.warnings());
-  j.key("libraries").begin_array();
-  for (const auto& r : reg.reports()) {
-    j.begin_object().key("path").value(r.path).key("loaded").value(r.loaded);
-    j.key("abi_version").value(int64_t{r.abi_version}).key("reason").value(r.reason);
-    j.key("exports").strings(r.exports).end_object();
-  }
-  j.end_array().key("transports").begin_array();
-  for (const auto& t : reg.transports()) {
-    j.begin_object().key("name").value(t.desc->name).key("doc").value(t.desc->doc);
-    j.key("library").value(t.library);
-    j.key("capabilities").value(cct::capability_names(t.desc->capabilities));
-    j.key("latency_ns").value(t.desc->hints.latency_ns);
-    j.key("bandwidth_bytes_per_ns").value(t.desc->hints.bandwidth_bytes_per_ns).end_object();
-  }
-  j.end_array().key("algorithms").begin_array();
+Json json_libraries(const cct::Registry& reg) {
+  Json libraries = Json::array();
+  for (const auto& r : reg.reports())
+    libraries.push_back({{"path", r.path},
+                         {"loaded", r.loaded},
+                         {"abi_version", r.abi_version},
+                         {"reason", r.reason},
+                         {"exports", r.exports}});
+  return libraries;
+}
+
+Json json_transports(const cct::Registry& reg) {
+  Json transports = Json::array();
+  for (const auto& t : reg.transports())
+    transports.push_back({{"name", text(t.desc->name)},
+                          {"doc", text(t.desc->doc)},
+                          {"library", t.library},
+                          {"capabilities", cct::capability_names(t.desc->capabilities)},
+                          {"latency_ns", t.desc->hints.latency_ns},
+                          {"bandwidth_bytes_per_ns", t.desc->hints.bandwidth_bytes_per_ns}});
+  return transports;
+}
+
+Json json_algorithms(const cct::Registry& reg) {
+  Json algorithms = Json::array();
   for (const auto& a : reg.algorithms()) {
     const cct_algorithm_desc& d = *a.desc;
-    j.begin_object().key("collective").value(cct::collective_name(d.collective));
-    j.key("name").value(d.name).key("doc").value(d.doc).key("library").value(a.library);
-    j.key("requires").value(cct::capability_names(d.required_caps));
-    j.key("limits").value(cct::limit_names(d.limits));
-    j.key("min_ranks").value(int64_t{d.min_ranks}).key("max_ranks").value(int64_t{d.max_ranks});
-    json_params(j, d);
-    j.end_object();
+    algorithms.push_back({{"collective", cct::collective_name(d.collective)},
+                          {"name", text(d.name)},
+                          {"doc", text(d.doc)},
+                          {"library", a.library},
+                          {"requires", cct::capability_names(d.required_caps)},
+                          {"limits", cct::limit_names(d.limits)},
+                          {"min_ranks", d.min_ranks},
+                          {"max_ranks", d.max_ranks},
+                          {"params", json_params(d)}});
   }
-  j.end_array();
+  return algorithms;
+}
+
+Json json_topology(const TopologyInfo& topo) {
+  if (!topo.topo) return {{"error", topo.error}};
+  return {{"summary", topo.topo->summary()},
+          {"fingerprint", topo.topo->fingerprint()},
+          {"cores", topo.topo->cores()},
+          {"pus", topo.topo->pus()}};
 }
 
 void print_json(const cct::Registry& reg, const TopologyInfo& topo,
                 const std::optional<cct::tools::ProfileInfo>& profile) {
-  Json j(std::cout);
-  j.begin_object();
-  json_registry(j, reg);
-  if (profile) json_profile(j, *profile);
-  j.key("topology").begin_object();
-  if (!topo.topo) {
-    j.key("error").value(topo.error);
-  } else {
-    j.key("summary").value(topo.topo->summary()).key("fingerprint").value(topo.topo->fingerprint());
-    j.key("cores").value(int64_t{topo.topo->cores()}).key("pus").value(int64_t{topo.topo->pus()});
-  }
-  j.end_object().end_object();
-  std::cout << "\n";
+  Json j = {{"searched", reg.searched()},
+            {"warnings", reg.warnings()},
+            {"libraries", json_libraries(reg)},
+            {"transports", json_transports(reg)},
+            {"algorithms", json_algorithms(reg)}};
+  if (profile) j["profile"] = json_profile(*profile);
+  j["topology"] = json_topology(topo);
+  // A plugin's text that is not UTF-8 is still printed, not a failure.
+  std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  CLI::App app{kDescription, "ccinfo"};
+  app.footer(kFooter);
+  app.set_version_flag("--version", "ccinfo " CCT_VERSION);
   bool json = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) {
-      json = true;
-    } else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::cout << kUsage;
-      return 0;
-    } else {
-      std::cerr << "ccinfo: unknown argument '" << argv[i] << "'\n" << kUsage;
-      return 2;
-    }
+  app.add_flag("--json", json, "machine-readable output on stdout");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "ccinfo: " << e.what() << "\nrun 'ccinfo --help' for usage\n";
+    return 2;
   }
   cct::Registry reg;
   reg.load_default();

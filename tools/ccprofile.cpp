@@ -12,6 +12,7 @@
 #include "cct/registry.hpp"
 #include "cct/topology.hpp"
 #include "cct/units.hpp"
+#include "cli_validators.hpp"
 #include "profile_diff.hpp"
 #include "profile_explain.hpp"
 #include "profile_merge.hpp"
@@ -120,8 +121,8 @@ int main(int argc, char** argv) {
   explain_cmd->add_option("BYTES", bytes, "message size as profiles count it (64, 4k, 1M)")
       ->required();
   explain_cmd->add_option("--np", query.np, "ranks of the communicator")
-      ->check(CLI::PositiveNumber);
-  explain_cmd->add_option("--nodes", query.nodes, "nodes it spans")->check(CLI::PositiveNumber);
+      ->check(cct::tools::positive());
+  explain_cmd->add_option("--nodes", query.nodes, "nodes it spans")->check(cct::tools::positive());
   explain_cmd->add_option("--transport", query.transport, "shm or mpi");
   explain_cmd->add_option("--profile", file, "profile file (default: the runtime's choice here)");
   CLI::App* diff_cmd = app.add_subcommand(

@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 packages=(g++ cmake make pkg-config libhwloc-dev hwloc libboost-dev libboost-filesystem-dev
           libboost-context-dev
-          libyaml-cpp-dev catch2 libcli11-dev libfccp-dev libopenmpi-dev openmpi-bin python3)
+          libyaml-cpp-dev catch2 libcli11-dev nlohmann-json3-dev libfccp-dev libopenmpi-dev
+          openmpi-bin python3)
 
 missing=()
 for p in "${packages[@]}"; do

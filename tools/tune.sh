@@ -14,7 +14,7 @@ launcher=(--launcher mpirun)
 command -v mpirun >/dev/null || launcher=()
 for arg in "$@"; do
   case $arg in
-    --launcher | --np | --fabric | --help | -h) launcher=() ;;
+    --launcher | --launcher=* | --np | --np=* | --fabric | --fabric=* | --help | -h) launcher=() ;;
   esac
 done
 exec "${CCT_BUILD_DIR:-build}/bin/ccautotune" "${launcher[@]}" "$@"

@@ -244,12 +244,15 @@ int relaunch_under_mpirun(const Options& opts, int argc, char** argv) {
   std::istringstream extra(opts.mpirun_args);
   for (std::string word; extra >> word;) args.push_back(word);
   args.push_back(std::filesystem::read_symlink("/proc/self/exe"));  // mpirun's, once exec'ed
+  // The ranks get the command line without the launcher's flags, which come
+  // as "--flag VALUE" or "--flag=VALUE".
   for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--launcher" || flag == "--hostfile" || flag == "--mpirun-args")
-      ++i;  // and its value
-    else
-      args.push_back(flag);
+    const std::string arg = argv[i];
+    const std::string flag = arg.substr(0, arg.find('='));
+    if (flag != "--launcher" && flag != "--hostfile" && flag != "--mpirun-args")
+      args.push_back(arg);
+    else if (flag == arg)
+      ++i;  // its value follows
   }
   std::vector<char*> c_args;
   for (std::string& a : args) c_args.push_back(a.data());

@@ -9,9 +9,9 @@
 // <out>/<fingerprint>.yaml, loaded back with the registry as a check, and
 // its accuracy at off-grid sizes is reported (output.hpp).
 #include <algorithm>
-#include <cstring>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "cct/error.hpp"
@@ -155,18 +155,14 @@ int run(Options opts) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::cout << kUsage;
-      return 0;
-    }
   try {
-    Options opts = parse_args(argc, argv);
-    if (started_by_mpirun()) return run_on_cluster(std::move(opts), &argc, &argv);
-    if (opts.launch_mpirun) return relaunch_under_mpirun(opts, argc, argv);
-    return run(std::move(opts));
+    std::optional<Options> opts = parse_args(argc, argv);
+    if (!opts) return 0;  // --help or --version
+    if (started_by_mpirun()) return run_on_cluster(std::move(*opts), &argc, &argv);
+    if (opts->launch_mpirun) return relaunch_under_mpirun(*opts, argc, argv);
+    return run(std::move(*opts));
   } catch (const UsageError& e) {
-    std::cerr << "ccautotune: " << e.what() << "\n" << kUsage;
+    std::cerr << "ccautotune: " << e.what() << "\nrun 'ccautotune --help' for usage\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "ccautotune: " << e.what() << "\n";

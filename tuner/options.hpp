@@ -15,9 +15,6 @@
 
 namespace cct::tuner {
 
-// The --help text.
-extern const char* const kUsage;
-
 struct Options {
   SpaceFilter filter;
   MeasureOptions measure;
@@ -47,9 +44,10 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Options from the command line (without --help). Throws UsageError naming
-// the flag and what is wrong with its value.
-Options parse_args(int argc, char** argv);
+// Options from the command line, or none when it asked for --help or
+// --version, answered on stdout. Throws UsageError naming the flag and what
+// is wrong with its value.
+std::optional<Options> parse_args(int argc, char** argv);
 
 // 2, 4, .. up to the cores, and the cores: the default --np.
 std::vector<int> default_nps(int cores);
@@ -57,8 +55,5 @@ std::vector<int> default_nps(int cores);
 // --transports and --algorithms name what the plugins provide, or
 // UsageError says which does not.
 void check_names(const Registry& registry, const SpaceFilter& filter);
-
-// The items of a comma-separated list, empty ones left out.
-std::vector<std::string> split_list(const std::string& text);
 
 }  // namespace cct::tuner

@@ -6,7 +6,8 @@
 # profile's buckets carry the 2 nodes, the hierarchical multinode
 # algorithms are measured where a node holds 2 ranks (and refused where it
 # holds 1), and the profile's machine records 2 nodes x 2 ranks. The same
-# through --launcher mpirun; a shape the job does not have, --np under
+# through --launcher=mpirun (its flags as --flag=value stay out of the ranks'
+# command line); a shape the job does not have, --np under
 # mpirun and launcher flags without --launcher are refused with status 2.
 # Then the unmodified MPI program interposer_check runs on that profile
 # under the interposer on the same 2 virtual nodes: its results match the
@@ -62,7 +63,7 @@ for c in barrier bcast allreduce; do
   fi
 done
 
-CCT_VIRTUAL_NODES=2 "$tuner" --launcher mpirun --mpirun-args "-np 4 --oversubscribe" \
+CCT_VIRTUAL_NODES=2 "$tuner" --launcher=mpirun --mpirun-args="-np 4 --oversubscribe" \
   --collectives barrier --quick --budget 0.02 --out "$dir/b" >"$dir/b.log" 2>&1 ||
   fail "--launcher mpirun exited $?" "$dir/b.log"
 grep -q '^barrier,mpi,2,4,0,multinode,' "$dir"/b/*.csv || fail "no multinode barrier row" "$dir/b.log"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# ccautotune end to end on 2 ranks: a small quick run writes a results file
+# ccautotune end to end on 2 ranks: a small quick run (its options given as
+# --opt=value as well as --opt value) writes a results file
 # with one row per point and a profile that its own load-back accepts; after
 # a simulated crash (the last row cut in half) --resume measures only the
 # missing point, no point appears twice, and the profile is written again;
@@ -12,7 +13,7 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 out=$dir/profiles
 run() {
-  "$tuner" --np 2 --collectives barrier,bcast --max-bytes 4k --quick --budget 0.05 \
+  "$tuner" --np 2 --collectives=barrier,bcast --max-bytes=4k --quick --budget 0.05 \
     --out "$out" "$@"
 }
 fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
@@ -37,6 +38,8 @@ header='collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_
 rows=$(($(wc -l <"$csv") - 1))
 [ "$rows" -ge 10 ] || fail "only $rows rows" "$csv"
 grep -q '^bcast,shm,1,2,1,knomial,radix=4,' "$csv" || fail "no knomial row" "$csv"
+# --max-bytes=4k: the largest size measured is 4 KiB.
+[ "$(cut -d, -f5 "$csv" | sort -n | tail -1)" = 4096 ] || fail "sizes beyond --max-bytes=4k" "$csv"
 
 # A crash in the middle of the last row: half of it stays, without newline.
 last=$(tail -1 "$csv")

@@ -4,8 +4,9 @@
 # capabilities, the switch-assisted algorithms, the real
 # topology with a fingerprint; the profile section names the profile in
 # effect and why, another machine's, the shape it was tuned on and a rule it
-# leaves out with file:line, or where it looked when there is none; and a bad
-# argument is refused with status 2.
+# leaves out with file:line, or where it looked when there is none, in text
+# and in JSON with the keys it has always had; and a bad argument is refused
+# with status 2.
 # usage: ccinfo_lists_everything.sh <ccinfo> <shipped profile>
 set -euo pipefail
 ccinfo=$1 shipped=$2
@@ -29,13 +30,28 @@ switch = {a["name"] for a in algs if "mcast" in a["requires"] or "aggregate" in 
 assert switch >= {"switch_bcast", "switch_gather", "switch_reduce", "counter_barrier"}, switch
 topo = info["topology"]
 assert "error" not in topo and len(topo["fingerprint"]) == 16 and topo["pus"] >= 1, topo
+# The keys, in the order ccinfo has always written them.
+def keys(obj, want):
+    assert list(obj) == want.split(), f"keys {list(obj)}, want {want}"
+keys(info, "searched warnings libraries transports algorithms profile topology")
+for lib in info["libraries"]:
+    keys(lib, "path loaded abi_version reason exports")
+for t in info["transports"]:
+    keys(t, "name doc library capabilities latency_ns bandwidth_bytes_per_ns")
+for a in algs:
+    keys(a, "collective name doc library requires limits min_ranks max_ranks params")
+    for p in a["params"]:
+        keys(p, "name doc type default " + ("candidates" if "candidates" in p else
+                                             "lo hi step step_kind"))
+keys(topo, "summary fingerprint cores pus")
+assert set(info["profile"]) >= {"path", "why", "searched", "error"}, info["profile"]
 print(f"PASS: {len(algs)} algorithms over {len(colls)} collectives, transports "
       f"{[t['name'] for t in info['transports']]}, topology {topo['summary']} ({topo['fingerprint']})")
 PY
 status=0
 out=$("$ccinfo" --bogus 2>&1) || status=$?
 [ "$status" -eq 2 ] || { echo "FAIL: ccinfo --bogus exited $status, want 2"; exit 1; }
-grep -q "unknown argument '--bogus'" <<<"$out" || { echo "FAIL: no clear message: $out"; exit 1; }
+grep -q "ccinfo: .*--bogus" <<<"$out" || { echo "FAIL: no clear message: $out"; exit 1; }
 
 # The profile section.
 dir=$(mktemp -d)
@@ -47,6 +63,14 @@ for want in "  $dir/p.yaml (CCT_PROFILE)" "fingerprint 88adac67bbb9af22 (ANOTHER
   "  rules for 1 node: np [1, max]" "  LEFT OUT: $dir/p.yaml:$line: "; do
   grep -qF -- "$want" <<<"$out" || { echo "FAIL: no '$want' in: $out"; exit 1; }
 done
+CCT_PROFILE=$dir/p.yaml "$ccinfo" --json | python3 -c '
+import json, sys
+p = json.load(sys.stdin)["profile"]
+want = ("path why searched error date tool_version fingerprint this_machine summary shapes "
+        "left_out tuning").split()
+assert list(p) == want, f"profile keys {list(p)}, want {want}"
+assert p["why"] == "CCT_PROFILE" and not p["this_machine"] and p["left_out"], p
+' || { echo "FAIL: ccinfo --json on $dir/p.yaml"; exit 1; }
 out=$(CCT_PROFILE_PATH=$dir/none XDG_DATA_HOME=$dir "$ccinfo" | sed -n '/^Profile:/,$p')
 case $out in
   *"none: no profile declares fingerprint"*"$dir/none"*"built-in defaults"*) ;;
