@@ -26,7 +26,6 @@ th, td { border: 1px solid #ddd; padding: 2px 8px; text-align: left; vertical-al
 td.figure { text-align: right; }
 svg.plot { max-width: 100%; height: auto; }
 .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.4em; }
-code { background: #f4f4f4; }
 )";
 
 // How the plots draw the rows of each stage: on the series' line, as a
@@ -134,12 +133,11 @@ std::vector<PlotSeries> series_of(const std::vector<ResultRow>& rows, const Styl
   return out;
 }
 
-// The bucket of the rules built for this shape; null where there is none
-// (rows the registry did not accept).
-const RankBucket* bucket_of(const std::map<cct_collective, TransportRules>& rules,
+// The bucket of the rules built for this shape, of collective c; null where
+// there is none (rows the registry did not accept).
+const RankBucket* bucket_of(const std::map<cct_collective, TransportRules>& rules, cct_collective c,
                             const Shape& shape) {
-  cct_collective c;
-  if (!parse_collective(shape.collective, &c) || !rules.contains(c)) return nullptr;
+  if (!rules.contains(c)) return nullptr;
   const auto transport = rules.at(c).find(shape.transport);
   if (transport == rules.at(c).end()) return nullptr;
   const auto bucket = std::ranges::find_if(transport->second, [&](const RankBucket& b) {
@@ -203,9 +201,9 @@ void write_shape(const Shape& shape, const std::vector<ResultRow>& rows, const S
             .x = bytes_axis(sizes),
             .y = log_axis(medians),
             .series = series_of(rows, styles)};
-  const RankBucket* bucket = bucket_of(rules, shape);
-  cct_collective c = CCT_BARRIER;
-  parse_collective(shape.collective, &c);
+  cct_collective c;
+  const RankBucket* bucket =
+      parse_collective(shape.collective, &c) ? bucket_of(rules, c, shape) : nullptr;
   if (bucket) plot.bands = bands_of(*bucket, c, registry, styles);
   out << "<section class=\"shape\" id=\"" << escape_markup(shape_id(shape)) << "\">\n"
       << svg_plot(plot);

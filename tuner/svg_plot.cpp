@@ -104,7 +104,7 @@ std::string mark_path(Mark mark, double x, double y) {
   const std::string cx = num(x), cy = num(y);
   switch (mark) {
     case Mark::kDiamond:
-      return "M" + num(x) + " " + num(y - 5) + "L" + num(x + 5) + " " + cy + "L" + cx + " " +
+      return "M" + cx + " " + num(y - 5) + "L" + num(x + 5) + " " + cy + "L" + cx + " " +
              num(y + 5) + "L" + num(x - 5) + " " + cy + "Z";
     case Mark::kCross:
       return "M" + num(x - 4) + " " + num(y - 4) + "L" + num(x + 4) + " " + num(y + 4) + "M" +
