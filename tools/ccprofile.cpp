@@ -1,8 +1,11 @@
 // ccprofile: look at a profile before using it: validate, show, explain a
 // call's choice, diff two profiles; and merge two of one machine. Reads
-// profiles the way the runtime does.
+// profiles the way the runtime does. And a report of the results file a
+// profile was built from, with plots (tuner/report_html.hpp).
 #include <CLI/CLI.hpp>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "profile_diff.hpp"
 #include "profile_explain.hpp"
 #include "profile_merge.hpp"
+#include "tuner/report_html.hpp"
 #include "tuner/winners.hpp"
 
 namespace {
@@ -98,10 +102,49 @@ int merge(const std::string& a, const std::string& b, const std::string& out,
   return 0;
 }
 
+// The machine of a results file: that of the profile ccautotune wrote
+// beside it (<fingerprint>.yaml next to <fingerprint>.csv); unknown (empty)
+// without one.
+cct::MachineInfo machine_of(const std::string& results, const cct::Registry& registry) {
+  const std::string profile = std::filesystem::path(results).replace_extension(".yaml").string();
+  if (!std::filesystem::exists(profile)) return {};
+  return cct::load_profile(profile, &registry, cct::RuleProblems::kDisableRule).machine;
+}
+
+int report(const std::string& results, const std::string& bench, std::string out,
+           const std::string& made_by, const cct::Registry& registry) {
+  if (!std::filesystem::exists(results))
+    throw cct::Error("no results file " + results, CCT_ERR_INVALID_ARG);
+  cct::tuner::ReportInput input{.rows = cct::tuner::read_results(results),
+                                .results = results,
+                                .machine = machine_of(results, registry),
+                                .made_by = made_by};
+  if (input.rows.empty()) throw cct::Error(results + ": no rows", CCT_ERR_INVALID_ARG);
+  if (!bench.empty()) {
+    input.bench = cct::tuner::read_bench(bench);
+    input.bench_source = bench;
+  }
+  if (out.empty()) out = std::filesystem::path(results).replace_extension(".html").string();
+  std::ofstream file(out);
+  cct::tuner::write_report(input, registry, file);
+  file.close();
+  if (!file) throw cct::Error("cannot write " + out);
+  std::cout << "report: " << out << "\n";
+  return 0;
+}
+
+std::string command_line(int argc, char** argv) {
+  std::string text = "ccprofile";
+  for (int i = 1; i < argc; ++i) text += std::string(" ") + argv[i];
+  return text;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Look at a ccautotune profile before using it: validate, show, explain, diff."};
+  CLI::App app{
+      "Look at a ccautotune profile before using it: validate, show, explain, diff, merge; "
+      "report on the results it was built from."};
   app.set_version_flag("--version", "ccprofile " CCT_VERSION);
   app.require_subcommand(1);
   std::vector<std::string> files;
@@ -135,6 +178,12 @@ int main(int argc, char** argv) {
   merge_cmd->add_option("A", file, "base profile")->required();
   merge_cmd->add_option("B", other, "profile whose shapes are added")->required();
   merge_cmd->add_option("--out", merged, "the merged profile's file")->required();
+  std::string bench, report_out;
+  CLI::App* report_cmd = app.add_subcommand(
+      "report", "an HTML page of a ccautotune results file: plots of every collective and shape");
+  report_cmd->add_option("RESULTS", file, "results file (<fingerprint>.csv)")->required();
+  report_cmd->add_option("--bench", bench, "a ccbench output: add its ratios to MPI");
+  report_cmd->add_option("-o,--out", report_out, "the page (default: RESULTS as .html)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -150,6 +199,7 @@ int main(int argc, char** argv) {
     if (*show_cmd) return show(file, registry);
     if (*explain_cmd) return explain(file, collective, bytes, query, registry);
     if (*merge_cmd) return merge(file, other, merged, registry);
+    if (*report_cmd) return report(file, bench, report_out, command_line(argc, argv), registry);
     return diff(file, other, registry);
   } catch (const cct::Error& e) {
     std::cerr << "ccprofile: " << e.what() << "\n";

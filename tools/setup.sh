@@ -8,6 +8,10 @@ packages=(g++ cmake make pkg-config libhwloc-dev hwloc libboost-dev libboost-fil
           libboost-context-dev
           libyaml-cpp-dev catch2 libcli11-dev nlohmann-json3-dev libfccp-dev libopenmpi-dev
           openmpi-bin python3)
+# More for a caller that needs them: tools/test.sh passes the packages only
+# the tests use.
+read -ra extra <<<"${CCT_EXTRA_PACKAGES:-}"
+packages+=("${extra[@]}")
 
 missing=()
 for p in "${packages[@]}"; do
