@@ -36,7 +36,9 @@ const char* const kDescription =
     "sizes have different winners, the crossover is bisected; off-grid sizes\n"
     "check the result. Then writes the profile DIR/<fingerprint>.yaml: for\n"
     "each collective, transport, rank count and size, the fastest algorithm\n"
-    "of every row of the results file (also when a job failed).\n";
+    "of every row of the results file (also when a job failed); within the\n"
+    "noise of the figures, the MPI library's own call, the previous size's\n"
+    "winner or the default parameters.\n";
 
 const char* const kClusterGroup = "Beyond one node";
 
@@ -105,6 +107,9 @@ void add_run_options(CLI::App& app, Options& opts) {
                  "~/.local/share/ccautotune/profiles)")
       ->type_name("DIR");
   app.add_flag("--resume", opts.resume, "continue the results file, skipping the points it holds");
+  app.add_flag("--report", opts.report,
+               "also write DIR/<fingerprint>.html: the results as plots, one\n"
+               "self-contained page (for an existing results file: ccprofile report)");
   app.add_option("--timeout", opts.timeout_s,
                  "limit per job of one transport and rank count (default 3600)")
       ->type_name("SECONDS");
@@ -172,6 +177,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
     throw UsageError(e.what());
   }
   opts.max_bytes_given = app.count("--max-bytes") > 0;
+  for (int i = 0; i < argc; ++i) opts.command_line += (i ? " " : "") + std::string(argv[i]);
   if (opts.filter.quick) {
     opts.search.bisect_depth = 1;
     if (app.count("--budget") == 0) opts.measure.budget_s = 0.25;

@@ -25,6 +25,8 @@ struct Options {
   std::string results;  // <out>/<fingerprint>.csv
   bool resume = false;
   bool verbose = false;
+  bool report = false;       // also write <out>/<fingerprint>.html (report_html.hpp)
+  std::string command_line;  // as given, for the report to say how it was made
   double timeout_s = 3600;
   double time_budget_s = 0;  // 0: none
   bool max_bytes_given = false;

@@ -1,16 +1,19 @@
 #include "tuner/output.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <vector>
 
+#include "cct/error.hpp"
 #include "cct/profile.hpp"
 #include "cct/registry.hpp"
 #include "cct/units.hpp"
 #include "tuner/accuracy.hpp"
+#include "tuner/report_html.hpp"
+#include "tuner/utc_time.hpp"
 #include "tuner/winners.hpp"
 
 namespace cct::tuner {
@@ -26,15 +29,6 @@ std::map<std::string, ResultRow> resume_rows(const Options& opts) {
   else if (fs::exists(opts.results) && fs::file_size(opts.results) > 0)
     throw UsageError(opts.results + " exists: pass --resume to continue it, or remove it");
   return known;
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
 }
 
 std::string joined(const std::vector<int>& values) {
@@ -78,6 +72,19 @@ std::string how_to_use(const std::string& path, const std::string& out) {
   return text + "\n";
 }
 
+// The report of the results beside the profile (--report).
+std::string write_report_page(const std::vector<ResultRow>& rows, const Registry& registry,
+                              const MachineInfo& machine, const Options& opts) {
+  const std::string path = (fs::path(opts.out) / (machine.fingerprint + ".html")).string();
+  std::ofstream page(path);
+  write_report(
+      {.rows = rows, .results = opts.results, .machine = machine, .made_by = opts.command_line},
+      registry, page);
+  page.close();
+  if (!page) throw Error("cannot write the report " + path);
+  return path;
+}
+
 }  // namespace
 
 bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts) {
@@ -105,8 +112,10 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
           opts.noise ? noise_warning(opts.noise->first, opts.noise->second) : "";
       !warning.empty())
     std::cout << "ccautotune: " << warning << "\n";
-  std::cout << "profile: " << path << "\nresults: " << opts.results << "\n"
-            << how_to_use(path, opts.out) << std::flush;
+  std::cout << "profile: " << path << "\nresults: " << opts.results << "\n";
+  if (opts.report)
+    std::cout << "report: " << write_report_page(rows, registry, profile.machine, opts) << "\n";
+  std::cout << how_to_use(path, opts.out) << std::flush;
   return true;
 }
 

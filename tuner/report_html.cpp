@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -13,6 +12,7 @@
 #include "tuner/accuracy.hpp"
 #include "tuner/markup.hpp"
 #include "tuner/svg_plot.hpp"
+#include "tuner/utc_time.hpp"
 #include "tuner/winners.hpp"
 
 namespace cct::tuner {
@@ -73,13 +73,6 @@ std::string shape_id(const Shape& s) {
          std::to_string(s.np);
 }
 
-// As format_choice writes it, so that it names the rules' choices alike.
-std::string series_name(const ResultRow& r) {
-  std::string params = r.params;
-  std::ranges::replace(params, ';', ',');
-  return params.empty() ? r.algorithm : r.algorithm + "(" + params + ")";
-}
-
 // items grouped by key, groups and their items in order of first appearance.
 template <class Key, class T>
 using Groups = std::vector<std::pair<Key, std::vector<T>>>;
@@ -103,7 +96,7 @@ using Styles = std::map<std::string, std::size_t>;
 
 Styles styles_of(const std::vector<ResultRow>& rows) {
   Styles styles;
-  for (const ResultRow& r : rows) styles.emplace(series_name(r), styles.size());
+  for (const ResultRow& r : rows) styles.emplace(r.choice(), styles.size());
   return styles;
 }
 
@@ -121,7 +114,7 @@ PlotPoint point_of(const ResultRow& r) {
 
 std::vector<PlotSeries> series_of(const std::vector<ResultRow>& rows, const Styles& styles) {
   std::vector<PlotSeries> out;
-  for (const auto& [name, members] : grouped(rows, series_name)) {
+  for (const auto& [name, members] : grouped(rows, &ResultRow::choice)) {
     PlotSeries s{.name = name, .style = styles.at(name)};
     for (const ResultRow& r : members) {
       const StageDrawing& how = *std::ranges::find(kStageDrawings, r.stage, &StageDrawing::stage);
@@ -163,14 +156,6 @@ std::vector<PlotBand> bands_of(const RankBucket& bucket, cct_collective c, const
   return bands;
 }
 
-std::string micros_text(const std::optional<double>& seconds) {
-  if (!seconds) return "-";
-  std::ostringstream out;
-  out.precision(3);
-  out << *seconds * 1e6;
-  return out.str();
-}
-
 void write_rules_table(const RankBucket& bucket, cct_collective c, const Registry& registry,
                        const Styles& styles, std::ostream& out) {
   out << "<table class=\"rules\"><tr><th>sizes (bytes)</th><th>winner</th>"
@@ -180,7 +165,8 @@ void write_rules_table(const RankBucket& bucket, cct_collective c, const Registr
     const std::optional<std::size_t> style = style_of(styles, choice);
     out << "<tr><td>" << size_range(s) << "</td><td><span class=\"swatch\" style=\"background:"
         << (style ? series_colour(*style) : "#999") << "\"></span>" << escape_markup(choice)
-        << "</td><td class=\"figure\">" << micros_text(s.median_s) << "</td></tr>\n";
+        << "</td><td class=\"figure\">" << (s.median_s ? format_micros(*s.median_s) : "-")
+        << "</td></tr>\n";
   }
   out << "</table>\n";
 }
@@ -212,15 +198,6 @@ void write_shape(const Shape& shape, const std::vector<ResultRow>& rows, const S
   else
     out << "<p>No rules: the registry accepts none of these rows.</p>\n";
   out << "</section>\n";
-}
-
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
 }
 
 std::string stage_counts(const std::vector<ResultRow>& rows) {

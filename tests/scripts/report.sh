@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# ccprofile report on the results of a small quick run (2 ranks, bcast and
-# allreduce up to 4 KiB) with a ccbench output (the one under
+# ccautotune --report writes a page of plots beside the profile of a small
+# quick run (2 ranks, bcast and allreduce up to 4 KiB), one per shape.
+# ccprofile report on its results with a ccbench output (the one under
 # docs/benchmarks): the page is written beside the results, names the
 # machine, and fetches nothing; in headless chromium every plot is there
 # (one per shape of the results file and per collective of the ccbench
@@ -17,11 +18,17 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 
-"$tuner" --np 2 --collectives bcast,allreduce --max-bytes 4k --quick --budget 0.02 \
+"$tuner" --np 2 --collectives bcast,allreduce --max-bytes 4k --quick --budget 0.02 --report \
   --out "$dir" >"$dir/tune.log" 2>&1 || fail "tuning exited $?" "$dir/tune.log"
 csv=$(ls "$dir"/*.csv)
 fp=$(basename "$csv" .csv)
 page=$dir/$fp.html
+shapes=$(awk -F, 'NR > 1 {print $1, $2, $3, $4}' "$csv" | sort -u | wc -l)
+# ccautotune --report wrote the page of its results, a plot per shape.
+grep -qx "report: $page" "$dir/tune.log" || fail "ccautotune --report: no 'report: $page'" \
+  "$dir/tune.log"
+[ "$(grep -o 'class="plot"' "$page" | wc -l)" -eq "$shapes" ] ||
+  fail "ccautotune --report: not one plot for each of $shapes shapes" "$page"
 "$ccprofile" report "$csv" --bench "$bench" >"$dir/report.log" 2>&1 ||
   fail "ccprofile report exited $?" "$dir/report.log"
 grep -qx "report: $page" "$dir/report.log" || fail "no 'report: $page'" "$dir/report.log"
@@ -33,7 +40,6 @@ if grep -Eiq '<(script|link|iframe|img)|url\(|@import|(src|href) *= *["'"'"']?(h
 fi
 
 # The plots expected: the shapes of the results, the collectives of ccbench's table.
-shapes=$(awk -F, 'NR > 1 {print $1, $2, $3, $4}' "$csv" | sort -u | wc -l)
 benched=$(awk '$1 == "collective" {table = 1; next} table && NF {print $1}' "$bench" | sort -u | wc -l)
 plots=$((shapes + benched))
 [ "$shapes" -ge 2 ] && [ "$benched" -ge 2 ] || fail "$shapes shapes, $benched collectives" "$csv"
