@@ -40,11 +40,29 @@ CCT_FORCE=$force CCT_PROFILE=$yaml CCT_LOG=debug "$bin/cclaunch" -n 2 "$bin/cct_
 grep -q "2 ranks, all results correct" "$dir/forced.log" || fail "wrong results" "$dir/forced.log"
 grep -E '^cct: rank [01]: (bcast|allreduce) ' "$dir/forced.log" | grep -v '(CCT_FORCE)$' &&
   fail "calls above did not follow CCT_FORCE=$force" "$dir/forced.log"
-while IFS=: read -r collective _ choice; do
-  grep -qF " $collective " "$dir/forced.log" || continue
-  grep -E "^cct: rank [01]: $collective " "$dir/forced.log" | awk '{print $8}' | sort -u |
-    grep -qxF "$choice" || fail "CCT_FORCE'd $choice, the log shows otherwise" "$dir/forced.log"
-done <"$dir/printed"
+# Each call ran the printed choice of the range holding its size.
+python3 - "$dir/printed" "$dir/forced.log" <<'PY' || fail "a call did not run what was printed" "$dir/forced.log"
+import re, sys
+units = {"": 1, "k": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+def size(text):
+    if text == "max":
+        return float("inf")
+    number, unit = re.fullmatch(r"(\d+)([kMG]?)", text).groups()
+    return int(number) * units[unit]
+rules = []
+for line in open(sys.argv[1]):
+    collective, sizes, choice = line.strip().split(":", 2)
+    lo, hi = sizes.split("-")
+    rules.append((collective, size(lo), size(hi), choice))
+for line in open(sys.argv[2]):
+    call = re.match(r"cct: rank \d+: (\w+) (\d+) B -> (\S+) \(CCT_FORCE\)$", line)
+    if not call:
+        continue
+    collective, nbytes, ran = call.group(1), int(call.group(2)), call.group(3)
+    printed = [c for (k, lo, hi, c) in rules if k == collective and lo <= nbytes < hi]
+    if printed != [ran]:
+        sys.exit(f"{collective} {nbytes} B ran {ran}, printed: {printed}")
+PY
 forced_calls=$(grep -c '(CCT_FORCE)$' "$dir/forced.log")
 [ "$forced_calls" -ge 20 ] || fail "only $forced_calls calls logged under CCT_FORCE" "$dir/forced.log"
 grep -qE '^(bcast|allreduce) ' "$dir/app.log" || fail "no stats table" "$dir/app.log"
