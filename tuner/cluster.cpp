@@ -118,23 +118,24 @@ void check_same_machines(Bootstrap& world, const std::string& fingerprint) {
                        std::string(all.data()) + ": tune each kind of node in a job of its own");
 }
 
-// Rank 0 opens the results file; every rank gets the rows of earlier runs
-// (the search must see the same figures everywhere) or the same error.
-std::map<std::string, ResultRow> open_results_everywhere(Options& opts,
-                                                         const std::string& fingerprint, int rank) {
+// Rank 0 opens the results file (and holds the lock on its directory);
+// every rank gets the rows of earlier runs (the search must see the same
+// figures everywhere) or the same error.
+OpenedResults open_results_everywhere(Options& opts, const std::string& fingerprint, int rank) {
   std::string error, rows;
+  OpenedResults opened;
   if (rank == 0) try {
-      open_results(opts, fingerprint);
+      opened = open_results(opts, fingerprint);
       rows = results_text(opts.results);
     } catch (const std::exception& e) {
       error = e.what();
     }
   if (error = broadcast_text(error, rank); !error.empty()) throw UsageError(error);
-  std::map<std::string, ResultRow> known;
+  opened.known.clear();
   if (opts.resume)
     for (ResultRow& row : parse_results(broadcast_text(rows, rank), "results of rank 0"))
-      known[row.key()] = std::move(row);
-  return known;
+      opened.known[row.key()] = std::move(row);
+  return opened;
 }
 
 // One shape on one transport: its ranks measure, the others wait.
@@ -203,8 +204,7 @@ int tune_cluster(Options& opts, int rank) {
   check_same_machines(world, topo.fingerprint());
   const Layout layout = layout_of(world);
   const std::vector<Shape> shapes = shapes_of(opts, layout);
-  const std::map<std::string, ResultRow> known =
-      open_results_everywhere(opts, topo.fingerprint(), rank);
+  const OpenedResults results = open_results_everywhere(opts, topo.fingerprint(), rank);
   if (rank == 0)
     std::cout << "ccautotune: " << world.size() << " ranks on " << layout.nodes << " node(s) of "
               << topo.summary() << ", fingerprint " << topo.fingerprint() << "; results in "
@@ -213,7 +213,7 @@ int tune_cluster(Options& opts, int rank) {
   for (const TransportEntry& transport : registry.transports())
     for (const Shape& shape : shapes)
       if (!is_simulated(transport) && tuned_on(opts, transport.desc->name, shape))
-        run_shape(registry, topo, transport, shape, layout, opts, known);
+        run_shape(registry, topo, transport, shape, layout, opts, results.known);
   opts.noise = {before, probe_on_rank0(rank, topo.cores(), "after tuning")};
   if (rank != 0) return 0;
   MachineInfo machine = describe_machine(topo, 1);

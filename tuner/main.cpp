@@ -108,12 +108,13 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   if (!opts.max_bytes_given) opts.filter.max_bytes = 64 << 10;
   opts.measure.warmup = 1;
   opts.measure.min_reps = opts.measure.max_reps = 1;
-  const std::map<std::string, ResultRow> known = open_results(opts, platform.fingerprint);
+  const OpenedResults results = open_results(opts, platform.fingerprint);
   const std::string name = opts.fabric.empty() ? "seed" : opts.fabric;
   std::cout << "ccautotune: " << transport.desc->name << " fabric " << name << ", fingerprint "
             << platform.fingerprint << "; results in " << opts.results << std::endl;
   bool ok = true;
-  for (int np : opts.nps) ok = run_simulated_job(registry, transport, np, opts, known) && ok;
+  for (int np : opts.nps)
+    ok = run_simulated_job(registry, transport, np, opts, results.known) && ok;
   const cct::MachineInfo machine{
       .fingerprint = platform.fingerprint,
       .summary = std::string(transport.desc->name) + " fabric " + name,
@@ -137,7 +138,7 @@ int run(Options opts) {
     return run_simulated(registry, *simulated, std::move(opts));
   const cct::Topology topo = cct::Topology::discover();
   if (opts.nps.empty()) opts.nps = default_nps(topo.cores());
-  const std::map<std::string, ResultRow> known = open_results(opts, topo.fingerprint());
+  const OpenedResults results = open_results(opts, topo.fingerprint());
   std::cout << "ccautotune: " << topo.summary() << ", fingerprint " << topo.fingerprint()
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
   const Noise before = announce(probe_noise(topo.cores()), "before tuning");
@@ -146,7 +147,7 @@ int run(Options opts) {
     if (selected(opts.filter.transports, transport.desc->name) && !cct::is_simulated(transport))
       for (int np : opts.nps)
         if (serves_local_ranks(transport, np))
-          ok = run_job(registry, topo, transport, np, opts, known) && ok;
+          ok = run_job(registry, topo, transport, np, opts, results.known) && ok;
   opts.noise = {before, announce(probe_noise(topo.cores()), "after tuning")};
   const int max_np = *std::max_element(opts.nps.begin(), opts.nps.end());
   return write_profile(registry, describe_machine(topo, max_np), opts) && ok ? 0 : 1;

@@ -1,9 +1,12 @@
 #include "tuner/options.hpp"
 
+#include <sys/resource.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
 #include "cct/error.hpp"
+#include "cct/units.hpp"
 #include "tools/cli_validators.hpp"
 
 namespace cct::tuner {
@@ -142,10 +145,47 @@ void add_cluster_options(CLI::App& app, Options& opts) {
       ->group(kClusterGroup);
 }
 
+// A number flag's value in [lo, hi], or UsageError saying so.
+void check_range(const char* flag, double value, double lo, double hi, const char* unit) {
+  if (!(value >= lo && value <= hi))  // NaN fails both
+    throw UsageError(std::string(flag) + ": " + CLI::detail::to_string(value) + " is outside " +
+                     CLI::detail::to_string(lo) + ".." + CLI::detail::to_string(hi) + unit);
+}
+
+// The bounds of the number flags: what a run can use, not what parses.
+// A point's budget beyond an hour, or rotating among more buffer sets than
+// fit in a cache hierarchy many times over, only hides a typo (the buffers
+// are allocated per rank: --buffers 100000 wanted gigabytes each).
+void check_ranges(const Options& opts) {
+  check_range("--budget", opts.measure.budget_s, 0.001, 3600, " seconds");
+  check_range("--time-budget", opts.time_budget_s, 0, 1e7, " seconds (0: none)");
+  check_range("--timeout", opts.timeout_s, 1, 1e7, " seconds");
+  check_range("--buffers", opts.measure.buffers, 1, 64, " buffer sets");
+  if (opts.filter.min_bytes > opts.filter.max_bytes)
+    throw UsageError("--min-bytes " + format_bytes(opts.filter.min_bytes) +
+                     " is above --max-bytes " + format_bytes(opts.filter.max_bytes) +
+                     ": no size to measure");
+}
+
+// The local launcher opens two sockets per rank before its first fork: a
+// rank count past the open-file limit would fail there, after the setup.
+void check_np_fits(int np) {
+  rlimit files{};
+  if (getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY) return;
+  const rlim_t needed = 2 * static_cast<rlim_t>(np) + 64;
+  if (needed > files.rlim_cur)
+    throw UsageError("--np " + std::to_string(np) + ": the local launcher needs about " +
+                     std::to_string(needed) + " open files, and the limit here is " +
+                     std::to_string(files.rlim_cur) + " (ulimit -n)");
+}
+
 // What parsing alone cannot check: ranges, and flags that need each other.
 void validate(const Options& opts) {
-  for (int n : opts.nps)
+  check_ranges(opts);
+  for (int n : opts.nps) {
     if (n < 1) throw UsageError("--np: rank counts start at 1");
+    check_np_fits(n);
+  }
   for (int n : opts.nodes)
     if (n < 1) throw UsageError("--nodes: node counts start at 1");
   for (int n : opts.ranks_per_node)

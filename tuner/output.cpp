@@ -26,8 +26,9 @@ std::map<std::string, ResultRow> resume_rows(const Options& opts) {
   std::map<std::string, ResultRow> known;
   if (opts.resume)
     for (ResultRow& row : read_results(opts.results)) known[row.key()] = std::move(row);
-  else if (fs::exists(opts.results) && fs::file_size(opts.results) > 0)
-    throw UsageError(opts.results + " exists: pass --resume to continue it, or remove it");
+  else if (!read_results(opts.results).empty())
+    throw UsageError(opts.results +
+                     " holds measurements: pass --resume to continue it, or remove it");
   return known;
 }
 
@@ -119,12 +120,12 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
   return true;
 }
 
-std::map<std::string, ResultRow> open_results(Options& opts, const std::string& fingerprint) {
+OpenedResults open_results(Options& opts, const std::string& fingerprint) {
   if (opts.out.empty()) opts.out = default_profile_out_dir();
   opts.results = (fs::path(opts.out) / (fingerprint + ".csv")).string();
-  std::map<std::string, ResultRow> known = resume_rows(opts);
   fs::create_directories(opts.out);
-  return known;
+  OutLock lock(opts.out);
+  return {.lock = std::move(lock), .known = resume_rows(opts)};
 }
 
 }  // namespace cct::tuner

@@ -7,15 +7,24 @@
 #include "cct/profile.hpp"
 #include "cct/registry.hpp"
 #include "tuner/options.hpp"
+#include "tuner/out_lock.hpp"
 #include "tuner/results_csv.hpp"
 
 namespace cct::tuner {
 
+// A run's results file, opened: the rows of earlier runs by key (with
+// --resume), and the lock on its directory, held as long as this lives.
+struct OpenedResults {
+  OutLock lock;
+  std::map<std::string, ResultRow> known;
+};
+
 // Sets opts.out (default: where the runtime looks) and opts.results
-// (<out>/<fingerprint>.csv), creates the directory, and returns the rows of
-// earlier runs by key with --resume. Throws UsageError when the results
-// file exists and --resume was not given.
-std::map<std::string, ResultRow> open_results(Options& opts, const std::string& fingerprint);
+// (<out>/<fingerprint>.csv), creates and locks the directory, and reads the
+// rows of earlier runs with --resume. Throws UsageError when another run
+// holds the directory, or the results file exists and --resume was not
+// given.
+OpenedResults open_results(Options& opts, const std::string& fingerprint);
 
 // The profile of every row of the results file, with its accuracy at the
 // off-grid checks, saved as <out>/<fingerprint>.yaml, loaded back with the

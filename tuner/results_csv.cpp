@@ -1,11 +1,16 @@
 #include "tuner/results_csv.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <sstream>
 #include <string_view>
@@ -270,14 +275,28 @@ std::vector<int64_t> parse_params(const cct_algorithm_desc& alg, const std::stri
 
 ResultsWriter::ResultsWriter(const std::string& path) : path_(path) {
   const bool has_header = prepare_for_append(path);
-  out_.open(path, std::ios::app);
-  if (!out_) throw Error("cannot write results file " + path);
-  if (!has_header) out_ << kResultsHeader << '\n' << std::flush;
+  fd_ = open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw Error("cannot write results file " + path + ": " + std::strerror(errno));
+  if (!has_header) write_all(std::string(kResultsHeader) + "\n");
+}
+
+ResultsWriter::~ResultsWriter() {
+  if (fd_ >= 0) close(fd_);
 }
 
 void ResultsWriter::append(const ResultRow& row) {
-  out_ << csv_line(row) << std::flush;
-  if (!out_) throw Error("cannot write results file " + path_);
+  write_all(csv_line(row));
+}
+
+void ResultsWriter::write_all(const std::string& text) {
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t n = write(fd_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      throw Error("cannot write results file " + path_ + ": " + std::strerror(errno) +
+                  (done > 0 ? " (the row was cut short; the next run drops it)" : ""));
+    done += static_cast<std::size_t>(n);
+  }
 }
 
 std::string results_text(const std::string& path) {

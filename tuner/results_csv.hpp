@@ -30,7 +30,6 @@
 #pragma once
 
 #include <cstdint>
-#include <fstream>
 #include <set>
 #include <span>
 #include <string>
@@ -82,15 +81,23 @@ std::vector<int64_t> parse_params(const cct_algorithm_desc& alg, const std::stri
 // format). A file of the format without nodes is first rewritten in the
 // current one, atomically (a temporary file, then rename), its rows getting
 // nodes 1, so that old and new rows never share a file.
+// A write the system refuses (a full disk, a read-only file system) throws
+// cct::Error naming the file and the system's reason; a row it cut short
+// is the remains of a crash to the reader and the next writer.
 class ResultsWriter {
  public:
   explicit ResultsWriter(const std::string& path);
-  // Writes one row and flushes it to the file.
+  ResultsWriter(const ResultsWriter&) = delete;
+  ResultsWriter& operator=(const ResultsWriter&) = delete;
+  ~ResultsWriter();
+  // Writes one row to the file (one write(2) call where the system allows).
   void append(const ResultRow& row);
 
  private:
+  void write_all(const std::string& text);
+
   std::string path_;
-  std::ofstream out_;
+  int fd_ = -1;
 };
 
 // Every finished row of a results file; none when the file does not exist.
