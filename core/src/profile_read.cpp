@@ -3,16 +3,19 @@
 // "<file>:<line>: <what>", the line being the node's (1-based).
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <initializer_list>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
 #include "profile_check.hpp"
+#include "utf8.hpp"
 
 namespace cct {
 namespace {
@@ -348,6 +351,12 @@ std::string read_file(const std::string& path) {
 
 Profile profile_from_yaml(const std::string& text, const std::string& source,
                           const Registry* registry, RuleProblems rule_problems) {
+  if (const std::optional<std::size_t> at = detail::first_non_utf8(text))
+    throw Error(source + ":" +
+                    std::to_string(std::count(text.begin(), text.begin() + *at, '\n') + 1) +
+                    ": not UTF-8 text (byte " + std::to_string(*at) +
+                    "); a profile is YAML, which is Unicode",
+                CCT_ERR_INVALID_ARG);
   // ParserException for malformed YAML; any other yaml-cpp exception would
   // be a reader bug, still reported with its position rather than escaping.
   try {

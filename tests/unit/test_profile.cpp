@@ -318,8 +318,7 @@ TEST_CASE("profile: rejections name the file and line", "[profile]") {
   }
 }
 
-TEST_CASE("profile: a problem inside one rule disables that rule alone, where asked",
-          "[profile]") {
+TEST_CASE("profile: a problem inside one rule disables that rule alone, where asked", "[profile]") {
   // An unknown algorithm (line 23), a parameter value the algorithm refuses
   // (27) and a field of a newer version (37): three rules disabled, each
   // naming its file and line; the bucket of np 9.. keeps working.
@@ -832,4 +831,20 @@ TEST_CASE("profile: finding the profile of a machine", "[profile]") {
         a.file("cccc000000000000.yaml"));
   CHECK(cct::find_profile_for("cccc000000000000", dirs) == "");
   CHECK(cct::find_profile_for("dddd", dirs) == b.file("cccc000000000000.yaml"));
+}
+
+TEST_CASE("profile: bytes that are not UTF-8 are refused with their line; UTF-8 round-trips",
+          "[profile]") {
+  // yaml-cpp would read them and write each as U+FFFD: a profile rewritten
+  // by the tools would quietly differ from the one read.
+  for (const char* bad : {"\xff", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82"}) {
+    const std::string yaml = with_line(6, std::string("  summary: pack:1 ") + bad + " core:2");
+    CHECK_THROWS_WITH(cct::profile_from_yaml(yaml, "p.yaml", nullptr),
+                      Catch::StartsWith("p.yaml:6: not UTF-8 text"));
+  }
+  const std::string yaml =
+      with_line(6, "  summary: pack:1 \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 core:2");
+  const cct::Profile p = cct::profile_from_yaml(yaml, "p.yaml", nullptr);
+  CHECK(p.machine.summary == "pack:1 \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 core:2");
+  CHECK(cct::profile_from_yaml(cct::profile_to_yaml(p), "again", nullptr) == p);
 }

@@ -1,0 +1,20 @@
+// ccautotune host library: whether text is UTF-8.
+//
+// A profile is YAML, which is Unicode text; yaml-cpp reads other bytes
+// without complaint but writes each as U+FFFD, so a profile rewritten by
+// the tools (ccprofile merge, ccautotune --resume) would silently differ
+// from the one read. The readers refuse such bytes instead, naming where.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace cct::detail {
+
+// The offset of the first byte that does not belong to a well-formed
+// UTF-8 sequence (RFC 3629: no overlong forms, no surrogates, nothing
+// above U+10FFFF), or nothing when all of text is UTF-8.
+std::optional<std::size_t> first_non_utf8(std::string_view text);
+
+}  // namespace cct::detail
