@@ -5,6 +5,7 @@
 #include <exception>
 #include <iostream>
 #include <map>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -98,6 +99,19 @@ std::string label_of(MPI_Comm comm) {
   return "size=" + std::to_string(size);
 }
 
+// Why a communicator's collectives go to the MPI library although the
+// runtime was wanted, on stderr whatever CCT_LOG and CCT_STATS say: by its
+// rank 0, and once per process and reason, so that a program making
+// hundreds of communicators gets one line, not hundreds.
+void say_refused_once(MPI_Comm comm, const std::string& why) {
+  static std::set<std::string> said;
+  int rank = 0;
+  PMPI_Comm_rank(comm, &rank);
+  if (rank == 0 && said.insert(why).second)
+    std::cerr << "cct: " << why << " (communicator " << label_of(comm)
+              << "); its collectives go to the MPI library (said once per process)\n";
+}
+
 CommRuntime* make_runtime(MPI_Comm comm) {
   auto entry = std::make_unique<CommRuntime>();
   entry->label = label_of(comm);
@@ -115,11 +129,7 @@ CommRuntime* make_runtime(MPI_Comm comm) {
                                                transport, basis);
   } catch (const std::exception& e) {
     entry->refused = std::string("the runtime failed to open: ") + e.what();
-    int rank = 0;
-    PMPI_Comm_rank(comm, &rank);
-    if (rank == 0)
-      std::cerr << "cct: " << entry->refused
-                << "; this communicator's collectives go to the MPI library\n";
+    say_refused_once(comm, entry->refused);
   }
   return entry.release();
 }

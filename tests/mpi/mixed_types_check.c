@@ -563,6 +563,11 @@ int main(int argc, char** argv) {
   MPI_Comm_split(MPI_COMM_WORLD, 0, size - 1 - rank, &reversed);
   test_everything(reversed, 2);
   MPI_Comm_free(&reversed);
+  // A communicator like MPI_COMM_WORLD but its own (a library's duplicate).
+  MPI_Comm twin;
+  MPI_Comm_dup(MPI_COMM_WORLD, &twin);
+  test_everything(twin, 3);
+  MPI_Comm_free(&twin);
 
   free_types();
   int mine[2] = {checks, failures}, all[2] = {0, 0};

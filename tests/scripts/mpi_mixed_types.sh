@@ -6,7 +6,8 @@
 # transport between them). Every run ends in time with a clean summary line,
 # no bcast, gather, scatter, allgather or alltoall call is passed to the MPI
 # library on rank 0 (CCT_STATS), and from 2 ranks some rank reports calls run
-# on packed copies of derived-type data.
+# on packed copies of derived-type data. A runtime that cannot open is said
+# once per process, and the data still arrive.
 # usage: mpi_mixed_types.sh <mixed_types_check> <libcct_mpi.so>
 set -euo pipefail
 program=$1
@@ -41,5 +42,19 @@ for np in 1 2 3 4 5; do
 done
 run "2 virtual nodes" 4 -x CCT_VIRTUAL_NODES=2
 run "3 virtual nodes" 5 -x CCT_VIRTUAL_NODES=3
+# A runtime that cannot open (here: a transport no plugin provides) costs
+# only speed: every byte still arrives, through the MPI library, and each
+# process says why once, whatever CCT_LOG and CCT_STATS say, however many
+# communicators the program makes.
+timeout --kill-after=10 60 mpirun --allow-run-as-root --oversubscribe -np 3 \
+  -x LD_PRELOAD="$interposer" -x CCT_TRANSPORT=nosuch "$program" >"$out" 2>"$err" ||
+  fail "no transport: exit status $?"
+grep -Eq "^mixed_types_check: 3 ranks, [0-9]+ checks, 0 failures on all ranks$" "$out" ||
+  fail "no transport: no clean summary line"
+# World rank 0 leads MPI_COMM_WORLD and its duplicate, world rank 2 the
+# reversed split: two processes, one line each.
+said=$(grep -c "^cct: the runtime failed to open: .*nosuch.*(said once per process)$" "$err")
+[ "$said" -eq 2 ] || fail "no transport: said $said times, want once by each of 2 processes"
 echo "PASS: the interposer under mixed_types_check on 1 to 5 ranks and on 2 and 3 virtual nodes," \
-  "every datatype taken, none passed to the MPI library"
+  "every datatype taken, none passed to the MPI library; a runtime that cannot open said" \
+  "once by each process that leads a communicator"
