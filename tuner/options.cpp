@@ -22,10 +22,14 @@ void check_names(const Registry& registry, const SpaceFilter& filter) {
   for (const std::string& name : filter.transports)
     if (!registry.find_transport(name))
       throw UsageError("--transports: no transport plugin '" + name + "' (see ccinfo)");
-  for (const std::string& name : filter.algorithms)
-    if (std::none_of(registry.algorithms().begin(), registry.algorithms().end(),
-                     [&](const AlgorithmEntry& a) { return name == a.desc->name; }))
-      throw UsageError("--algorithms: no algorithm plugin '" + name + "' (see ccinfo)");
+  const auto check_algorithms = [&](const char* flag, const std::vector<std::string>& names) {
+    for (const std::string& name : names)
+      if (std::none_of(registry.algorithms().begin(), registry.algorithms().end(),
+                       [&](const AlgorithmEntry& a) { return name == a.desc->name; }))
+        throw UsageError(std::string(flag) + ": no algorithm plugin '" + name + "' (see ccinfo)");
+  };
+  check_algorithms("--algorithms", filter.algorithms);
+  check_algorithms("--exclude", filter.excluded);
 }
 
 namespace {
@@ -82,6 +86,10 @@ void add_run_options(CLI::App& app, Options& opts) {
       ->type_name("F");
   add_list(app, "--algorithms", opts.filter.algorithms, "a,b",
            "only these algorithm names (default: all)");
+  add_list(app, "--exclude", opts.filter.excluded, "a,b",
+           "leave these algorithm names out of the measurements and\n"
+           "of the profile (e.g. one that crashes; rows of earlier\n"
+           "runs included)");
   app.add_option("--min-bytes", opts.filter.min_bytes, "smallest message (default 1)")
       ->transform(cct::tools::byte_size())
       ->type_name("SIZE");

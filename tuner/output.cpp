@@ -89,7 +89,8 @@ std::string write_report_page(const std::vector<ResultRow>& rows, const Registry
 }  // namespace
 
 bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts) {
-  const std::vector<ResultRow> rows = read_results(opts.results);
+  std::vector<ResultRow> rows = read_results(opts.results);
+  std::erase_if(rows, [&](const ResultRow& r) { return excluded(opts.filter, r.algorithm); });
   const Winners winners = pick_winners(rows, registry);
   for (const std::string& why : winners.ignored)
     std::cerr << "ccautotune: results rows left out of the profile: " << why << "\n";

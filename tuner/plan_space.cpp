@@ -130,6 +130,10 @@ void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const Sp
 
 }  // namespace
 
+bool excluded(const SpaceFilter& filter, const std::string& name) {
+  return std::find(filter.excluded.begin(), filter.excluded.end(), name) != filter.excluded.end();
+}
+
 bool selected(const std::vector<std::string>& names, const std::string& name) {
   return names.empty() || std::find(names.begin(), names.end(), name) != names.end();
 }
@@ -198,7 +202,8 @@ Space enumerate(const Registry& registry, const Communicator& comm, const SpaceF
   if (!selected(filter.transports, comm.transport().entry().desc->name)) return space;
   for (cct_collective c : collectives)
     for (const AlgorithmEntry& alg : registry.algorithms())
-      if (alg.desc->collective == c && selected(filter.algorithms, alg.desc->name))
+      if (alg.desc->collective == c && selected(filter.algorithms, alg.desc->name) &&
+          !excluded(filter, alg.desc->name))
         add_algorithm(alg, comm, filter, space);
   return space;
 }

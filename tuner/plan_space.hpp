@@ -25,6 +25,8 @@ struct SpaceFilter {
   std::vector<std::string> collectives;
   std::vector<std::string> transports;
   std::vector<std::string> algorithms;
+  // Algorithm names never measured nor chosen (e.g. one that crashes).
+  std::vector<std::string> excluded;
   int64_t min_bytes = 1;
   int64_t max_bytes = 4 << 20;
   // Every 4th power of two (and the largest), default parameters only.
@@ -35,6 +37,8 @@ struct SpaceFilter {
 
 // True when names is empty or holds name.
 bool selected(const std::vector<std::string>& names, const std::string& name);
+// True when the filter excludes the algorithm `name`.
+bool excluded(const SpaceFilter& filter, const std::string& name);
 
 // The sizes measured for collective c: barrier only 0; the others the powers
 // of two from max(1, min_bytes) rounded up, to max_bytes. quick keeps every

@@ -5,6 +5,7 @@
 #   ended, the same command runs (the lock leaves nothing behind);
 # - a results file holding only its header (a run that measured nothing)
 #   does not block the next run;
+# - --exclude leaves algorithms out of the measurements and the profile;
 # - numbers outside what a run can use are refused with status 2 and the
 #   range: --buffers 0 and 100000, --budget -1 and nan, --time-budget -3,
 #   --timeout 0, --min-bytes above --max-bytes, and an --np beyond the
@@ -54,6 +55,25 @@ head -1 "$dir/busy/$fp.csv" >"$dir/empty/$fp.csv"
 quick --out "$dir/empty" >"$dir/empty.log" 2>&1 ||
   fail "a header-only results file blocked the run" "$dir/empty.log"
 
+# --exclude leaves algorithms out of the measurements, and out of the
+# profile even where earlier runs measured them; a name no plugin has is
+# refused.
+"$tuner" --np 2 --collectives bcast --quick --budget 0.02 --exclude knomial,binomial \
+  --out "$dir/ex" >"$dir/ex.log" 2>&1 || fail "--exclude: exit status $?" "$dir/ex.log"
+! grep -Eq '^bcast,shm,[0-9]+,[0-9]+,[0-9]+,(knomial|binomial),' "$dir/ex"/*.csv ||
+  fail "--exclude knomial,binomial: measured anyway" "$dir/ex/$fp.csv"
+"$tuner" --np 2 --collectives bcast --quick --budget 0.02 --out "$dir/ex2" >"$dir/ex2.log" 2>&1 ||
+  fail "a quick bcast run: exit status $?" "$dir/ex2.log"
+winners=$(sed -n 's/^ *algorithm: //p' "$dir/ex2"/*.yaml | sort -u)
+[ -n "$winners" ] || fail "no rules in the profile" "$dir/ex2.log"
+"$tuner" --np 2 --collectives bcast --quick --budget 0.02 --resume --out "$dir/ex2" \
+  --exclude "$(echo $winners | tr ' ' ',')" >"$dir/ex3.log" 2>&1 ||
+  fail "--resume --exclude: exit status $?" "$dir/ex3.log"
+for w in $winners; do
+  ! grep -q "^ *algorithm: $w\$" "$dir/ex2"/*.yaml || fail "--exclude $w: still in the profile" \
+    "$dir/ex3.log"
+done
+
 # <why> <text the message must hold> <arguments...>
 refused() {
   local why=$1 want=$2 status=0
@@ -70,6 +90,7 @@ refused "a negative time budget" "--time-budget: -3 is outside 0.." --time-budge
 refused "no time to run" "--timeout: 0 is outside 1.." --timeout 0
 refused "sizes the wrong way round" "--min-bytes 4M is above --max-bytes 1k" \
   --min-bytes 4M --max-bytes 1k
+refused "an algorithm no plugin has" "--exclude: no algorithm plugin 'nosuch'" --exclude nosuch
 (
   ulimit -n 1024
   refused "more ranks than open files" "needs about 200064 open files, and the limit here is 1024 (ulimit -n)" \
@@ -100,4 +121,4 @@ PY
 ) || fail "the results written before the disk filled do not parse"
 [ "$rows" -ge 1 ] || fail "no row survived the full disk" "$dir/full.log"
 echo "PASS: one run per directory (the second named pid $first); header-only results block" \
-  "nothing; 8 bad numbers refused with their ranges; a full disk named, $rows rows kept"
+  "nothing; --exclude; 9 bad arguments refused; a full disk named, $rows rows kept"
