@@ -35,7 +35,8 @@ grep -q "^ccautotune: --out $dir/busy is being tuned by pid $first (.*ccautotune
   fail "the refusal does not name pid $first" "$dir/second.log"
 kill "$first" && wait "$first" 2>/dev/null
 # A launcher killed before its ranks unlinked their shared memory leaves it
-# behind (issue 15, "no leaked segments"); the test removes what it caused.
+# behind until a later start finds it a minute old (stale_segments); the
+# test removes what it caused now.
 rm -f /dev/shm/cct-"$first"-*
 # Its ranks (forks sharing the lock) die with it, within moments.
 for _ in $(seq 50); do

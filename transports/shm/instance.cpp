@@ -23,6 +23,7 @@
 
 #include "cct/sdk/comm.hpp"
 #include "cma.hpp"
+#include "stale_segments.hpp"
 #include "wait.hpp"
 
 namespace cct::shm {
@@ -123,6 +124,7 @@ std::vector<Instance::Hello> Instance::exchange_hello(const cct_bootstrap& boot,
 }
 
 void Instance::create_segment(const cct_bootstrap& boot, Unlinker& unlinker, Hello& mine) {
+  remove_stale_segments();  // before adding one: what crashed jobs left
   std::string name = segment_name(boot);
   segment_ = Mapping::create(name, layout_.total);
   unlinker.arm(name);
