@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "cct/units.hpp"
 #include "tuner/cluster.hpp"
+#include "tuner/job_progress.hpp"
 #include "tuner/progress.hpp"
 #include "tuner/search.hpp"
 
@@ -77,8 +81,16 @@ struct BudgetSpent {};
 // for the collective, the shared buffers, the budget, and (rank 0) the rows.
 class JobMeasurer final : public PointMeasurer {
  public:
-  JobMeasurer(Measurer& measurer, const Communicator& comm, const Options& opts, Reporter* reporter)
-      : measurer_(measurer), comm_(comm), opts_(opts), reporter_(reporter) {}
+  JobMeasurer(Measurer& measurer, const Communicator& comm, const Options& opts, Reporter* reporter,
+              JobProgress* progress)
+      : measurer_(measurer),
+        comm_(comm),
+        opts_(opts),
+        reporter_(reporter),
+        progress_(progress),
+        running_(progress ? progress->running(comm.rank()) : nullptr) {
+    measurer_.note_running_in(running_);
+  }
 
   PointResult screen(const Point& p, int reps) override {
     MeasureOptions limits = opts_.measure;
@@ -88,10 +100,12 @@ class JobMeasurer final : public PointMeasurer {
     limits.min_reps = limits.max_reps = std::min(reps, opts_.measure.max_reps);
     if (reporter_)
       reporter_->start(p, ("screen " + std::to_string(limits.min_reps) + " reps").c_str());
+    note_point(p);
     return timed(p, limits);
   }
   PointResult measure(const Point& p, Stage stage) override {
     if (reporter_) reporter_->start(p, stage_name(stage));
+    note_point(p);
     const PointResult result = timed(p, opts_.measure);
     if (reporter_) reporter_->finish(p, result, stage);
     return result;
@@ -100,8 +114,12 @@ class JobMeasurer final : public PointMeasurer {
                                             Stage stage) override {
     if (reporter_) reporter_->start(*points.front(), stage_name(stage));
     if (opts_.time_budget_s > 0 && measured_s_ > opts_.time_budget_s) throw BudgetSpent{};
+    note_points(points);
     std::vector<Plan*> plans;
-    for (const Point* p : points) plans.push_back(&plan_for(*p));
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (running_) running_->start(i);  // preparing it: a crash there is its own
+      plans.push_back(&plan_for(*points[i]));
+    }
     const std::vector<PointResult> results =
         measurer_.measure_together(plans, points.front()->call, opts_.measure);
     for (std::size_t i = 0; i < points.size(); ++i) {
@@ -121,6 +139,19 @@ class JobMeasurer final : public PointMeasurer {
   void forget_plans() { plans_.clear(); }
 
  private:
+  // Rank 0 names the points about to run, for the launcher to name the
+  // culprit if the job dies (job_progress.hpp).
+  void note_points(std::span<const Point* const> points) {
+    if (!progress_ || comm_.rank() != 0) return;
+    std::vector<std::string> keys;
+    for (const Point* p : points) keys.push_back(p->row({}).key());
+    progress_->start(keys);
+  }
+  void note_point(const Point& p) {
+    const Point* one[] = {&p};
+    note_points(one);
+  }
+
   PointResult timed(const Point& p, const MeasureOptions& limits) {
     if (opts_.time_budget_s > 0 && measured_s_ > opts_.time_budget_s) throw BudgetSpent{};
     const PointResult result = measurer_.measure(plan_for(p), p.call, limits);
@@ -137,6 +168,8 @@ class JobMeasurer final : public PointMeasurer {
   const Communicator& comm_;
   const Options& opts_;
   Reporter* reporter_;
+  JobProgress* progress_;
+  RunningCandidate* running_;
   // Ordered, so every rank destroys them in the same (collective) order.
   std::map<std::pair<std::string, std::vector<int64_t>>, std::unique_ptr<Plan>> plans_;
   double measured_s_ = 0;
@@ -150,14 +183,20 @@ std::size_t unfinished(const Space& space, const std::map<std::string, ResultRow
 }  // namespace
 
 // The space lists the points of a collective in one run.
-void measure_space(const Registry& registry, Communicator& comm, const Space& space,
-                   const Options& opts, const std::map<std::string, ResultRow>& known) {
+void measure_space(const Registry& registry, Communicator& comm, const Space& all,
+                   const Options& opts, const std::map<std::string, ResultRow>& known,
+                   JobProgress* progress) {
+  // A candidate that failed in this shape is not measured there again.
+  Space space = all;
+  const std::set<std::string> failed = failed_candidates(known);
+  std::erase_if(space.points,
+                [&](const Point& p) { return failed.contains(p.row({}).candidate()); });
   std::optional<Reporter> reporter;
   if (comm.rank() == 0) reporter.emplace(space, unfinished(space, known), opts, comm.size());
   std::vector<Call> calls;
   for (const Point& p : space.points) calls.push_back(p.call);
   Measurer measurer(registry, comm, calls, opts.measure);
-  JobMeasurer job(measurer, comm, opts, reporter ? &*reporter : nullptr);
+  JobMeasurer job(measurer, comm, opts, reporter ? &*reporter : nullptr, progress);
   std::span<const Point> rest(space.points);
   try {
     while (!rest.empty()) {

@@ -19,6 +19,7 @@
 #include "cct/registry.hpp"
 #include "cct/simulate.hpp"
 #include "cct/topology.hpp"
+#include "cct/units.hpp"
 #include "tuner/cluster.hpp"
 #include "tuner/job.hpp"
 #include "tuner/machine.hpp"
@@ -29,23 +30,55 @@ namespace {
 
 using namespace cct::tuner;
 
-// One job: np ranks over the transport, bound as the topology suggests.
+// A job relaunched this many times past failed candidates gives up: the
+// failures are then not the candidates'.
+constexpr int kMostRelaunches = 20;
+
+// Records the candidate that was running when the job failed (its point as
+// a failed row, with the reason), so that the relaunched job and every
+// later profile leave it out of this shape. False when no point was
+// running (the job died between points) or it was already recorded.
+bool record_failure(const JobProgress& progress, const std::string& why, const Options& opts,
+                    std::map<std::string, ResultRow>& known) {
+  const std::string culprit = progress.culprit();
+  if (culprit.empty() || known.contains(culprit)) return false;
+  const ResultRow row = failed_row(culprit, why);
+  ResultsWriter(opts.results).append(row);
+  known[culprit] = row;
+  std::cerr << "ccautotune: " << row.choice() << " failed at " << row.collective << " "
+            << row.transport << " np=" << row.np << " " << cct::format_bytes(row.bytes) << " ("
+            << why << "); left out at np=" << row.np << ", tuning goes on without it\n";
+  return true;
+}
+
+// One job: np ranks over the transport, bound as the topology suggests. A
+// candidate that crashes or fails a rank is recorded as failed and the job
+// starts again past it (its measured points are in the results file).
 bool run_job(const cct::Registry& registry, const cct::Topology& topo,
              const cct::TransportEntry& transport, int np, const Options& opts,
-             const std::map<std::string, ResultRow>& known) {
-  const cct::LaunchResult result =
-      cct::launch_local({.ranks = np, .timeout_s = opts.timeout_s}, [&](cct::Bootstrap& boot) {
-        int pu = topo.pu_for_rank(boot.rank(), boot.size());
-        if (!topo.bind_to_pu(pu)) pu = -1;
-        auto instance = std::make_shared<cct::TransportInstance>(transport, boot);
-        cct::Communicator comm(boot, instance, topo, pu);
-        measure_space(registry, comm, enumerate(registry, comm, opts.filter), opts, known);
-        return 0;
-      });
-  if (!result.ok)
+             std::map<std::string, ResultRow> known) {
+  JobProgress progress(np);
+  for (int launch = 0;; ++launch) {
+    progress.clear();
+    const cct::LaunchResult result =
+        cct::launch_local({.ranks = np, .timeout_s = opts.timeout_s}, [&](cct::Bootstrap& boot) {
+          int pu = topo.pu_for_rank(boot.rank(), boot.size());
+          if (!topo.bind_to_pu(pu)) pu = -1;
+          auto instance = std::make_shared<cct::TransportInstance>(transport, boot);
+          cct::Communicator comm(boot, instance, topo, pu);
+          measure_space(registry, comm, enumerate(registry, comm, opts.filter), opts, known,
+                        &progress);
+          return 0;
+        });
+    if (result.ok) return true;
+    if (launch < kMostRelaunches && record_failure(progress, result.error, opts, known)) {
+      for (const ResultRow& row : read_results(opts.results)) known.try_emplace(row.key(), row);
+      continue;
+    }
     std::cerr << "ccautotune: " << transport.desc->name << " at np=" << np << ": " << result.error
               << "\n";
-  return result.ok;
+    return false;
+  }
 }
 
 // One job on a simulated platform: np fibers in virtual time.

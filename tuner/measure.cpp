@@ -155,8 +155,13 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
                                                     const MeasureOptions& limits) {
   expect_fits(call);
   const std::size_t k = plans.size();
+  const auto note = [&](std::size_t j) {
+    if (running_) running_->start(j);
+  };
   for (int i = 0; i < limits.warmup; ++i)
-    for (Plan* plan : plans) {
+    for (std::size_t j = 0; j < k; ++j) {
+      Plan* plan = plans[j];
+      note(j);
       const cct_coll_args args = args_for(call, next_rep_++);
       align();
       plan->run(args);
@@ -173,6 +178,7 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
       const cct_coll_args args = args_for(call, next_rep_++);
       for (std::size_t i = 0; i < k; ++i) {
         const std::size_t j = (i + static_cast<std::size_t>(rep)) % k;
+        note(j);
         align();
         const Stopwatch watch(virtual_clock_);
         plans[j]->run(args);

@@ -93,6 +93,21 @@ int next_round(const std::vector<double>& figures, const MeasureOptions& limits)
 // for every collective: a bcast-only run on many ranks stays small) are
 // allocated once, touched, and reused by every point. Collective: every
 // rank constructs it and measures the same points in the same order.
+//
+// Which candidate a rank is running, for whoever must name it when the
+// rank dies: calls counts the calls this rank started, candidate the index
+// (in measure_together's plans) of the last one. Written by this rank
+// only, read by another process after the job ended.
+struct RunningCandidate {
+  uint64_t calls = 0;
+  int candidate = 0;
+
+  void start(std::size_t index) {
+    ++calls;
+    candidate = static_cast<int>(index);
+  }
+};
+
 class Measurer {
  public:
   Measurer(const Registry& registry, const Communicator& comm, std::span<const Call> calls,
@@ -112,6 +127,9 @@ class Measurer {
   // figures ask for more (limits as above, each candidate's own).
   std::vector<PointResult> measure_together(std::span<Plan* const> plans, const Call& call,
                                             const MeasureOptions& limits);
+  // From now on, notes in *slot (null: nowhere) the candidate each call of
+  // measure_together runs, before its alignment, outside the timed part.
+  void note_running_in(RunningCandidate* slot) { running_ = slot; }
 
  private:
   struct Buffers {
@@ -133,6 +151,7 @@ class Measurer {
   std::unique_ptr<Plan> barrier_;
   std::unique_ptr<Plan> reduce_max_;
   int next_rep_ = 0;  // rotates the buffer sets across points too
+  RunningCandidate* running_ = nullptr;
   // The transport's virtual clock on a simulated platform, else null.
   const TransportInstance* virtual_clock_ = nullptr;
 };

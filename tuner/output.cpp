@@ -73,6 +73,18 @@ std::string how_to_use(const std::string& path, const std::string& out) {
   return text + "\n";
 }
 
+// One line per failed candidate of the results: what, where, why.
+std::string failures(const std::vector<ResultRow>& rows) {
+  std::string text;
+  for (const ResultRow& r : rows)
+    if (r.stage == Stage::kFailed)
+      text += "failed, left out of its shape: " + r.choice() + " at " + r.collective + " " +
+              r.transport + " np=" + std::to_string(r.np) +
+              (r.nodes > 1 ? " (" + std::to_string(r.nodes) + " nodes)" : "") + " " +
+              format_bytes(r.bytes) + ": " + r.note + "\n";
+  return text;
+}
+
 // The report of the results beside the profile (--report).
 std::string write_report_page(const std::vector<ResultRow>& rows, const Registry& registry,
                               const MachineInfo& machine, const Options& opts) {
@@ -109,7 +121,7 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
   save_profile(profile, path);
   load_profile(path, &registry);
   std::cout << rules_table(profile.rules, registry) << library_kept(profile.rules, registry)
-            << accuracy << "\n";
+            << failures(rows) << accuracy << "\n";
   if (const std::string warning =
           opts.noise ? noise_warning(opts.noise->first, opts.noise->second) : "";
       !warning.empty())

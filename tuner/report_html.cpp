@@ -36,10 +36,9 @@ struct StageDrawing {
   std::optional<Mark> mark;
 };
 constexpr StageDrawing kStageDrawings[] = {
-    {Stage::kFinal, true, std::nullopt},
-    {Stage::kCrossover, true, Mark::kDiamond},
-    {Stage::kCheck, false, Mark::kCross},
-    {Stage::kPruned, false, Mark::kFaint},
+    {Stage::kFinal, true, std::nullopt},   {Stage::kCrossover, true, Mark::kDiamond},
+    {Stage::kCheck, false, Mark::kCross},  {Stage::kPruned, false, Mark::kFaint},
+    {Stage::kFailed, false, std::nullopt},  // no figure: counted, listed, not drawn
 };
 
 constexpr const char* kHowToRead =

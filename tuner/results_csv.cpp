@@ -30,8 +30,9 @@
 namespace cct::tuner {
 namespace {
 
-constexpr std::size_t kColumns = 12;  // of the current format
-constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal, Stage::kCrossover, Stage::kCheck};
+constexpr std::size_t kColumns = 13;  // of the current format
+constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal, Stage::kCrossover, Stage::kCheck,
+                             Stage::kFailed};
 
 bool parse_stage(const std::string& text, Stage* out) {
   for (Stage s : kStages)
@@ -81,11 +82,12 @@ bool parse_value(const cct_param_desc& p, const std::string& text, int64_t* out)
 }
 
 // The layouts of a results file, told apart by the header.
-enum class Format { kCurrent, kSingleNode };
+enum class Format { kCurrent, kNoNote, kSingleNode };
 
-// The format a header line announces; cct::Error with path:1 when neither.
+// The format a header line announces; cct::Error with path:1 when none.
 Format format_of(const std::string& path, std::string_view header) {
   if (header == kResultsHeader) return Format::kCurrent;
+  if (header == kResultsHeaderNoNote) return Format::kNoNote;
   if (header == kResultsHeaderSingleNode) return Format::kSingleNode;
   throw Error(path + ":1: not a results file (header is not '" + kResultsHeader + "')",
               CCT_ERR_INVALID_ARG);
@@ -114,9 +116,12 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
   if (!parse_number(f[7], &r.median_s) || !parse_number(f[8], &r.min_s) ||
       !parse_number(f[9], &r.max_s))
     return "bad seconds in '" + f[7] + "," + f[8] + "," + f[9] + "'";
-  if (!parse_number(f[10], &r.reps) || r.reps < 1) return "bad reps '" + f[10] + "'";
   if (!parse_stage(f[11], &row->stage))
-    return "bad stage '" + f[11] + "' (expected pruned, final, crossover or check)";
+    return "bad stage '" + f[11] + "' (expected pruned, final, crossover, check or failed)";
+  // A failed point has no figures: its reps are 0.
+  const int least_reps = row->stage == Stage::kFailed ? 0 : 1;
+  if (!parse_number(f[10], &r.reps) || r.reps < least_reps) return "bad reps '" + f[10] + "'";
+  row->note = f[12];
   return "";
 }
 
@@ -124,12 +129,13 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
 std::vector<ResultRow> parse_rows(std::string_view complete, const std::string& source) {
   format_of(source, complete.substr(0, complete.find('\n')));
   CsvReader in(source, complete.data(), complete.data() + complete.size());
-  // A file of the single-node format has no nodes column: its rows keep 1.
+  // Older formats lack the nodes column (their rows keep 1) or the note.
   in.read_header(io::ignore_missing_column, "collective", "transport", "nodes", "np", "bytes",
-                 "algorithm", "params", "median_s", "min_s", "max_s", "reps", "stage");
+                 "algorithm", "params", "median_s", "min_s", "max_s", "reps", "stage", "note");
   std::vector<ResultRow> rows;
   for (Fields f;;) {
     f[2] = "1";
+    f[12].clear();
     const bool read = std::apply([&](auto&... field) { return in.read_row(field...); }, f);
     if (!read) return rows;
     ResultRow row;
@@ -182,7 +188,8 @@ std::string csv_line(const ResultRow& row) {
                                         format_seconds(r.min_s),
                                         format_seconds(r.max_s),
                                         std::to_string(r.reps),
-                                        stage_name(row.stage)};
+                                        stage_name(row.stage),
+                                        row.note};
   std::string line;
   for (const std::string& f : fields) line += (line.empty() ? "" : ",") + csv_field(f);
   return line + "\n";
@@ -197,8 +204,8 @@ std::string read_file(const std::string& path) {
 }
 
 // Cuts off a partial last line (a crash mid-write) and checks the header,
-// so that appended rows start on a line of their own; converts a
-// single-node file to the current format (every row checked on the way).
+// so that appended rows start on a line of their own; converts a file of
+// an older format to the current one (every row checked on the way).
 // Returns whether the file already has its header.
 bool prepare_for_append(const std::string& path) {
   namespace fs = std::filesystem;
@@ -209,7 +216,7 @@ bool prepare_for_append(const std::string& path) {
   if (complete != text.size()) fs::resize_file(path, complete);
   if (complete == 0) return false;
   const std::string_view header(text.data(), text.find('\n'));
-  if (format_of(path, header) == Format::kSingleNode) {
+  if (format_of(path, header) != Format::kCurrent) {
     std::string converted = std::string(kResultsHeader) + "\n";
     for (const ResultRow& row : parse_complete(std::string_view(text).substr(0, complete), path))
       converted += csv_line(row);
@@ -228,6 +235,7 @@ const char* stage_name(Stage stage) {
     case Stage::kFinal: return "final";
     case Stage::kCrossover: return "crossover";
     case Stage::kCheck: return "check";
+    case Stage::kFailed: return "failed";
   }
   return "?";
 }
@@ -235,6 +243,11 @@ const char* stage_name(Stage stage) {
 std::string ResultRow::key() const {
   return collective + "," + transport + "," + std::to_string(nodes) + "," + std::to_string(np) +
          "," + std::to_string(bytes) + "," + algorithm + "," + params;
+}
+
+std::string ResultRow::candidate() const {
+  return collective + "," + transport + "," + std::to_string(nodes) + "," + std::to_string(np) +
+         "," + algorithm + "," + params;
 }
 
 std::string ResultRow::choice() const {
@@ -312,6 +325,32 @@ std::vector<ResultRow> parse_results(const std::string& text, const std::string&
 
 std::vector<ResultRow> read_results(const std::string& path) {
   return parse_results(results_text(path), path);
+}
+
+ResultRow failed_row(const std::string& key, const std::string& why) {
+  Fields f;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < 6; ++i) {  // the params, last, may hold commas
+    const std::size_t comma = key.find(',', start);
+    if (comma == std::string::npos) throw Error("not a point's key: '" + key + "'");
+    f[i] = key.substr(start, comma - start);
+    start = comma + 1;
+  }
+  f[6] = key.substr(start);
+  f[7] = f[8] = f[9] = f[10] = "0";
+  f[11] = stage_name(Stage::kFailed);
+  f[12] = why;
+  ResultRow row;
+  if (const std::string problem = parse_fields(f, &row); !problem.empty())
+    throw Error("not a point's key: '" + key + "': " + problem);
+  return row;
+}
+
+std::set<std::string> failed_candidates(const std::map<std::string, ResultRow>& known) {
+  std::set<std::string> failed;
+  for (const auto& [key, row] : known)
+    if (row.stage == Stage::kFailed) failed.insert(row.candidate());
+  return failed;
 }
 
 std::set<std::string> finished_keys(const std::vector<ResultRow>& rows) {

@@ -1,18 +1,22 @@
 // ccautotune tuner: the raw results file, one CSV row per measured point.
 //
-//   collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage
-//   bcast,shm,1,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37,final
+//   collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note
+//   bcast,shm,1,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37,final,
 //
 // nodes and np are the communicator's shape: the nodes it spans and its
 // ranks in all. Files written before multi-node tuning lack the nodes
-// column (kResultsHeaderSingleNode); they read as nodes 1, and a writer
-// appending to one converts it first.
+// column (kResultsHeaderSingleNode), and files written before failures
+// were recorded lack the note (kResultsHeaderNoNote); they read as nodes 1
+// and no note, and a writer appending to one converts it first.
 //
 // stage says what the row is for (see search.hpp): `pruned`, a candidate
 // dropped by successive halving, with the figures of its last screening
 // round; `final`, a full measurement at a grid size; `crossover`, a full
 // measurement at a size bisecting two grid sizes with different winners;
-// `check`, a full measurement at an off-grid size that tests the profile.
+// `check`, a full measurement at an off-grid size that tests the profile;
+// `failed`, a point whose run crashed or failed: its figures are 0, its
+// note says why, and its candidate is left out of that shape from then on
+// (the search skips it, the profile never picks it).
 //
 // bytes is a plain integer (tools sort and plot it as a number); params is
 // the parameter list of the CCT_FORCE form, `name=value,name=value` in the
@@ -30,6 +34,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <span>
 #include <string>
@@ -41,14 +46,17 @@
 namespace cct::tuner {
 
 inline constexpr const char* kResultsHeader =
+    "collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note";
+// The format before the note column, still read.
+inline constexpr const char* kResultsHeaderNoNote =
     "collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage";
 // The format before the nodes column, still read.
 inline constexpr const char* kResultsHeaderSingleNode =
     "collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage";
 
-enum class Stage { kPruned, kFinal, kCrossover, kCheck };
+enum class Stage { kPruned, kFinal, kCrossover, kCheck, kFailed };
 
-// "pruned", "final", "crossover", "check".
+// "pruned", "final", "crossover", "check", "failed".
 const char* stage_name(Stage stage);
 
 struct ResultRow {
@@ -61,9 +69,12 @@ struct ResultRow {
   std::string params;
   PointResult result;
   Stage stage = Stage::kFinal;
+  std::string note;  // why a failed point failed; empty otherwise
 
   // What identifies a point: every column before the figures.
   std::string key() const;
+  // What identifies its candidate in its shape: the key without the size.
+  std::string candidate() const;
   // The algorithm with its parameters as CCT_FORCE takes them:
   // "two_level(level=1,chunk=8k)", or the bare name.
   std::string choice() const;
@@ -112,5 +123,13 @@ std::vector<ResultRow> parse_results(const std::string& text, const std::string&
 // The keys of rows, for --resume: a point whose key is in it is not measured
 // again.
 std::set<std::string> finished_keys(const std::vector<ResultRow>& rows);
+
+// The failed row of the point whose key (ResultRow::key) is `key`, failed
+// for `why`. Throws cct::Error when key is not one.
+ResultRow failed_row(const std::string& key, const std::string& why);
+
+// The candidates (ResultRow::candidate) of the failed rows among the rows
+// of earlier runs, by key.
+std::set<std::string> failed_candidates(const std::map<std::string, ResultRow>& known);
 
 }  // namespace cct::tuner

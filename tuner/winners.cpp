@@ -216,10 +216,13 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
     std::vector<Stage> stages;
   };
   std::map<Group, Rows> groups;
-  std::set<std::string> ignored;
+  std::set<std::string> ignored, failed;
+  for (const ResultRow& row : rows)
+    if (row.stage == Stage::kFailed) failed.insert(row.candidate());
   for (const ResultRow& row : rows) {
     Winner w;
-    if (row.stage == Stage::kCheck) continue;
+    // A candidate that failed once in a shape is never chosen there.
+    if (row.stage == Stage::kCheck || failed.contains(row.candidate())) continue;
     if (const std::string why = read_winner(row, registry, &w); !why.empty()) {
       ignored.insert(why);
       continue;

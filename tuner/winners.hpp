@@ -7,7 +7,9 @@
 // algorithm with its default parameters (so that two runs on one machine
 // differ only where the measurements do). Only final and
 // crossover rows compete where a group has them (a pruned row's figure is
-// a cheap screening one); check rows test the profile and never shape it.
+// a cheap screening one); check rows test the profile and never shape it;
+// a candidate with a failed row in a shape (it crashed or failed there) is
+// left out of that shape altogether.
 // Each shape is tuned on its own: the rules of one (collective, transport)
 // have, for each measured node count, one communicator-size bucket per
 // measured np of that node count: it holds from that np up to the next

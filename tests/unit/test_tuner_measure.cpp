@@ -233,11 +233,11 @@ TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
     CHECK(read_text(path).find("1.2e-0\n") == std::string::npos);
   }
   SECTION("a malformed row names the file and line") {
-    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,oops,1,1,3,final\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,oops,1,1,3,final,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":5: bad seconds"));
   }
   SECTION("an unknown stage is refused with the stages there are") {
-    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1,1,1,3,later\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1,1,1,3,later,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":5: bad stage 'later' (expected pruned, final"));
   }
@@ -263,13 +263,14 @@ TEST_CASE("results CSV: parameters in the CCT_FORCE form, quoted; the older ';' 
   cct::tuner::ResultsWriter(path).append(two_params);
   CHECK(read_text(path) == std::string(cct::tuner::kResultsHeader) +
                                "\nbcast,shm,1,4,64,two_level,\"level=1,chunk=8k\",1.25e-06,1e-06,"
-                               "3.00001e-05,17,final\n");
+                               "3.00001e-05,17,final,\n");
   // What a row prints pastes into CCT_FORCE.
   CHECK(cct::tuner::read_results(path).at(0).choice() == "two_level(level=1,chunk=8k)");
   CHECK(sample_row(64, "").choice() == "knomial");
 
   SECTION("rows of the older form read as the current one, so --resume knows them") {
-    write_text(path, "bcast,shm,1,4,128,two_level,level=1;chunk=8k,1,1,1,3,final\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,128,two_level,level=1;chunk=8k,1,1,1,3,final,\n",
+               std::ios::app);
     const std::vector<ResultRow> back = cct::tuner::read_results(path);
     REQUIRE(back.size() == 2);
     CHECK(back[1].params == "level=1,chunk=8k");
@@ -280,7 +281,8 @@ TEST_CASE("results CSV: parameters in the CCT_FORCE form, quoted; the older ';' 
                       Catch::Contains(path + ":3: a quoted field is not closed"));
   }
   SECTION("too many columns name the file and line") {
-    write_text(path, "bcast,shm,1,4,128,two_level,level=1,chunk=8k,1,1,1,3,final\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,128,two_level,level=1,chunk=8k,1,1,1,3,final,\n",
+               std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":3: too many columns"));
   }
@@ -296,7 +298,7 @@ TEST_CASE("results CSV: the nodes column round-trips and is checked", "[tuner]")
   cct::tuner::ResultsWriter(path).append(two_nodes);
   CHECK(read_text(path) ==
         std::string(cct::tuner::kResultsHeader) +
-            "\nbcast,shm,2,8,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final\n");
+            "\nbcast,shm,2,8,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,\n");
   const std::vector<ResultRow> back = cct::tuner::read_results(path);
   REQUIRE(back.size() == 1);
   CHECK((back[0].nodes == 2 && back[0].np == 8));
@@ -313,12 +315,12 @@ TEST_CASE("results CSV: the nodes column round-trips and is checked", "[tuner]")
   CHECK(point.row({}).key() == back[0].key());
 
   SECTION("a communicator has at least one rank per node") {
-    write_text(path, "bcast,shm,4,2,64,knomial,radix=4,1,1,1,3,final\n", std::ios::app);
+    write_text(path, "bcast,shm,4,2,64,knomial,radix=4,1,1,1,3,final,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":3: np 2 is below nodes 4"));
   }
   SECTION("nodes 0 is refused") {
-    write_text(path, "bcast,shm,0,2,64,knomial,radix=4,1,1,1,3,final\n", std::ios::app);
+    write_text(path, "bcast,shm,0,2,64,knomial,radix=4,1,1,1,3,final,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":3: bad nodes '0'"));
   }
   std::filesystem::remove(path);
@@ -350,9 +352,9 @@ TEST_CASE("results CSV: a file without the nodes column", "[tuner]") {
     cct::tuner::ResultsWriter(path).append(two_nodes);
     CHECK(read_text(path) ==
           std::string(cct::tuner::kResultsHeader) +
-              "\nbcast,shm,1,4,1,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,pruned\n"
-              "bcast,shm,1,4,65536,knomial,radix=8,2.5e-05,2e-05,3e-05,9,final\n"
-              "bcast,shm,2,4,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final\n");
+              "\nbcast,shm,1,4,1,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,pruned,\n"
+              "bcast,shm,1,4,65536,knomial,radix=8,2.5e-05,2e-05,3e-05,9,final,\n"
+              "bcast,shm,2,4,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,\n");
     CHECK(cct::tuner::read_results(path).size() == 3);
     // Through a temporary file beside it, which is gone.
     CHECK(std::distance(std::filesystem::directory_iterator(dir),
@@ -532,4 +534,40 @@ TEST_CASE("the noise probe counts other runnable work and says so", "[tuner]") {
   CHECK(cct::tuner::noise_record(quiet, quiet) ==
         "before: 0 other runnable tasks, 12% of the probe's time lost; after: 0 other runnable "
         "tasks, 12% of the probe's time lost");
+}
+
+TEST_CASE("results CSV: failed points, and files from before the note column", "[tuner]") {
+  const std::string path = temp_path("results-failed.csv");
+  std::filesystem::remove(path);
+  const std::string key = "bcast,shm,1,2,4096,two_level,level=1,chunk=8k";
+  const ResultRow failed = cct::tuner::failed_row(key, "rank 1 of 2 killed by signal 11");
+  CHECK(failed.key() == key);
+  CHECK(failed.stage == cct::tuner::Stage::kFailed);
+  CHECK(failed.candidate() == "bcast,shm,1,2,two_level,level=1,chunk=8k");
+  CHECK_THROWS_WITH(cct::tuner::failed_row("bcast,shm", "x"), Catch::Contains("not a point's key"));
+  cct::tuner::ResultsWriter(path).append(failed);
+  const std::vector<ResultRow> back = cct::tuner::read_results(path);
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].note == "rank 1 of 2 killed by signal 11");
+  CHECK(back[0].result.reps == 0);
+  std::map<std::string, ResultRow> known{{back[0].key(), back[0]}};
+  CHECK(cct::tuner::failed_candidates(known) == std::set<std::string>{failed.candidate()});
+
+  SECTION("only a failed point may have no repetitions") {
+    write_text(path, "bcast,shm,1,2,64,binomial,,1,1,1,0,final,\n", std::ios::app);
+    CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":3: bad reps '0'"));
+  }
+  SECTION("a file without the note column reads, and is converted before a writer appends") {
+    write_text(path,
+               std::string(cct::tuner::kResultsHeaderNoNote) +
+                   "\nbcast,shm,1,2,64,binomial,,1e-06,1e-06,1e-06,5,final\n",
+               std::ios::trunc);
+    REQUIRE(cct::tuner::read_results(path).size() == 1);
+    cct::tuner::ResultsWriter(path).append(failed);
+    CHECK(read_text(path) == std::string(cct::tuner::kResultsHeader) +
+                                 "\nbcast,shm,1,2,64,binomial,,1e-06,1e-06,1e-06,5,final,\n"
+                                 "bcast,shm,1,2,4096,two_level,\"level=1,chunk=8k\",0,0,0,0,failed,"
+                                 "rank 1 of 2 killed by signal 11\n");
+  }
+  std::filesystem::remove(path);
 }

@@ -431,3 +431,20 @@ TEST_CASE("profile_accuracy judges each check by the rules of its own shape", "[
   CHECK(a.worst_ratio == Approx(2));
   CHECK_THAT(a.worst, Catch::StartsWith("bcast shm np=4 (2 nodes) 96: chain(segment=32k) 2x"));
 }
+
+TEST_CASE("pick_winners: a candidate that failed in a shape is never chosen there", "[tuner]") {
+  ResultRow crashed = row("bcast", 2, 4096, "knomial", "radix=4", 0);
+  crashed.stage = cct::tuner::Stage::kFailed;
+  const auto w = winners_of({
+      row("bcast", 2, 64, "knomial", "radix=4", 0.5e-6),  // fastest, but it crashed at 4k
+      row("bcast", 2, 64, "binomial", "", 1.0e-6),
+      crashed,
+      row("bcast", 2, 4096, "binomial", "", 2.0e-6),
+      row("bcast", 4, 64, "knomial", "radix=4", 0.5e-6),  // another shape: not left out
+      row("bcast", 4, 64, "binomial", "", 1.0e-6),
+  });
+  REQUIRE(w.size() == 3);
+  CHECK(w[0].algorithm == "binomial");
+  CHECK(w[1].algorithm == "binomial");
+  CHECK(w[2].algorithm == "knomial");
+}

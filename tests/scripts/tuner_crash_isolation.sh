@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A candidate that crashes a rank (crash_at_4k: SIGSEGV on rank 1 from 4
+# KiB) does not stop the tuning: ccautotune names it with the point and the
+# signal, records the point as failed in the results (stage failed, the
+# reason in the note), starts the job again past it, measures every other
+# candidate, and writes a profile that never picks it at that shape (not
+# even at the small sizes where it ran). --resume measures nothing of it
+# again. Ranks are 2; bcast only, quick.
+# usage: tuner_crash_isolation.sh <ccautotune> <libcct_test_crash_at_4k.so>
+set -uo pipefail
+tuner=$1
+plugin=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
+run() {
+  CCT_PLUGIN_PATH=$plugin "$tuner" --np 2 --collectives bcast --quick --budget 0.02 \
+    --out "$dir" "$@" >"$dir/run.log" 2>&1
+}
+
+run || fail "the tuning did not go on past the crashing candidate: exit status $?" "$dir/run.log"
+grep -Eq "^ccautotune: crash_at_4k failed at bcast shm np=2 [0-9]+[kM]? \(.*rank 1.*signal 11.*\); left out" \
+  "$dir/run.log" || fail "the crash is not named with its candidate, point and signal" "$dir/run.log"
+csv=$(ls "$dir"/*.csv)
+yaml=$(ls "$dir"/*.yaml)
+failed=$(python3 - "$csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+failed = [r for r in rows if r["stage"] == "failed"]
+assert all(r["algorithm"] == "crash_at_4k" and int(r["bytes"]) >= 4096 for r in failed), failed
+assert all("signal 11" in r["note"] for r in failed), failed
+# Every other candidate was measured up to the largest size.
+largest = max(int(r["bytes"]) for r in rows)
+others = {r["algorithm"] for r in rows if r["algorithm"] != "crash_at_4k" and int(r["bytes"]) == largest}
+assert len(others) >= 5, others
+print(len(failed))
+PY
+) || fail "the results file does not record the failure as it should" "$csv"
+[ "$failed" -eq 1 ] || fail "$failed failed rows, want 1 (the candidate is left out after it)" "$csv"
+! grep -q "algorithm: crash_at_4k" "$yaml" || fail "the profile picks the crashing candidate" "$yaml"
+grep -Eq "^failed, left out of its shape: crash_at_4k at bcast shm np=2 [0-9]+[kM]?: rank 1 of 2 killed by signal 11" \
+  "$dir/run.log" || fail "the summary does not list the failed candidate" "$dir/run.log"
+grep -q "crash_at_4k" "$dir/run.log" && grep -q "^profile: $yaml" "$dir/run.log" ||
+  fail "no profile written" "$dir/run.log"
+
+rows=$(wc -l <"$csv")
+run --resume || fail "--resume exited $?" "$dir/run.log"
+! grep -q "crash_at_4k failed" "$dir/run.log" || fail "--resume ran the crashing candidate again" \
+  "$dir/run.log"
+[ "$(wc -l <"$csv")" -eq "$rows" ] || fail "--resume measured again" "$csv"
+echo "PASS: a crashing candidate named, recorded as failed, left out; the rest tuned; --resume" \
+  "does not run it again"
