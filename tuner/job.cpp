@@ -89,6 +89,7 @@ class JobMeasurer final : public PointMeasurer {
         reporter_(reporter),
         progress_(progress),
         running_(progress ? progress->running(comm.rank()) : nullptr) {
+    if (running_) running_->pid = getpid();
     measurer_.note_running_in(running_);
   }
 

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 #include "cct/error.hpp"
 
@@ -57,6 +60,52 @@ std::string JobProgress::culprit() const {
 void JobProgress::clear() {
   page_->points = 0;
   std::fill(slots_, slots_ + ranks_, RunningCandidate{});
+  last_calls_ = 0;
+  last_change_ = std::chrono::steady_clock::now();
+}
+
+namespace {
+
+// "stopped", "sleeping", ... from /proc/<pid>/stat's state letter.
+std::string process_state(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  std::getline(stat, line);
+  const std::size_t after_name = line.rfind(") ");
+  if (after_name == std::string::npos || after_name + 2 >= line.size()) return "gone";
+  switch (line[after_name + 2]) {
+    case 'R': return "running";
+    case 'S': return "sleeping";
+    case 'D': return "in uninterruptible wait";
+    case 'T':
+    case 't': return "stopped";
+    case 'Z': return "exited";
+    default: return std::string("state ") + line[after_name + 2];
+  }
+}
+
+}  // namespace
+
+std::string JobProgress::stalled(std::chrono::duration<double> limit) {
+  uint64_t calls = 0, least = UINT64_MAX;
+  for (int r = 0; r < ranks_; ++r) {
+    calls += slots_[r].calls;
+    least = std::min(least, slots_[r].calls);
+  }
+  const auto now = std::chrono::steady_clock::now();
+  if (calls != last_calls_) {
+    last_calls_ = calls;
+    last_change_ = now;
+  }
+  if (now - last_change_ < limit) return "";
+  std::string behind;
+  for (int r = 0; r < ranks_; ++r)
+    if (slots_[r].calls == least)
+      behind += (behind.empty() ? "" : ", ") + std::string("rank ") + std::to_string(r) + " (pid " +
+                std::to_string(slots_[r].pid) + ", " + process_state(slots_[r].pid) + ")";
+  std::ostringstream why;
+  why << "no progress for " << limit.count() << " s: got least far " << behind;
+  return why.str();
 }
 
 }  // namespace cct::tuner

@@ -6,10 +6,14 @@
 // measured (one, or the finalists timed together), and every rank notes
 // the candidate of each call it starts (RunningCandidate). When the job
 // dies, the launcher reads the culprit from it: the candidate of the rank
-// that got least far.
+// that got least far. And a job that stops making progress altogether (a
+// rank hangs, or waits for one that does) is told by the calls no longer
+// counting up: stalled() names the ranks that got least far.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -34,6 +38,9 @@ class JobProgress {
   std::string culprit() const;
   // The launcher, before (re)launching: nothing running.
   void clear();
+  // The launcher, while the job runs (LaunchOptions::watchdog): why it is
+  // stuck once no rank has started a call for `limit`, else "".
+  std::string stalled(std::chrono::duration<double> limit);
 
   static constexpr std::size_t kMaxPoints = 16;
 
@@ -43,6 +50,9 @@ class JobProgress {
   RunningCandidate* slots_ = nullptr;
   std::size_t bytes_ = 0;
   int ranks_ = 0;
+  // stalled()'s memory, in the launcher only.
+  uint64_t last_calls_ = 0;
+  std::chrono::steady_clock::time_point last_change_;
 };
 
 }  // namespace cct::tuner

@@ -9,6 +9,7 @@
 // <out>/<fingerprint>.yaml, loaded back with the registry as a check, and
 // its accuracy at off-grid sizes is reported (output.hpp).
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -58,18 +59,22 @@ bool run_job(const cct::Registry& registry, const cct::Topology& topo,
              const cct::TransportEntry& transport, int np, const Options& opts,
              std::map<std::string, ResultRow> known) {
   JobProgress progress(np);
+  // A call may take many times a point's budget when ranks outnumber cores.
+  const double hang_s = std::max(opts.hang_timeout_s, 10 * opts.measure.budget_s);
+  const cct::LaunchOptions launch_options{
+      .ranks = np, .timeout_s = opts.timeout_s, .watchdog = [&] {
+        return progress.stalled(std::chrono::duration<double>(hang_s));
+      }};
   for (int launch = 0;; ++launch) {
     progress.clear();
-    const cct::LaunchResult result =
-        cct::launch_local({.ranks = np, .timeout_s = opts.timeout_s}, [&](cct::Bootstrap& boot) {
-          int pu = topo.pu_for_rank(boot.rank(), boot.size());
-          if (!topo.bind_to_pu(pu)) pu = -1;
-          auto instance = std::make_shared<cct::TransportInstance>(transport, boot);
-          cct::Communicator comm(boot, instance, topo, pu);
-          measure_space(registry, comm, enumerate(registry, comm, opts.filter), opts, known,
-                        &progress);
-          return 0;
-        });
+    const cct::LaunchResult result = cct::launch_local(launch_options, [&](cct::Bootstrap& boot) {
+      int pu = topo.pu_for_rank(boot.rank(), boot.size());
+      if (!topo.bind_to_pu(pu)) pu = -1;
+      auto instance = std::make_shared<cct::TransportInstance>(transport, boot);
+      cct::Communicator comm(boot, instance, topo, pu);
+      measure_space(registry, comm, enumerate(registry, comm, opts.filter), opts, known, &progress);
+      return 0;
+    });
     if (result.ok) return true;
     if (launch < kMostRelaunches && record_failure(progress, result.error, opts, known)) {
       for (const ResultRow& row : read_results(opts.results)) known.try_emplace(row.key(), row);

@@ -142,6 +142,7 @@ void Measurer::expect_fits(const Call& call) const {
 PointResult Measurer::measure(Plan& plan, const Call& call, const MeasureOptions& limits) {
   expect_fits(call);
   for (int i = 0; i < limits.warmup; ++i) {
+    if (running_) running_->start(0);
     const cct_coll_args args = args_for(call, next_rep_++);
     align();
     plan.run(args);
@@ -207,6 +208,7 @@ void Measurer::run_rounds(Plan& plan, const Call& call, const MeasureOptions& li
   for (int round = limits.min_reps; round > 0; round = next_round(figures, limits)) {
     std::vector<double> mine(round);
     for (double& seconds : mine) {
+      if (running_) running_->start(0);
       const cct_coll_args args = args_for(call, next_rep_++);
       align();
       const Stopwatch watch(virtual_clock_);

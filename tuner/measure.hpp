@@ -101,6 +101,7 @@ int next_round(const std::vector<double>& figures, const MeasureOptions& limits)
 struct RunningCandidate {
   uint64_t calls = 0;
   int candidate = 0;
+  int pid = 0;  // the rank's process
 
   void start(std::size_t index) {
     ++calls;
@@ -127,8 +128,9 @@ class Measurer {
   // figures ask for more (limits as above, each candidate's own).
   std::vector<PointResult> measure_together(std::span<Plan* const> plans, const Call& call,
                                             const MeasureOptions& limits);
-  // From now on, notes in *slot (null: nowhere) the candidate each call of
-  // measure_together runs, before its alignment, outside the timed part.
+  // From now on, notes in *slot (null: nowhere) each call it starts, with
+  // the candidate (measure_together's index; 0 for a single plan), before
+  // its alignment, outside the timed part.
   void note_running_in(RunningCandidate* slot) { running_ = slot; }
 
  private:

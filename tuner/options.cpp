@@ -124,6 +124,11 @@ void add_run_options(CLI::App& app, Options& opts) {
   app.add_option("--timeout", opts.timeout_s,
                  "limit per job of one transport and rank count (default 3600)")
       ->type_name("SECONDS");
+  app.add_option("--hang-timeout", opts.hang_timeout_s,
+                 "a job whose ranks start no call for this long (at least 10\n"
+                 "point budgets) has a rank that hangs: name it, record the\n"
+                 "candidate it ran as failed, go on without it (default 60)")
+      ->type_name("SECONDS");
 }
 
 // The shapes of a run under mpirun, and --launcher mpirun's own.
@@ -168,6 +173,7 @@ void check_ranges(const Options& opts) {
   check_range("--budget", opts.measure.budget_s, 0.001, 3600, " seconds");
   check_range("--time-budget", opts.time_budget_s, 0, 1e7, " seconds (0: none)");
   check_range("--timeout", opts.timeout_s, 1, 1e7, " seconds");
+  check_range("--hang-timeout", opts.hang_timeout_s, 1, 1e7, " seconds");
   check_range("--buffers", opts.measure.buffers, 1, 64, " buffer sets");
   if (opts.filter.min_bytes > opts.filter.max_bytes)
     throw UsageError("--min-bytes " + format_bytes(opts.filter.min_bytes) +

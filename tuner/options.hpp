@@ -28,7 +28,8 @@ struct Options {
   bool report = false;       // also write <out>/<fingerprint>.html (report_html.hpp)
   std::string command_line;  // as given, for the report to say how it was made
   double timeout_s = 3600;
-  double time_budget_s = 0;  // 0: none
+  double hang_timeout_s = 60;  // no call started on any rank for this long: a rank hangs
+  double time_budget_s = 0;    // 0: none
   bool max_bytes_given = false;
   // Under mpirun: the shapes to tune (empty: the defaults).
   std::vector<int> nodes;

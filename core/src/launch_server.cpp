@@ -26,7 +26,8 @@ constexpr auto kClosedGrace = std::chrono::seconds(1);
 
 class Server {
  public:
-  Server(std::vector<RankProcess> procs, double timeout_s);
+  Server(std::vector<RankProcess> procs, double timeout_s,
+         const std::function<std::string()>& watchdog);
   LaunchResult run();
 
  private:
@@ -48,6 +49,7 @@ class Server {
   void reap_exited();
   void check_round_stuck();
   void check_deadline();
+  void check_watchdog();
   void kill_and_reap();
   bool all_exited() const;
   bool gone(const Rank& rank) const;
@@ -62,6 +64,7 @@ class Server {
   std::vector<Rank> ranks_;
   double timeout_s_;
   Clock::time_point deadline_;
+  const std::function<std::string()>& watchdog_;
   // The allgather round in progress.
   int contributions_ = 0;
   int first_contributor_ = -1;
@@ -70,7 +73,9 @@ class Server {
   std::string failure_;
 };
 
-Server::Server(std::vector<RankProcess> procs, double timeout_s) : timeout_s_(timeout_s) {
+Server::Server(std::vector<RankProcess> procs, double timeout_s,
+               const std::function<std::string()>& watchdog)
+    : timeout_s_(timeout_s), watchdog_(watchdog) {
   for (const RankProcess& p : procs) ranks_.push_back(Rank{.pid = p.pid, .fd = p.fd});
   auto limit = std::chrono::duration<double>(timeout_s);
   deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(limit);
@@ -82,6 +87,7 @@ LaunchResult Server::run() {
     reap_exited();
     check_round_stuck();
     check_deadline();
+    check_watchdog();
   }
   kill_and_reap();
   return LaunchResult{failure_.empty(), failure_};
@@ -201,6 +207,11 @@ void Server::check_deadline() {
   fail(who(running) + " still running after " + seconds.str() + " s (killed)");
 }
 
+void Server::check_watchdog() {
+  if (!watchdog_ || !failure_.empty()) return;
+  if (std::string why = watchdog_(); !why.empty()) fail(why + " (killed)");
+}
+
 void Server::kill_and_reap() {
   for (Rank& rank : ranks_)
     if (!failure_.empty() && !rank.exited) ::kill(rank.pid, SIGKILL);
@@ -245,8 +256,9 @@ std::string Server::exit_cause(int status) const {
 
 }  // namespace
 
-LaunchResult serve_ranks(std::vector<RankProcess> ranks, double timeout_s) {
-  return Server(std::move(ranks), timeout_s).run();
+LaunchResult serve_ranks(std::vector<RankProcess> ranks, double timeout_s,
+                         const std::function<std::string()>& watchdog) {
+  return Server(std::move(ranks), timeout_s, watchdog).run();
 }
 
 }  // namespace cct::detail

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,10 @@ struct RankProcess {
 };
 
 // Serves until every rank exited, or one failed, or timeout_s (0: none)
-// passed. On failure the ranks still running are SIGKILLed. Every process
-// is reaped and every fd closed before it returns.
-LaunchResult serve_ranks(std::vector<RankProcess> ranks, double timeout_s);
+// passed, or the watchdog (if set) answered why to stop. On failure the
+// ranks still running are SIGKILLed. Every process is reaped and every fd
+// closed before it returns.
+LaunchResult serve_ranks(std::vector<RankProcess> ranks, double timeout_s,
+                         const std::function<std::string()>& watchdog);
 
 }  // namespace cct::detail

@@ -132,8 +132,9 @@ LaunchResult launch(const LaunchOptions& opts, const std::string& key,
   std::fflush(nullptr);
   std::vector<RankProcess> procs;
   std::string error = fork_ranks(channels, key, child_main, procs);
-  LaunchResult result = error.empty() ? detail::serve_ranks(std::move(procs), opts.timeout_s)
-                                      : LaunchResult{false, error};
+  LaunchResult result = error.empty()
+                            ? detail::serve_ranks(std::move(procs), opts.timeout_s, opts.watchdog)
+                            : LaunchResult{false, error};
   remove_shm_leftovers(key);
   return result;
 }

@@ -139,6 +139,29 @@ TEST_CASE("launch_local: the timeout kills the ranks still running", "[launcher]
   CHECK(took.count() < 5);
 }
 
+TEST_CASE("launch_local: the watchdog's answer stops the job with its reason", "[launcher]") {
+  const auto start = std::chrono::steady_clock::now();
+  int asked = 0;
+  const cct::LaunchResult result = cct::launch_local(
+      {.ranks = 2,
+       .timeout_s = 60,
+       .watchdog =
+           [&] {
+             ++asked;
+             const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - start;
+             return spent.count() > 0.3 ? std::string("stuck for a reason") : std::string();
+           }},
+      [](cct::Bootstrap&) {
+        ::pause();
+        return 0;
+      });
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  CHECK(result.error == "stuck for a reason (killed)");
+  CHECK(asked >= 2);
+  CHECK(took.count() < 5);
+  CHECK(cct::test::shm_entries_of_this_process().empty());
+}
+
 TEST_CASE("launch_local: a rank leaving while the others wait in a collective", "[launcher]") {
   cct::LaunchResult result = launch(4, [](cct::Bootstrap& boot) {
     if (boot.rank() != 3) boot.barrier();

@@ -19,6 +19,10 @@ namespace cct {
 struct LaunchOptions {
   int ranks = 1;
   double timeout_s = 0;  // 0: no limit
+  // Asked about every 100 ms while the ranks run, in the launching process:
+  // a non-empty answer (why) stops the job, every rank killed, with that as
+  // its error. Unset: nothing watches but the timeout.
+  std::function<std::string()> watchdog;
 };
 
 struct LaunchResult {

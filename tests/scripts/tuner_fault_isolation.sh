@@ -5,8 +5,11 @@
 # reason in the note), starts the job again past it, measures every other
 # candidate, and writes a profile that never picks it at that shape (not
 # even at the small sizes where it ran). --resume measures nothing of it
-# again. Ranks are 2; bcast only, quick.
-# usage: tuner_crash_isolation.sh <ccautotune> <libcct_test_crash_at_4k.so>
+# again. A candidate that hangs rank 1 from 4 KiB (hang_at_4k) is caught by
+# --hang-timeout: the job stops with the rank, its pid and state named, the
+# candidate is recorded as failed, and the tuning goes on. Ranks are 2;
+# bcast only, quick.
+# usage: tuner_fault_isolation.sh <ccautotune> <libcct_test_faulty_bcast.so>
 set -uo pipefail
 tuner=$1
 plugin=$2
@@ -15,7 +18,7 @@ trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 run() {
   CCT_PLUGIN_PATH=$plugin "$tuner" --np 2 --collectives bcast --quick --budget 0.02 \
-    --out "$dir" "$@" >"$dir/run.log" 2>&1
+    --exclude hang_at_4k --out "$dir" "$@" >"$dir/run.log" 2>&1
 }
 
 run || fail "the tuning did not go on past the crashing candidate: exit status $?" "$dir/run.log"
@@ -48,5 +51,17 @@ run --resume || fail "--resume exited $?" "$dir/run.log"
 ! grep -q "crash_at_4k failed" "$dir/run.log" || fail "--resume ran the crashing candidate again" \
   "$dir/run.log"
 [ "$(wc -l <"$csv")" -eq "$rows" ] || fail "--resume measured again" "$csv"
+# A hang, caught within --hang-timeout (2 s here) rather than --timeout's hour.
+start=$(date +%s)
+CCT_PLUGIN_PATH=$plugin "$tuner" --np 2 --collectives bcast --quick --budget 0.02 \
+  --exclude crash_at_4k --hang-timeout 2 --out "$dir/hang" >"$dir/hang.log" 2>&1 ||
+  fail "the tuning did not go on past the hanging candidate: exit status $?" "$dir/hang.log"
+took=$(($(date +%s) - start))
+grep -Eq "^ccautotune: hang_at_4k failed at bcast shm np=2 [0-9]+[kM]? \(no progress for 2 s: got least far rank 1 \(pid [0-9]+, sleeping\)" \
+  "$dir/hang.log" || fail "the hang is not named with the rank, its pid and state" "$dir/hang.log"
+grep -Eq '^bcast,shm,1,2,[0-9]+,hang_at_4k,,0,0,0,0,failed,"?no progress for 2 s' "$dir/hang"/*.csv ||
+  fail "the hang is not recorded as failed" "$dir/hang.log"
+! grep -q "algorithm: hang_at_4k" "$dir/hang"/*.yaml || fail "the profile picks the hanging one"
+[ "$took" -lt 60 ] || fail "the hang took $took s to be caught"
 echo "PASS: a crashing candidate named, recorded as failed, left out; the rest tuned; --resume" \
-  "does not run it again"
+  "does not run it again; a hanging one caught in 2 s and left out (the run took $took s)"
