@@ -17,5 +17,15 @@ cmake --build "$build" -j2
 # verify_asan_link_order=0.
 export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0
 export UBSAN_OPTIONS=print_stacktrace=1
+# The tests left out under ASan, and why:
+# - "switch algorithms refuse a root outside the communicator": the refusal
+#   is thrown on a RapidIO simulator fiber (Boost.Context, which Debian
+#   builds without ASan's fiber-switch annotations), so ASan loses track of
+#   the stack and reports a stack-use-after-scope in Plan::run that is not
+#   there;
+# - "barrier multilevel: 100000 barriers never let a rank leave early": 4
+#   ranks spinning through 100000 barriers on 2 cores run past the test's
+#   own 120 s limit under ASan.
+excluded='^(switch algorithms refuse a root outside the communicator|barrier multilevel: 100000 barriers never let a rank leave early)$'
 cd "$build"
-ctest --output-on-failure --timeout 600 -j2 "$@"
+ctest --output-on-failure --timeout 600 -j2 -E "$excluded" "$@"
