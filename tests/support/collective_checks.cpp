@@ -1,6 +1,6 @@
 #include "support/collective_checks.hpp"
 
-#include <cstring>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -117,7 +117,7 @@ void check_reduce_call(Communicator& comm, Plan& plan, int root, std::size_t cou
   const bool is_root = comm.rank() == root;
   auto [send, recv, want] = reduction_buffers(comm, count, dtype, op, tag);
   const bool root_in_place = is_root && in_place;
-  if (root_in_place) std::memcpy(recv.data(), send.data(), send.size());
+  if (root_in_place) std::copy(send.begin(), send.end(), recv.begin());
   plan.run(coll_args(CCT_REDUCE, root_in_place ? CCT_IN_PLACE : send.data(),
                      is_root ? recv.data() : nullptr, count, dtype, root, tag, op));
   if (!is_root) return;
@@ -129,7 +129,7 @@ void check_reduce_call(Communicator& comm, Plan& plan, int root, std::size_t cou
 void check_allreduce_call(Communicator& comm, Plan& plan, std::size_t count, cct_datatype dtype,
                           cct_op op, bool in_place, uint32_t tag) {
   auto [send, recv, want] = reduction_buffers(comm, count, dtype, op, tag);
-  if (in_place) std::memcpy(recv.data(), send.data(), send.size());
+  if (in_place) std::copy(send.begin(), send.end(), recv.begin());
   plan.run(coll_args(CCT_ALLREDUCE, in_place ? CCT_IN_PLACE : send.data(), recv.data(), count,
                      dtype, 0, tag, op));
   const std::string diff = compare(recv.data(), want.data(), count + kGuard, dtype);
@@ -147,7 +147,7 @@ void check_allgather_call(Communicator& comm, Plan& plan, std::size_t count, cct
   fill(recv.data(), p * count + kGuard, dtype, comm.size() + comm.rank(), salt);
   auto want = recv;
   for (int r = 0; r < comm.size(); ++r) fill(want.data() + r * block, count, dtype, r, salt);
-  if (in_place) std::memcpy(recv.data() + comm.rank() * block, send.data(), block);
+  if (in_place) std::copy(send.begin(), send.end(), recv.begin() + comm.rank() * block);
   plan.run(coll_args(CCT_ALLGATHER, in_place ? CCT_IN_PLACE : send.data(), recv.data(), count,
                      dtype, 0, tag));
   const std::string diff = compare(recv.data(), want.data(), p * count + kGuard, dtype);
@@ -177,7 +177,7 @@ void check_alltoall_call(Communicator& comm, Plan& plan, std::size_t count, cct_
   auto want = recv;
   for (int from = 0; from < p; ++from)
     fill_block(want.data() + from * block, count, dtype, salt, from, me, p);
-  if (in_place) std::memcpy(recv.data(), send.data(), send.size());
+  if (in_place) std::copy(send.begin(), send.end(), recv.begin());
   plan.run(coll_args(CCT_ALLTOALL, in_place ? CCT_IN_PLACE : send.data(), recv.data(), count, dtype,
                      0, tag));
   const std::string diff = compare(recv.data(), want.data(), p * count + kGuard, dtype);

@@ -11,6 +11,7 @@
 // same on synthetic shapes whose levels split the ranks into groups.
 #include <hwloc.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <cstring>
@@ -154,7 +155,7 @@ void check_allgather(cct::Communicator& comm, cct::Plan& plan, std::size_t count
   auto want = recv;
   for (int r = 0; r < comm.size(); ++r)
     cct::test::fill(want.data() + r * block, count, dtype, r, salt);
-  if (in_place) std::memcpy(recv.data() + comm.rank() * block, send.data(), block);
+  if (in_place) std::copy(send.begin(), send.end(), recv.begin() + comm.rank() * block);
   plan.run(cct::test::coll_args(CCT_ALLGATHER, in_place ? CCT_IN_PLACE : send.data(), recv.data(),
                                 count, dtype, 0, tag));
   const std::string diff = cct::test::compare(recv.data(), want.data(), p * count + kGuard, dtype);
@@ -171,7 +172,7 @@ void check_allreduce(cct::Communicator& comm, cct::Plan& plan, std::size_t count
   cct::test::fill(recv.data(), count + kGuard, dtype, comm.size() + comm.rank(), salt);
   auto want = recv;
   cct::test::expected_reduction(want.data(), count, dtype, op, comm.size(), salt);
-  if (in_place) std::memcpy(recv.data(), send.data(), send.size());
+  if (in_place) std::copy(send.begin(), send.end(), recv.begin());
   plan.run(cct::test::coll_args(CCT_ALLREDUCE, in_place ? CCT_IN_PLACE : send.data(), recv.data(),
                                 count, dtype, 0, tag, op));
   const std::string diff = cct::test::compare(recv.data(), want.data(), count + kGuard, dtype);

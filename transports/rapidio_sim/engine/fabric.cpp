@@ -10,9 +10,11 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <initializer_list>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -222,7 +224,7 @@ using Keys = std::initializer_list<const char*>;
 
 class FileReader {
  public:
-  explicit FileReader(std::string path) : path_(std::move(path)) {}
+  FileReader(std::string text, std::string path) : text_(std::move(text)), path_(std::move(path)) {}
   FabricSpec read();
 
  private:
@@ -242,6 +244,7 @@ class FileReader {
   SwitchLink link(const YAML::Node& node, int index) const;
   FabricSpec base() const;
 
+  std::string text_;
   std::string path_;
   YAML::Node root_;
 };
@@ -320,11 +323,9 @@ FabricSpec FileReader::base() const {
 
 FabricSpec FileReader::read() {
   try {
-    root_ = YAML::LoadFile(path_);
+    root_ = YAML::Load(text_);
   } catch (const YAML::ParserException& e) {
     fail(path_ + ":" + std::to_string(e.mark.line + 1), "invalid YAML: " + e.msg);
-  } catch (const YAML::BadFile&) {
-    fail(path_, "cannot read the fabric file");
   }
   check_keys(
       root_, "",
@@ -362,9 +363,19 @@ FabricSpec FileReader::read() {
 
 }  // namespace
 
+FabricSpec fabric_from_yaml(const std::string& text, const std::string& source) {
+  return FileReader(text, source).read();
+}
+
 FabricSpec load_fabric(const std::string& preset_or_path) {
   if (looks_like_preset(preset_or_path)) return preset_spec(preset_or_path);
-  if (std::filesystem::is_regular_file(preset_or_path)) return FileReader(preset_or_path).read();
+  if (std::filesystem::is_regular_file(preset_or_path)) {
+    std::ifstream in(preset_or_path, std::ios::binary);
+    if (!in) fail(preset_or_path, "cannot read the fabric file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return fabric_from_yaml(text.str(), preset_or_path);
+  }
   throw std::runtime_error("no fabric preset or file '" + preset_or_path +
                            "' (presets: " + kPresetList + ")");
 }

@@ -56,6 +56,9 @@ struct FabricSpec {
 // of range, port used twice, link to itself, disconnected fabric, bad
 // numbers.
 FabricSpec load_fabric(const std::string& preset_or_path);
+// The same for a fabric file's text; `source` stands for the file name in
+// messages.
+FabricSpec fabric_from_yaml(const std::string& text, const std::string& source);
 
 // The canonical YAML text of a spec (every field, links sorted): the same
 // fabric gives the same text, whatever preset or file it came from. The
