@@ -320,6 +320,12 @@ TEST_CASE("fabric file errors name the line and the problem", "[rio][fabric]") {
              Contains("boards.yaml:2: boards must be positive, got 0"));
   CHECK_THAT(error_of("routing.yaml", base + "routing: fastest\n"),
              Contains("routing.yaml:4: routing: expected 'mst' or 'shortest', got 'fastest'"));
+  // Found by fuzz_fabric: boards x switch_ports sized a table before any
+  // bound was checked (std::bad_alloc instead of a refusal).
+  CHECK_THAT(error_of("many.yaml", "boards: 2000000000\n"),
+             Contains("many.yaml:1: boards must be at most 1024, got 2000000000"));
+  CHECK_THAT(error_of("ports.yaml", base + "switch_ports: 100000000\n"),
+             Contains("ports.yaml:4: switch_ports must be at most 256, got 100000000"));
   CHECK_THAT(error_of("nomap.yaml", "- 1\n"), Contains("nomap.yaml:1: expected a mapping"));
   CHECK_THAT(error_of("noboards.yaml", "switch_ports: 8\n"),
              Contains("noboards.yaml:1: missing field 'boards'"));
@@ -353,13 +359,16 @@ TEST_CASE("unknown presets and missing files are refused", "[rio][fabric]") {
   CHECK_THAT(preset_error("star:4"), Contains("fabric preset 'star:4': unknown shape 'star'"));
   CHECK_THAT(preset_error("star:4"), Contains("presets: chain:N, ring:N, mesh:N, tree:N, seed"));
   CHECK_THAT(preset_error("chain:0"),
-             Contains("fabric preset 'chain:0': boards must be at least 1"));
+             Contains("fabric preset 'chain:0': boards must be 1..1024, got 0"));
+  // Found by fuzz_fabric: a huge board count used to size tables first.
+  CHECK_THAT(preset_error("tree:2000000000"),
+             Contains("fabric preset 'tree:2000000000': boards must be 1..1024"));
   CHECK_THAT(preset_error("ring:x"), Contains("board count 'x' is not a number"));
   CHECK(preset_error("no/such/fabric.yaml") ==
         "no fabric preset or file 'no/such/fabric.yaml' (presets: chain:N, ring:N, mesh:N, "
         "tree:N, seed)");
   CHECK_THAT(error_of("preset.yaml", "switch_ports: 8\npreset: mesh:-1\n"),
-             Contains("preset.yaml:2: fabric preset 'mesh:-1': boards must be at least 1"));
+             Contains("preset.yaml:2: fabric preset 'mesh:-1': boards must be 1..1024"));
 }
 
 TEST_CASE("Prim's tree weighs the brute-force minimum", "[rio][fabric]") {

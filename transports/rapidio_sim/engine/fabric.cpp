@@ -30,25 +30,35 @@ constexpr const char* kSeedPreset = "chain:4";
 constexpr int kTreeFanOut = 4;
 constexpr std::string_view kShapes[] = {"chain", "ring", "mesh", "tree"};
 
+// The most boards a fabric may have: the simulator runs every DSP as a
+// fiber with its own stack and keeps per-switch routing tables, so a
+// larger fabric would exhaust memory before it told anything. Checked
+// before anything is sized by the board count.
+constexpr int kMaxBoards = 1024;
+
 // The scalar fields, in the order describe_fabric writes them; exactly one
-// of `whole` and `real` is set.
+// of `whole` and `real` is set. `max` bounds what a file may ask for: far
+// beyond any RapidIO part (switches have at most a few dozen ports,
+// packets 276 bytes), low enough that sizes computed from them stay in an
+// int and the tables they size fit in memory.
 struct Field {
   const char* key;
   int FabricSpec::*whole = nullptr;
   double FabricSpec::*real = nullptr;
+  double max = 0;
 };
 const Field kFields[] = {
-    {"boards", &FabricSpec::boards},
-    {"dsps_per_board", &FabricSpec::dsps_per_board},
-    {"switch_ports", &FabricSpec::switch_ports},
-    {"switch_clock_hz", nullptr, &FabricSpec::switch_clock_hz},
-    {"max_packet_bytes", &FabricSpec::max_packet_bytes},
-    {"max_payload_bytes", &FabricSpec::max_payload_bytes},
-    {"switch_latency_cycles", &FabricSpec::switch_latency_cycles},
-    {"dsp_clock_hz", nullptr, &FabricSpec::dsp_clock_hz},
-    {"dsp_bus_bytes", &FabricSpec::dsp_bus_bytes},
-    {"dsp_reduce_elems_per_cycle", nullptr, &FabricSpec::dsp_reduce_elems_per_cycle},
-    {"switch_reduce_elems_per_cycle", nullptr, &FabricSpec::switch_reduce_elems_per_cycle},
+    {"boards", &FabricSpec::boards, nullptr, kMaxBoards},
+    {"dsps_per_board", &FabricSpec::dsps_per_board, nullptr, 64},
+    {"switch_ports", &FabricSpec::switch_ports, nullptr, 256},
+    {"switch_clock_hz", nullptr, &FabricSpec::switch_clock_hz, 1e12},
+    {"max_packet_bytes", &FabricSpec::max_packet_bytes, nullptr, 1 << 16},
+    {"max_payload_bytes", &FabricSpec::max_payload_bytes, nullptr, 1 << 16},
+    {"switch_latency_cycles", &FabricSpec::switch_latency_cycles, nullptr, 1e6},
+    {"dsp_clock_hz", nullptr, &FabricSpec::dsp_clock_hz, 1e12},
+    {"dsp_bus_bytes", &FabricSpec::dsp_bus_bytes, nullptr, 1 << 16},
+    {"dsp_reduce_elems_per_cycle", nullptr, &FabricSpec::dsp_reduce_elems_per_cycle, 1e6},
+    {"switch_reduce_elems_per_cycle", nullptr, &FabricSpec::switch_reduce_elems_per_cycle, 1e6},
 };
 
 // Where a problem lies, as a message prefix: given the field's key (or
@@ -77,6 +87,9 @@ void check_numbers(const FabricSpec& spec, const Locate& at) {
     if (!std::isfinite(value) || value < 0 || (value == 0 && !may_be_zero))
       fail(at(f.key, -1), std::string(f.key) +
                               (may_be_zero ? " must not be negative" : " must be positive") +
+                              ", got " + number_text(value));
+    if (value > f.max)
+      fail(at(f.key, -1), std::string(f.key) + " must be at most " + number_text(f.max) +
                               ", got " + number_text(value));
   }
   if (spec.max_payload_bytes >= spec.max_packet_bytes)
@@ -203,7 +216,8 @@ FabricSpec preset_spec(const std::string& preset) {
   const auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), spec.boards);
   if (ec != std::errc() || end != count.data() + count.size())
     fail(where, "board count '" + count + "' is not a number");
-  if (spec.boards < 1) fail(where, "boards must be at least 1, got " + count);
+  if (spec.boards < 1 || spec.boards > kMaxBoards)
+    fail(where, "boards must be 1.." + std::to_string(kMaxBoards) + ", got " + count);
   std::vector<int> next_port(spec.boards, spec.dsps_per_board);
   for (auto [a, b] : shape_pairs(shape, spec.boards))
     spec.links.push_back({a, next_port[a]++, b, next_port[b]++});
