@@ -4,6 +4,7 @@
 // everything else to the MPI library, counted with the reason (see
 // pass_through.hpp).
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <exception>
@@ -12,6 +13,7 @@
 #include <string>
 
 #include "calls.hpp"
+#include "cct/error.hpp"
 #include "comm_runtimes.hpp"
 #include "packing.hpp"
 #include "pass_through.hpp"
@@ -19,6 +21,22 @@
 
 namespace cct::interposer {
 namespace {
+
+// One write per line, so that the lines of ranks failing together do not
+// interleave.
+void say_line(const std::string& line) {
+  if (::write(STDERR_FILENO, line.data(), line.size()) < 0) return;  // nowhere left to say it
+}
+
+// After a wait timed out (CCT_TIMEOUT) the ranks are out of step and some
+// may never return: an error code would leave the others hanging where
+// this one gave up, so the job ends, as MPI ends it on a fatal error.
+void abort_on_timeout(MPI_Comm comm, const std::exception& e) {
+  const auto* error = dynamic_cast<const Error*>(&e);
+  if (error == nullptr || error->status() != CCT_ERR_TIMEOUT) return;
+  say_line("cct: aborting the job (MPI_Abort) after the timeout above\n");
+  PMPI_Abort(comm, 1);
+}
 
 // Runs ours(runtime) -> reason (null: it ran the call) on comm's runtime,
 // or pmpi() with the reason counted. The runtime is made on the
@@ -33,7 +51,8 @@ int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours
     try {
       reason = entry.runtime() ? ours(*entry.runtime()) : entry.refused.c_str();
     } catch (const std::exception& e) {
-      std::cerr << "cct: " << e.what() << "\n";
+      say_line(std::string("cct: ") + e.what() + "\n");
+      abort_on_timeout(comm, e);
       PMPI_Comm_call_errhandler(comm, MPI_ERR_INTERN);
       return MPI_ERR_INTERN;
     }

@@ -52,6 +52,9 @@ int virtual_nodes_from_environment() {
 
 MpiBootstrap::MpiBootstrap(MPI_Comm comm) {
   const int virtual_nodes = virtual_nodes_from_environment();  // before anything to undo
+  char name[MPI_MAX_OBJECT_NAME] = "";
+  int length = 0;
+  check(MPI_Comm_get_name(comm, name, &length), "MPI_Comm_get_name");
   check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup");
   check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
@@ -63,6 +66,10 @@ MpiBootstrap::MpiBootstrap(MPI_Comm comm) {
   key_ = "cct-" + std::to_string(id[0]) + "-mpi" + std::to_string(id[1]);
   find_nodes(virtual_nodes);
   library_ = std::make_unique<MpiLibrary>(comm_);
+  // The program's name for the communicator where it gave one (MPI names
+  // MPI_COMM_WORLD and MPI_COMM_SELF itself).
+  label_ = length > 0 ? std::string(name, length) + " (" + std::to_string(size_) + " ranks)"
+                      : Bootstrap::label();
 }
 
 void MpiBootstrap::find_nodes(int virtual_nodes) {

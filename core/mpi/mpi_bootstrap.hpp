@@ -36,6 +36,7 @@ class MpiBootstrap final : public Bootstrap {
   const cct_library* library() const override { return library_->raw(); }
   int node() const override { return node_; }
   int nodes() const override { return nodes_; }
+  std::string label() const override { return label_; }
 
  private:
   void find_nodes(int virtual_nodes);
@@ -44,6 +45,7 @@ class MpiBootstrap final : public Bootstrap {
   int rank_ = 0, size_ = 0;
   int node_ = 0, nodes_ = 1;
   std::string key_;
+  std::string label_;
   std::unique_ptr<MpiLibrary> library_;
 };
 

@@ -46,7 +46,12 @@ const cct_bootstrap* Bootstrap::c_view() {
   view_.mpi_comm = mpi_comm();
   view_.allgather = allgather_trampoline;
   view_.barrier = barrier_trampoline;
+  view_.timeout_s = timeout_s();
   return &view_;
+}
+
+std::string Bootstrap::label() const {
+  return "a communicator of " + std::to_string(size()) + " ranks";
 }
 
 }  // namespace cct

@@ -12,7 +12,7 @@ const char* const kDatatypes[] = {"int8",   "int16",  "int32",  "int64", "uint8"
                                   "uint16", "uint32", "uint64", "float", "double"};
 const char* const kOps[] = {"sum", "prod", "min", "max"};
 const char* const kStatuses[] = {"ok",        "unsupported", "invalid argument", "out of memory",
-                                 "transport", "internal",    "abi mismatch"};
+                                 "transport", "internal",    "abi mismatch", "timeout"};
 const char* const kLevels[] = {"l2", "l3", "numa", "package", "node"};
 const char* const kCapabilities[] = {"p2p",    "shm",    "mcast",       "aggregate",
                                      "atomic", "device", "single_copy", "library"};

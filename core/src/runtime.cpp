@@ -193,10 +193,23 @@ cct_coll_args Runtime::out_of_place(const cct_coll_args& args, const Choice& cho
 }
 
 void Runtime::run(cct_coll_args args) {
+  if (!timed_out_.empty())
+    throw Error(timed_out_ + "; the communicator cannot be used after that", CCT_ERR_TIMEOUT);
   Choice& choice = select(args);
   args = out_of_place(args, choice);
   args.tag = next_tag_++;
-  if (!choice.plan) choice.plan = std::make_unique<Plan>(*choice.algorithm, *comm_, choice.params);
+  try {
+    if (!choice.plan)
+      choice.plan = std::make_unique<Plan>(*choice.algorithm, *comm_, choice.params);
+    run_choice(choice, args);
+  } catch (const Error& e) {
+    if (e.status() != CCT_ERR_TIMEOUT) throw;
+    timed_out_ = timed_out(args, e.what());
+    throw Error(timed_out_, CCT_ERR_TIMEOUT);
+  }
+}
+
+void Runtime::run_choice(Choice& choice, const cct_coll_args& args) {
   if (!options_.stats) return choice.plan->run(args);
   if (const std::optional<double> virtual_start = virtual_now(comm_->transport())) {
     choice.plan->run(args);
@@ -209,6 +222,17 @@ void Runtime::run(cct_coll_args args) {
   }
   ++choice.calls;
   choice.bytes += message_bytes(args.collective, args.count, args.dtype);
+}
+
+// What a rank says when a call gave up: the call, the communicator, the
+// deadline, then the algorithm's and the transport's reason (which names
+// the ranks it waited for).
+std::string Runtime::timed_out(const cct_coll_args& args, const std::string& why) const {
+  std::ostringstream text;
+  text << "rank " << rank() << ": " << collective_name(args.collective) << " of "
+       << message_bytes(args.collective, args.count, args.dtype) << " B on " << options_.label
+       << " timed out (CCT_TIMEOUT=" << options_.timeout_s << " s): " << why;
+  return text.str();
 }
 
 void Runtime::barrier() {

@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -51,6 +53,21 @@ Runtime::Log log_level(std::vector<std::string>* problems) {
   problems->push_back("CCT_LOG='" + env_or_empty("CCT_LOG") +
                       "': expected off, info or debug; the log stays off");
   return Runtime::Log::kOff;
+}
+
+// CCT_TIMEOUT: seconds, a positive number; unset, empty or 0: no deadline.
+double timeout_seconds(std::vector<std::string>* problems) {
+  const std::string text = env_or_empty("CCT_TIMEOUT");
+  if (text.empty()) return 0;
+  double seconds = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (ec == std::errc() && end == text.data() + text.size() && std::isfinite(seconds) &&
+      seconds >= 0)
+    return seconds;
+  problems->push_back("CCT_TIMEOUT='" + text +
+                      "': expected seconds, e.g. 30 or 0.5 (0: no deadline); collectives wait "
+                      "without a deadline");
+  return 0;
 }
 
 // The profile in effect and where it came from, for CCT_LOG=info, and a
@@ -124,6 +141,7 @@ std::shared_ptr<const SessionBasis> SessionBasis::load(bool speaks) {
   for (const std::string& s : skipped)
     basis->problems.push_back(s + "; that rule is ignored, the other CCT_FORCE rules apply");
   basis->log = log_level(&basis->problems);
+  basis->timeout_s = timeout_seconds(&basis->problems);
   return basis;
 }
 
@@ -150,11 +168,15 @@ Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::st
     pu = topology.pu_for_rank(boot_->rank(), boot_->size());
     if (!topology.bind_to_pu(pu)) pu = -1;
   }
+  boot_->set_timeout_s(basis_->timeout_s);
   auto instance = std::make_shared<TransportInstance>(*entry, *boot_);
   comm_ = std::make_shared<Communicator>(*boot_, instance, topology, pu,
                                          placement_of(*boot_, basis_->registry));
   runtime_ = std::make_unique<Runtime>(basis_->registry, comm_,
-                                       Runtime::Options{.stats = print_stats_, .log = basis_->log},
+                                       Runtime::Options{.stats = print_stats_,
+                                                        .log = basis_->log,
+                                                        .label = boot_->label(),
+                                                        .timeout_s = basis_->timeout_s},
                                        make_selector(*basis_, transport, *comm_));
 }
 

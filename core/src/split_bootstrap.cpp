@@ -46,6 +46,7 @@ class SplitBootstrap final : public Bootstrap {
                   static_cast<std::byte*>(recv) + i * bytes);
   }
   void barrier() override { parent_.barrier(); }
+  double timeout_s() const override { return parent_.timeout_s(); }
 
  private:
   Bootstrap& parent_;

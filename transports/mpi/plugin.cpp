@@ -6,13 +6,19 @@
 // whatever tags or wildcards the application uses, because they live on
 // different communicators. Requests are MPI requests kept in the caller's
 // cct_request. A tag mismatch, which a shm channel reports at once, here
-// waits forever as MPI would; correct algorithms never mismatch.
+// waits as MPI would (forever, or until CCT_TIMEOUT); correct algorithms
+// never mismatch.
 #include <mpi.h>
+#include <time.h>
 
+#include <algorithm>
+#include <chrono>
 #include <climits>
+#include <cstddef>
 #include <cstdio>
 #include <memory>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -22,23 +28,33 @@
 namespace cct::mpi_transport {
 namespace {
 
-static_assert(sizeof(MPI_Request) <= sizeof(cct_request), "an MPI_Request must fit");
-
 struct Instance {
   cct_transport_instance c{};
   MPI_Comm comm = MPI_COMM_NULL;
+  double timeout_s = 0;  // cct_bootstrap.timeout_s
 };
 
 Instance& of(cct_transport_instance* self) {
   return *static_cast<Instance*>(self->state);
 }
 
-// The MPI request kept in a cct_request, made there by isend / irecv.
-MPI_Request& new_request(cct_request* req) {
-  return *new (req->opaque) MPI_Request(MPI_REQUEST_NULL);
+// What a cct_request holds: the MPI request, and for the message of a
+// timed-out wait, whom it was with.
+struct Pending {
+  MPI_Request request = MPI_REQUEST_NULL;
+  int32_t peer = 0;
+  bool send = false;
+};
+static_assert(sizeof(Pending) <= sizeof(cct_request), "a Pending must fit in a cct_request");
+
+MPI_Request& new_request(cct_request* req, int32_t peer, bool send) {
+  return (new (req->opaque) Pending{MPI_REQUEST_NULL, peer, send})->request;
+}
+Pending& pending(cct_request* req) {
+  return *std::launder(reinterpret_cast<Pending*>(req->opaque));
 }
 MPI_Request& request(cct_request* req) {
-  return *std::launder(reinterpret_cast<MPI_Request*>(req->opaque));
+  return pending(req).request;
 }
 
 // An MPI error code as the instance's last_error and a status.
@@ -62,7 +78,7 @@ cct_status p2p_isend(cct_transport_instance* self, const void* buf, size_t bytes
                      uint32_t tag, cct_request* req) {
   if (cct_status s = checked_count(self, bytes); s != CCT_OK) return s;
   const int rc = MPI_Isend(buf, static_cast<int>(bytes), MPI_BYTE, peer, static_cast<int>(tag),
-                           of(self).comm, &new_request(req));
+                           of(self).comm, &new_request(req, peer, true));
   return rc == MPI_SUCCESS ? CCT_OK : failed(self, "isend", rc);
 }
 
@@ -70,7 +86,7 @@ cct_status p2p_irecv(cct_transport_instance* self, void* buf, size_t bytes, int3
                      uint32_t tag, cct_request* req) {
   if (cct_status s = checked_count(self, bytes); s != CCT_OK) return s;
   const int rc = MPI_Irecv(buf, static_cast<int>(bytes), MPI_BYTE, peer, static_cast<int>(tag),
-                           of(self).comm, &new_request(req));
+                           of(self).comm, &new_request(req, peer, false));
   return rc == MPI_SUCCESS ? CCT_OK : failed(self, "irecv", rc);
 }
 
@@ -79,8 +95,59 @@ cct_status p2p_test(cct_transport_instance* self, cct_request* req, int* done) {
   return rc == MPI_SUCCESS ? CCT_OK : failed(self, "test", rc);
 }
 
+// "no progress for 2 s; waiting for rank 1 (receive), rank 3 (send)": the
+// peers of the requests still open. Their processes may be on other
+// hosts, so what they do is MPI's to find out.
+cct_status timed_out(cct_transport_instance* self, cct_request* reqs, size_t count) {
+  std::ostringstream text;
+  text << "no progress for " << of(self).timeout_s << " s; waiting for";
+  const char* separator = " ";
+  for (size_t i = 0; i < count; ++i) {
+    const Pending& p = pending(&reqs[i]);
+    if (p.request == MPI_REQUEST_NULL) continue;
+    text << separator << "rank " << p.peer << (p.send ? " (send)" : " (receive)");
+    separator = ", ";
+  }
+  std::snprintf(self->last_error.message, sizeof self->last_error.message, "%s",
+                text.str().c_str());
+  return CCT_ERR_TIMEOUT;
+}
+
+// With a timeout the requests are tested in turn, sleeping a little longer
+// each round nothing completed (up to 64 us, as the shm transport does),
+// until one round finds none completed for the timeout.
+cct_status wait_with_deadline(cct_transport_instance* self, cct_request* reqs, size_t count) {
+  using Clock = std::chrono::steady_clock;
+  const auto timeout = std::chrono::duration<double>(of(self).timeout_s);
+  auto last_progress = Clock::now();
+  long sleep_ns = 1000;
+  for (;;) {
+    bool open = false, moved = false;
+    for (size_t i = 0; i < count; ++i) {
+      MPI_Request& r = request(&reqs[i]);
+      if (r == MPI_REQUEST_NULL) continue;
+      int done = 0;
+      if (const int rc = MPI_Test(&r, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS)
+        return failed(self, "test", rc);
+      moved = moved || done;
+      open = open || !done;
+    }
+    if (!open) return CCT_OK;
+    if (moved) {
+      last_progress = Clock::now();
+      sleep_ns = 1000;
+    } else if (Clock::now() - last_progress >= timeout) {
+      return timed_out(self, reqs, count);
+    }
+    timespec ts{0, sleep_ns};
+    nanosleep(&ts, nullptr);
+    sleep_ns = std::min(2 * sleep_ns, 64000L);
+  }
+}
+
 // MPI progresses every pending operation inside each wait.
 cct_status p2p_waitall(cct_transport_instance* self, cct_request* reqs, size_t count) {
+  if (of(self).timeout_s > 0) return wait_with_deadline(self, reqs, count);
   for (size_t i = 0; i < count; ++i) {
     const int rc = MPI_Wait(&request(&reqs[i]), MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) return failed(self, "wait", rc);
@@ -93,7 +160,9 @@ const cct_p2p_ops kP2pOps = {sizeof(cct_p2p_ops), CCT_ABI_VERSION, p2p_isend,
 
 void check_usable(const cct_bootstrap* boot) {
   if (boot == nullptr) throw std::invalid_argument("mpi transport: no bootstrap");
-  if (boot->abi_version != CCT_ABI_VERSION || boot->struct_size < sizeof(cct_bootstrap))
+  // timeout_s, added within version 1, is read only where struct_size has it.
+  if (boot->abi_version != CCT_ABI_VERSION ||
+      boot->struct_size < offsetof(cct_bootstrap, timeout_s))
     throw sdk::TransportError(CCT_ERR_ABI, "mpi transport: bootstrap of ABI version " +
                                                std::to_string(boot->abi_version));
   if (boot->mpi_comm == nullptr)
@@ -132,6 +201,8 @@ cct_status open(const cct_bootstrap* boot, cct_transport_instance** out, cct_err
     check_usable(boot);
     auto instance = std::make_unique<Instance>();
     instance->comm = communicator_of(*boot);
+    if (boot->struct_size >= offsetof(cct_bootstrap, timeout_s) + sizeof boot->timeout_s)
+      instance->timeout_s = boot->timeout_s;
     cct_transport_instance& c = instance->c;
     c.struct_size = sizeof c;
     c.abi_version = CCT_ABI_VERSION;

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <charconv>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +25,7 @@
 #include "cct/sdk/comm.hpp"
 #include "cma.hpp"
 #include "stale_segments.hpp"
+#include "stall.hpp"
 #include "wait.hpp"
 
 namespace cct::shm {
@@ -65,6 +67,14 @@ std::size_t threshold_from_environment() {
   return value;
 }
 
+// cct_bootstrap.timeout_s, which a host of an older minor revision of the
+// ABI may not have sent.
+double timeout_of(const cct_bootstrap& boot) {
+  return boot.struct_size >= offsetof(cct_bootstrap, timeout_s) + sizeof boot.timeout_s
+             ? boot.timeout_s
+             : 0;
+}
+
 // Starts with "/<job key>-" so the launcher's cleanup finds leftovers; the
 // creator's pid and a counter keep apart several instances of one job.
 std::string segment_name(const cct_bootstrap& boot) {
@@ -100,7 +110,12 @@ Instance::Instance(const cct_bootstrap& boot)
   std::vector<Ready> readies = exchange_ready(boot, hellos);
   unlinker.unlink();
   throw_first_failure(readies, "mapping the segment");
-  configure(hellos, readies);
+  configure(hellos, readies, timeout_of(boot));
+}
+
+std::string Instance::stalled_on_flag() const {
+  const SegmentView view(segment_.data(), layout_);
+  return stall_report(waits_.timeout_s, ranks_not_waiting(view, rank_), view, pids_);
 }
 
 std::vector<Instance::Hello> Instance::exchange_hello(const cct_bootstrap& boot,
@@ -163,20 +178,25 @@ void Instance::map_segment(const std::string& name) {
                               "segment " + name + " has an unexpected header (another version?)");
 }
 
-void Instance::configure(const std::vector<Hello>& hellos, const std::vector<Ready>& readies) {
-  P2pConfig config;
-  config.single_copy = std::all_of(readies.begin(), readies.end(), [](auto& r) { return r.cma; });
-  config.threshold = threshold_;
+void Instance::configure(const std::vector<Hello>& hellos, const std::vector<Ready>& readies,
+                         double timeout_s) {
+  SegmentView view(segment_.data(), layout_);
   std::vector<cpu_set_t> cpus;
   for (const Hello& hello : hellos) {
     cpus.push_back(hello.cpus);
-    config.pids.push_back(static_cast<pid_t>(hello.pid));
+    pids_.push_back(static_cast<pid_t>(hello.pid));
   }
-  oversubscribed_ = config.oversubscribed = ranks_outnumber_cpus(cpus.data(), size_);
-  SegmentView view(segment_.data(), layout_);
+  waits_.oversubscribed = ranks_outnumber_cpus(cpus.data(), size_);
+  waits_.timeout_s = timeout_s;
+  waits_.waiting = &view.control(rank_)->waiting;
+  P2pConfig config;
+  config.single_copy = std::all_of(readies.begin(), readies.end(), [](auto& r) { return r.cma; });
+  config.threshold = threshold_;
+  config.waits = waits_;
+  config.pids = pids_;
   uint64_t caps = CCT_CAP_P2P | CCT_CAP_SHM | (config.single_copy ? CCT_CAP_SINGLE_COPY : 0);
   p2p_ = std::make_unique<P2p>(view, rank_, std::move(config), &c_.last_error);
-  regions_ = std::make_unique<Regions>(view, rank_, hellos[0].text, oversubscribed_);
+  regions_ = std::make_unique<Regions>(view, rank_, hellos[0].text, waits_, pids_);
   c_.struct_size = sizeof c_;
   c_.abi_version = CCT_ABI_VERSION;
   c_.rank = rank_;

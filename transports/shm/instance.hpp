@@ -12,6 +12,7 @@
 #include "p2p.hpp"
 #include "regions.hpp"
 #include "segment.hpp"
+#include "wait.hpp"
 
 namespace cct::shm {
 
@@ -31,7 +32,9 @@ class Instance {
   cct_transport_instance* c_instance() { return &c_; }
   P2p& p2p() { return *p2p_; }
   Regions& regions() { return *regions_; }
-  bool oversubscribed() const { return oversubscribed_; }
+  const WaitPolicy& waits() const { return waits_; }
+  // Why a wait on a shared flag gave up: the peers not waiting (stall.hpp).
+  std::string stalled_on_flag() const;
 
  private:
   struct Hello;
@@ -41,14 +44,16 @@ class Instance {
   void create_segment(const cct_bootstrap& boot, Unlinker& unlinker, Hello& mine);
   std::vector<Ready> exchange_ready(const cct_bootstrap& boot, const std::vector<Hello>& hellos);
   void map_segment(const std::string& name);
-  void configure(const std::vector<Hello>& hellos, const std::vector<Ready>& readies);
+  void configure(const std::vector<Hello>& hellos, const std::vector<Ready>& readies,
+                 double timeout_s);
 
   int rank_;
   int size_;
   Layout layout_;
   std::size_t threshold_ = 0;
-  bool oversubscribed_ = false;
-  uint64_t probe_value_;  // read by the neighbour's CMA probe
+  WaitPolicy waits_;
+  std::vector<pid_t> pids_;  // per rank
+  uint64_t probe_value_;     // read by the neighbour's CMA probe
   Mapping segment_;
   std::unique_ptr<P2p> p2p_;
   std::unique_ptr<Regions> regions_;

@@ -1,6 +1,6 @@
 // The shm transport's segment layout, shared by every rank of an instance.
 //
-//   [header line][counters line][control line x size][channel x size*size]
+//   [header line][counters line][control lines x size][channel x size*size]
 //
 // A channel carries the messages of one ordered pair (src -> dst): a ring of
 // slots written only by src and read only by dst, with the producer count
@@ -21,7 +21,7 @@ namespace cct::shm {
 // adjacent pairs, so 64-byte padding would still share traffic.
 constexpr std::size_t kLine = 128;
 constexpr std::size_t kNameLen = 112;                   // a segment name, NUL included
-constexpr uint64_t kMagic = 0x31'6d'68'73'2d'74'63'63;  // "cct-shm1"
+constexpr uint64_t kMagic = 0x32'6d'68'73'2d'74'63'63;  // "cct-shm2"
 
 constexpr std::size_t round_up(std::size_t n, std::size_t to) {
   return (n + to - 1) / to * to;
@@ -52,13 +52,20 @@ struct alignas(kLine) Counters {
 };
 
 // One per rank, written by that rank only. Rank 0's publishes the regions
-// that shm alloc creates.
+// that shm alloc creates. `waiting` has a line of its own: it changes at
+// every wait that sleeps, while peers poll alloc_seq.
 struct alignas(kLine) ControlLine {
   uint64_t alloc_seq;     // generation of the last region published
   uint64_t alloc_failed;  // non-zero: creating that region failed
   char alloc_name[kNameLen];
+  alignas(kLine) uint64_t waiting;  // a Waiting value (wait.hpp)
 };
-static_assert(sizeof(ControlLine) == kLine);
+
+// What a rank's ControlLine::waiting says. A rank whose wait gave up says
+// so for good: the instance is of no further use, and a peer timing out at
+// the same moment must not take it for a rank that never came.
+enum Waiting : uint64_t { kNotWaiting = 0, kWaiting = 1, kGaveUp = 2 };
+static_assert(sizeof(ControlLine) == 2 * kLine);
 
 enum SlotKind : uint32_t {
   kEagerFirst = 1,  // first fragment of a copied message: carries tag and size

@@ -2,6 +2,7 @@
 #include "p2p.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -9,6 +10,7 @@
 
 #include "cma.hpp"
 #include "shared_copy.hpp"
+#include "stall.hpp"
 #include "wait.hpp"
 
 namespace cct::shm {
@@ -120,7 +122,7 @@ cct_status P2p::test(cct_request* req, int* done) {
 // storage the caller is about to release.
 cct_status P2p::waitall(cct_request* reqs, std::size_t count) {
   if (reqs == nullptr && count > 0) return CCT_ERR_INVALID_ARG;
-  Backoff backoff(config_.oversubscribed);
+  Backoff backoff(config_.waits);
   std::size_t first = 0;  // requests before it completed
   for (;;) {
     bool moved = progress();
@@ -139,10 +141,27 @@ cct_status P2p::waitall(cct_request* reqs, std::size_t count) {
     if (all) return CCT_OK;
     if (moved) {
       backoff.reset();
-    } else {
-      backoff.pause();
+    } else if (!backoff.pause()) {
+      return timed_out(reqs, count);
     }
   }
+}
+
+// The peers of the requests still incomplete are the ones this rank waited
+// for. Queued requests are withdrawn as on a failure; posted ones cannot
+// be, but the runtime uses the communicator no more after a timeout.
+cct_status P2p::timed_out(cct_request* reqs, std::size_t count) {
+  std::vector<int> awaited;
+  for (std::size_t i = 0; i < count; ++i) {
+    const Op& op = *op_of(&reqs[i]);
+    if (op.state != Op::kDone &&
+        std::find(awaited.begin(), awaited.end(), op.peer) == awaited.end())
+      awaited.push_back(op.peer);
+  }
+  cancel_pending(reqs, count);
+  const std::string why = stall_report(config_.waits.timeout_s, awaited, segment_, config_.pids);
+  std::snprintf(last_error_->message, sizeof last_error_->message, "%s", why.c_str());
+  return CCT_ERR_TIMEOUT;
 }
 
 void P2p::cancel_pending(cct_request* reqs, std::size_t count) {
@@ -313,8 +332,9 @@ void P2p::read_single_copy(Peer& peer, Op& op, SlotHeader* slot) {
     op.state = Op::kDone;
     return;
   }
-  fail(op, CCT_ERR_TRANSPORT, "receive from rank %d: copying %zu bytes across processes: %s",
-       op.peer, op.bytes, std::strerror(error));
+  fail(op, error == ETIMEDOUT ? CCT_ERR_TIMEOUT : CCT_ERR_TRANSPORT,
+       "receive from rank %d: copying %zu bytes across processes: %s", op.peer, op.bytes,
+       std::strerror(error));
 }
 
 // The receiver's part of a shared copy: publish the buffer, copy pieces,
@@ -325,8 +345,10 @@ int P2p::read_shared(Op& op, SlotHeader* slot) {
   const int error = copy_claimed_pieces(slot, op.bytes, [&](std::size_t offset, std::size_t n) {
     return cma_read(pid, slot->address + offset, op.buf + offset, n);
   });
-  Backoff backoff(config_.oversubscribed);
-  while (load_acquire(&slot->pieces_done) < shared_copy_pieces(op.bytes)) backoff.pause();
+  // The sender copies its claimed pieces right now; one that died or hung
+  // mid-piece fails the receive after the timeout.
+  if (!wait_for(&slot->pieces_done, shared_copy_pieces(op.bytes), CCT_WAIT_GE, config_.waits))
+    return ETIMEDOUT;
   return error != 0 ? error : static_cast<int>(load_acquire(&slot->write_error));
 }
 

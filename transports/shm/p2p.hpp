@@ -29,6 +29,7 @@
 
 #include "cct/abi/transport.h"
 #include "layout.hpp"
+#include "wait.hpp"
 
 namespace cct::shm {
 
@@ -72,7 +73,7 @@ class OpQueue {
 struct P2pConfig {
   bool single_copy = false;                       // CMA works between every pair
   std::size_t threshold = std::size_t{32} << 10;  // single copy from here on
-  bool oversubscribed = false;
+  WaitPolicy waits;
   std::vector<pid_t> pids;  // per rank
 };
 
@@ -116,6 +117,7 @@ class P2p {
   void help_copy(Op& op);
   int read_shared(Op& op, SlotHeader* slot);
   void cancel_pending(cct_request* reqs, std::size_t count);
+  cct_status timed_out(cct_request* reqs, std::size_t count);
   cct_status fail(Op& op, cct_status status, const char* format, ...)
       __attribute__((format(printf, 4, 5)));
 

@@ -1,5 +1,6 @@
 // The shm transport's C face: descriptor, operation tables, and the
 // trampolines that keep every exception on this side of the ABI.
+#include <cstddef>
 #include <cstdio>
 #include <memory>
 #include <new>
@@ -58,12 +59,19 @@ void shm_free(cct_transport_instance* self, cct_shm_region* region) {
 
 void shm_wait_u64(cct_transport_instance* self, const uint64_t* flag, uint64_t value,
                   cct_wait_cmp cmp) {
-  wait_for(flag, value, cmp, Instance::of(self).oversubscribed());
+  const Instance& instance = Instance::of(self);
+  if (!wait_for(flag, value, cmp, instance.waits()))
+    sdk::guarded(&self->last_error, [&] {
+      std::snprintf(self->last_error.message, sizeof self->last_error.message, "%s",
+                    instance.stalled_on_flag().c_str());
+    });
 }
 
 void check_bootstrap(const cct_bootstrap* boot) {
   if (boot == nullptr) throw std::invalid_argument("shm: no bootstrap");
-  if (boot->abi_version != CCT_ABI_VERSION || boot->struct_size < sizeof(cct_bootstrap))
+  // timeout_s, added within version 1, is read only where struct_size has it.
+  if (boot->abi_version != CCT_ABI_VERSION ||
+      boot->struct_size < offsetof(cct_bootstrap, timeout_s))
     throw sdk::TransportError(CCT_ERR_ABI, "shm: bootstrap of ABI version " +
                                                std::to_string(boot->abi_version) + ", size " +
                                                std::to_string(boot->struct_size));

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "cct/sdk/comm.hpp"
+#include "stall.hpp"
 #include "wait.hpp"
 
 namespace cct::shm {
@@ -73,11 +74,9 @@ std::string bind_to_my_numa_nodes(void* part, std::size_t bytes) {
 
 }  // namespace
 
-Regions::Regions(const SegmentView& segment, int rank, std::string name_prefix, bool oversubscribed)
-    : segment_(segment),
-      rank_(rank),
-      prefix_(std::move(name_prefix)),
-      oversubscribed_(oversubscribed) {}
+Regions::Regions(const SegmentView& segment, int rank, std::string name_prefix,
+                 const WaitPolicy& waits, const std::vector<pid_t>& pids)
+    : segment_(segment), rank_(rank), prefix_(std::move(name_prefix)), waits_(waits), pids_(pids) {}
 
 // Parts of a page or more start on a page of their own, and each rank
 // binds its part to its NUMA node before its first touch (the zeroing):
@@ -143,7 +142,7 @@ Mapping Regions::create_and_publish(uint64_t gen, std::size_t bytes, Unlinker& u
 
 Mapping Regions::open_published(uint64_t gen, std::size_t bytes) {
   ControlLine* line = segment_.control(0);
-  wait_for(&line->alloc_seq, gen, CCT_WAIT_GE, oversubscribed_);
+  if (!wait_for(&line->alloc_seq, gen, CCT_WAIT_GE, waits_)) time_out({0});
   if (line->alloc_failed != 0)
     throw sdk::TransportError(CCT_ERR_TRANSPORT, "rank 0 could not create the region");
   return Mapping::open(line->alloc_name, bytes);
@@ -155,8 +154,14 @@ bool Regions::arrive_and_wait(uint64_t gen, bool failed) {
   Counters* counters = segment_.counters();
   if (failed) store_release(&counters->alloc_failed_gen, gen);
   fetch_add(&counters->alloc_arrivals, 1);
-  wait_for(&counters->alloc_arrivals, gen * segment_.layout().size, CCT_WAIT_GE, oversubscribed_);
+  if (!wait_for(&counters->alloc_arrivals, gen * segment_.layout().size, CCT_WAIT_GE, waits_))
+    time_out(ranks_not_waiting(segment_, rank_));
   return load_acquire(&counters->alloc_failed_gen) == gen;
+}
+
+void Regions::time_out(const std::vector<int>& awaited) const {
+  throw sdk::TransportError(
+      CCT_ERR_TIMEOUT, "shm alloc: " + stall_report(waits_.timeout_s, awaited, segment_, pids_));
 }
 
 // An unlinked POSIX segment lives as long as any process maps it, so one

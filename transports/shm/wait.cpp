@@ -29,26 +29,49 @@ int ranks_the_launcher_put_here() {
 
 }  // namespace
 
-void Backoff::pause() {
+bool Backoff::pause() {
   if (step_ < spins_) {
     cpu_relax();
   } else if (step_ < spins_ + kYields) {
     sched_yield();
   } else {
+    if (!asleep_) {
+      start_sleeping();
+    } else if (policy_.timeout_s > 0 &&
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - slept_since_)
+                       .count() >= policy_.timeout_s) {
+      if (policy_.waiting != nullptr) store_release(policy_.waiting, kGaveUp);
+      asleep_ = false;  // the word keeps saying kGaveUp
+      return false;
+    }
     timespec ts{0, sleep_ns_};
     nanosleep(&ts, nullptr);
     sleep_ns_ = std::min(2 * sleep_ns_, kMaxSleepNs);
-    return;  // stays in the sleeping phase
+    return true;  // stays in the sleeping phase
   }
   ++step_;
+  return true;
 }
 
-void wait_for(const uint64_t* word, uint64_t value, cct_wait_cmp cmp, bool oversubscribed) {
-  Backoff backoff(oversubscribed);
+void Backoff::start_sleeping() {
+  asleep_ = true;
+  slept_since_ = std::chrono::steady_clock::now();
+  if (policy_.waiting != nullptr) store_release(policy_.waiting, kWaiting);
+}
+
+void Backoff::reset() {
+  if (asleep_ && policy_.waiting != nullptr) store_release(policy_.waiting, kNotWaiting);
+  asleep_ = false;
+  step_ = 0;
+  sleep_ns_ = kFirstSleepNs;
+}
+
+bool wait_for(const uint64_t* word, uint64_t value, cct_wait_cmp cmp, const WaitPolicy& policy) {
+  Backoff backoff(policy);
   for (;;) {
     uint64_t now = load_acquire(word);
-    if (cmp == CCT_WAIT_EQ ? now == value : now >= value) return;
-    backoff.pause();
+    if (cmp == CCT_WAIT_EQ ? now == value : now >= value) return true;
+    if (!backoff.pause()) return false;
   }
 }
 

@@ -6,7 +6,9 @@
 // every step of a collective. If the event does not come, the rank yields
 // the core, then sleeps for growing periods (up to 64 us, plus the kernel's
 // timer slack): a peer that is late by milliseconds (descheduled, or
-// computing) must not be robbed of its core by ranks burning it.
+// computing) must not be robbed of its core by ranks burning it. With a
+// timeout, a wait that slept that long without progress gives up, so a
+// hung or dead peer ends in an error naming it instead of a silent hang.
 //
 // When ranks outnumber the cores they may run on, the rank that would
 // produce the event is often waiting for the very core a spinner holds, so
@@ -16,23 +18,39 @@
 
 #include <sched.h>
 
+#include <chrono>
 #include <cstdint>
 
 #include "cct/abi/transport.h"
 
 namespace cct::shm {
 
+// How the waits of one instance behave, the same for all of them.
+struct WaitPolicy {
+  bool oversubscribed = false;
+  // A wait that goes this long without progress gives up (CCT_TIMEOUT,
+  // cct_bootstrap.timeout_s); 0: never.
+  double timeout_s = 0;
+  // This rank's word in the segment (ControlLine::waiting): kWaiting while
+  // it sleeps in a wait, kGaveUp once one gave up. A rank whose wait gives
+  // up names the peers not waiting (stall.hpp). Null: nowhere to say it.
+  uint64_t* waiting = nullptr;
+};
+
 class Backoff {
  public:
-  explicit Backoff(bool oversubscribed) : spins_(oversubscribed ? 0 : kSpins) {}
+  explicit Backoff(const WaitPolicy& policy)
+      : policy_(policy), spins_(policy.oversubscribed ? 0 : kSpins) {}
+  ~Backoff() { reset(); }
+  Backoff(const Backoff&) = delete;
+  Backoff& operator=(const Backoff&) = delete;
 
   // One step of waiting; each call waits a little longer than the last.
-  void pause();
+  // False once the wait has slept for the policy's timeout since the last
+  // progress: the caller gives up.
+  [[nodiscard]] bool pause();
   // Called when the awaited progress happened: the next wait spins again.
-  void reset() {
-    step_ = 0;
-    sleep_ns_ = kFirstSleepNs;
-  }
+  void reset();
 
  private:
   static constexpr uint32_t kSpins = 2000;  // roughly 10-50 us of pause
@@ -40,14 +58,22 @@ class Backoff {
   static constexpr long kFirstSleepNs = 1000;
   static constexpr long kMaxSleepNs = 64000;
 
+  void start_sleeping();
+
+  const WaitPolicy& policy_;
   uint32_t spins_;
   uint32_t step_ = 0;
   long sleep_ns_ = kFirstSleepNs;
+  bool asleep_ = false;  // in the sleeping phase
+  // When the sleeping phase began: the clock is read only there, so
+  // spinning costs nothing more than it did.
+  std::chrono::steady_clock::time_point slept_since_;
 };
 
 // Waits with the policy above until *word satisfies cmp against value
-// (acquire loads).
-void wait_for(const uint64_t* word, uint64_t value, cct_wait_cmp cmp, bool oversubscribed);
+// (acquire loads). False when it gave up (the policy's timeout).
+[[nodiscard]] bool wait_for(const uint64_t* word, uint64_t value, cct_wait_cmp cmp,
+                            const WaitPolicy& policy);
 
 // The CPUs this process may run on (all online CPUs if that is unknown).
 cpu_set_t allowed_cpus();

@@ -33,6 +33,14 @@ class Bootstrap {
   // one node for launches on this machine; a simulated platform's boards.
   virtual int node() const { return 0; }
   virtual int nodes() const { return 1; }
+  // These ranks in messages ("MPI_COMM_WORLD", "a communicator of 4
+  // ranks").
+  virtual std::string label() const;
+  // Seconds a wait of a transport opened on these ranks may go without
+  // progress before it fails (cct_bootstrap.timeout_s, from CCT_TIMEOUT);
+  // 0: forever.
+  virtual double timeout_s() const { return timeout_s_; }
+  void set_timeout_s(double seconds) { timeout_s_ = seconds; }
 
   // The C view handed to transports; valid while this object lives.
   const cct_bootstrap* c_view();
@@ -40,6 +48,7 @@ class Bootstrap {
  private:
   cct_bootstrap view_{};
   std::string key_;
+  double timeout_s_ = 0;
 };
 
 // A bootstrap of the ranks of `parent` that pass the same color, ranked in

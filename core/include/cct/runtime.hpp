@@ -69,8 +69,10 @@ class Runtime {
  public:
   enum class Log { kOff, kInfo, kDebug };
   struct Options {
-    bool stats = false;   // count calls, bytes and time per algorithm
-    Log log = Log::kOff;  // info: each choice once (rank 0); debug: every call
+    bool stats = false;                      // count calls, bytes and time per algorithm
+    Log log = Log::kOff;                     // info: each choice once (rank 0); debug: every call
+    std::string label = "the communicator";  // in messages (Bootstrap::label)
+    double timeout_s = 0;                    // CCT_TIMEOUT, for messages
   };
 
   // Collective over the communicator's ranks. The selector holds the
@@ -94,7 +96,10 @@ class Runtime {
   void alltoall(const void* send, void* recv, std::size_t count, cct_datatype dtype);
 
   // Runs one call described by args (tag is set by the runtime). Throws
-  // cct::Error naming the collective and algorithm when it fails.
+  // cct::Error naming the collective and algorithm when it fails. After a
+  // wait timed out (status CCT_ERR_TIMEOUT, naming the communicator and
+  // the ranks that did not arrive) every later call fails the same way:
+  // the ranks are no longer in step, so nothing could run correctly.
   void run(cct_coll_args args);
 
   // The algorithm chosen for a call with these arguments (for logs and tests).
@@ -123,6 +128,8 @@ class Runtime {
   bool usable(Choice& choice, const cct_coll_args& args) const;
   bool ask_usable(const Choice& choice, const cct_coll_args& args) const;
   cct_coll_args out_of_place(const cct_coll_args& args, const Choice& choice);
+  void run_choice(Choice& choice, const cct_coll_args& args);
+  std::string timed_out(const cct_coll_args& args, const std::string& why) const;
 
   const Registry& registry_;
   std::shared_ptr<Communicator> comm_;
@@ -142,6 +149,7 @@ class Runtime {
   } selected_[CCT_COLLECTIVE_COUNT];
   std::vector<unsigned char> in_place_copy_;  // grows, never shrinks
   uint32_t next_tag_ = 1;
+  std::string timed_out_;  // the message of the call that timed out, or empty
 };
 
 }  // namespace cct

@@ -44,6 +44,7 @@ struct SessionBasis {
   std::string profile_why;   // ProfileChoice::why
   std::vector<ForceRule> force;
   Runtime::Log log = Runtime::Log::kOff;
+  double timeout_s = 0;  // CCT_TIMEOUT (0: waits have no deadline)
   // What the environment got wrong, each costing only itself (an unreadable
   // profile: built-in defaults; a bad CCT_FORCE rule: that rule; a bad
   // CCT_LOG: no log), for rank 0 of each session to warn about once.

@@ -35,7 +35,11 @@ typedef enum cct_status {
   CCT_ERR_NO_MEMORY = 3,
   CCT_ERR_TRANSPORT = 4, /* the transport failed (peer gone, syscall failed) */
   CCT_ERR_INTERNAL = 5,  /* a bug or an unexpected exception in the plugin */
-  CCT_ERR_ABI = 6        /* struct_size / abi_version not understood */
+  CCT_ERR_ABI = 6,       /* struct_size / abi_version not understood */
+  /* A wait made no progress for the instance's timeout
+   * (cct_bootstrap.timeout_s); the reason names the ranks it waited for.
+   * Added within ABI version 1. */
+  CCT_ERR_TIMEOUT = 7
 } cct_status;
 
 /* Room for a human-readable reason, filled by the callee when it returns

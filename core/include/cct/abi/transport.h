@@ -43,6 +43,14 @@ typedef struct cct_bootstrap {
   /* in: inside an MPI program, a pointer to the MPI_Comm of exactly these
    * ranks in this order (the mpi transport duplicates it); else NULL. */
   const void* mpi_comm;
+  /* in: seconds a wait of the opened instance (p2p waitall, shm wait_u64
+   * and alloc) may go without progress before it gives up with
+   * CCT_ERR_TIMEOUT, its last_error naming the ranks it waited for and
+   * what they are doing; 0: wait forever (the default, as in MPI). Equal
+   * on every rank (CCT_TIMEOUT). A transport in virtual time ignores it
+   * (its deadlocks are found by simulate()). Added within ABI version 1:
+   * a transport reads it only when struct_size covers it. */
+  double timeout_s;
 } cct_bootstrap;
 
 /* ----------------------------------------------------------------------
@@ -108,7 +116,11 @@ typedef struct cct_shm_ops {
   /* Collective. Releases what alloc made; `region` is cleared. */
   void (*free)(cct_transport_instance* self, cct_shm_region* region);
   /* Blocks until the flag satisfies cmp: spins briefly, then backs off and
-   * yields the core, so ranks may outnumber cores. */
+   * yields the core, so ranks may outnumber cores. With a timeout
+   * (cct_bootstrap.timeout_s) it returns once it has waited that long,
+   * the flag unsatisfied and last_error saying why:
+   * callers test the flag again (cct::sdk::SharedRegion::wait throws
+   * CCT_ERR_TIMEOUT). */
   void (*wait_u64)(cct_transport_instance* self, const uint64_t* flag, uint64_t value,
                    cct_wait_cmp cmp);
 } cct_shm_ops;

@@ -114,8 +114,14 @@ class SharedRegion {
 
   void* peer(int rank) const { return region_.peer[rank]; }
   std::size_t bytes_per_rank() const { return region_.bytes_per_rank; }
+  // Throws TransportError (CCT_ERR_TIMEOUT) when the transport's wait gave
+  // up (cct_bootstrap.timeout_s) before the flag satisfied cmp.
   void wait(const uint64_t* flag, uint64_t value, cct_wait_cmp cmp) const {
     tr_->shm->wait_u64(tr_, flag, value, cmp);
+    const uint64_t now =
+        std::atomic_ref<uint64_t>(*const_cast<uint64_t*>(flag)).load(std::memory_order_acquire);
+    if (cmp == CCT_WAIT_EQ ? now != value : now < value)
+      throw TransportError(CCT_ERR_TIMEOUT, std::string("shm wait: ") + tr_->last_error.message);
   }
 
  private:

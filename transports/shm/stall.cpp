@@ -1,0 +1,70 @@
+// Naming the ranks a timed-out wait waited for (see stall.hpp).
+#include "stall.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace cct::shm {
+namespace {
+
+// Enough names to act on; the rest would not fit the 255 characters of a
+// cct_error.
+constexpr std::size_t kNamed = 4;
+
+// The process's state as /proc/<pid>/stat gives it (the letter after the
+// command's closing parenthesis), in words.
+std::string process_state(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  if (!std::getline(stat, text)) return "exited";
+  const std::size_t paren = text.rfind(')');
+  const char state = paren != std::string::npos && paren + 2 < text.size() ? text[paren + 2] : '?';
+  switch (state) {
+    case 'T':
+    case 't': return "stopped";
+    case 'Z':
+    case 'X': return "exited";
+    case 'D': return "in uninterruptible sleep";
+    case 'R': return "running";
+    case 'S': return "sleeping";
+    default: return std::string("state ") + state;
+  }
+}
+
+// A peer that sleeps in a wait of this instance is stuck here too; else
+// what its process does.
+std::string doing(const SegmentView& segment, int rank, pid_t pid) {
+  const std::string state = process_state(pid);
+  if (state == "stopped" || state == "exited") return state;
+  switch (load_acquire(&segment.control(rank)->waiting)) {
+    case kWaiting: return "waiting here too";
+    case kGaveUp: return "timed out here too";
+    default: return state + ", not waiting here";
+  }
+}
+
+}  // namespace
+
+std::vector<int> ranks_not_waiting(const SegmentView& segment, int me) {
+  std::vector<int> ranks;
+  for (int r = 0; r < segment.layout().size; ++r)
+    if (r != me && load_acquire(&segment.control(r)->waiting) == kNotWaiting) ranks.push_back(r);
+  return ranks;
+}
+
+std::string stall_report(double timeout_s, const std::vector<int>& awaited,
+                         const SegmentView& segment, const std::vector<pid_t>& pids) {
+  std::ostringstream text;
+  text << "no progress for " << timeout_s << " s; ";
+  if (awaited.empty()) return text.str() + "every other rank is waiting too (calls out of step?)";
+  text << "waiting for ";
+  for (std::size_t i = 0; i < awaited.size() && i < kNamed; ++i) {
+    const int r = awaited[i];
+    text << (i > 0 ? ", " : "") << "rank " << r << " (pid " << pids[r] << ", "
+         << doing(segment, r, pids[r]) << ")";
+  }
+  if (awaited.size() > kNamed) text << " and " << awaited.size() - kNamed << " more";
+  return text.str();
+}
+
+}  // namespace cct::shm
