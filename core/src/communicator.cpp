@@ -69,7 +69,8 @@ Communicator::Communicator(Bootstrap& boot, std::shared_ptr<TransportInstance> t
                    .nlevels = static_cast<int32_t>(c_levels_.size()),
                    .levels = c_levels_.data(),
                    .level_transport = level_transport_.empty() ? nullptr : level_transport_.data(),
-                   .library = boot.library()};
+                   .library = boot.library(),
+                   .timeout_s = boot.timeout_s()};
 }
 
 uint64_t Communicator::capabilities() const {

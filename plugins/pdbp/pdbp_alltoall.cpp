@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -71,7 +72,8 @@ PdbpAlltoall::PdbpAlltoall(const sdk::Comm& comm, const Settings& settings)
                .initial_slots = settings.slots,
                .threshold_percent = settings.threshold,
                .blocks = pool_blocks_}),
-      pool_(settings.threads, every_thread_has_a_core(comm.size() * settings.threads)),
+      pool_(settings.threads, every_thread_has_a_core(comm.size() * settings.threads),
+            comm.timeout_s()),
       step_fn_([this](std::size_t task) { return step(flows_[task]); }) {
   // Peers in rotated order (rank + k to write, rank - k to read), so that
   // the ranks do not all start on the same peer.
@@ -112,8 +114,26 @@ void PdbpAlltoall::run(const cct_coll_args& a) {
   copy_bytes(out_ + rank * bytes_, in_ + rank * bytes_, bytes_);
   policy_.start_call();
   for (Flow& flow : flows_) flow.done = flow.reclaimed = 0;
-  pool_.run(flows_.size(), step_fn_);
+  // The flows poll the peers' rows themselves, so CCT_TIMEOUT is theirs
+  // to keep (cct_comm.timeout_s): a pool thread stuck that long ends it.
+  if (!pool_.run(flows_.size(), step_fn_))
+    throw sdk::TransportError(CCT_ERR_TIMEOUT, stalled_flows());
   chunks_before_ += chunks_;
+}
+
+// "pdbp: no flow moved for 2 s; waiting for rank 1 (to write), rank 3
+// (to drain)": the peers of the flows not done.
+std::string PdbpAlltoall::stalled_flows() const {
+  std::ostringstream text;
+  text << "pdbp: no flow moved for " << comm_.timeout_s() << " s; waiting for";
+  const char* separator = " ";
+  for (const Flow& flow : flows_) {
+    const bool done = flow.done == chunks_ && (!flow.writes || flow.reclaimed == chunks_);
+    if (done) continue;
+    text << separator << "rank " << flow.peer << (flow.writes ? " (to drain)" : " (to write)");
+    separator = ", ";
+  }
+  return text.str();
 }
 
 Step PdbpAlltoall::step(Flow& flow) {

@@ -37,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "cct/sdk/algorithm.hpp"
@@ -121,6 +122,7 @@ class PdbpAlltoall {
   WorkStealingPool::Step write_step(Flow& flow);
   WorkStealingPool::Step read_step(Flow& flow);
   bool reclaim(Flow& flow);
+  std::string stalled_flows() const;
 
   sdk::Comm comm_;
   std::size_t block_;

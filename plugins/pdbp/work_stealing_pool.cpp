@@ -45,7 +45,8 @@ std::size_t WorkStealingPool::TaskDeque::size() const {
   return size_;
 }
 
-WorkStealingPool::WorkStealingPool(int threads, bool spin) : spin_(spin) {
+WorkStealingPool::WorkStealingPool(int threads, bool spin, double timeout_s)
+    : spin_(spin), timeout_s_(timeout_s) {
   if (threads < 1) throw std::invalid_argument("pdbp: a pool needs at least one thread");
   for (int t = 0; t < threads; ++t) deques_.push_back(std::make_unique<TaskDeque>());
   if (threads > 1) placement_ = std::make_unique<Placement>();
@@ -61,12 +62,13 @@ WorkStealingPool::~WorkStealingPool() {
   for (std::thread& thread : started_) thread.join();
 }
 
-void WorkStealingPool::run(std::size_t tasks, const StepFn& step) {
-  if (tasks == 0) return;
+bool WorkStealingPool::run(std::size_t tasks, const StepFn& step) {
+  if (tasks == 0) return true;
   if (started_.empty()) return run_alone(tasks, step);
   for (auto& deque : deques_) deque->reset(tasks);
   for (std::size_t t = 0; t < tasks; ++t) deques_[t % deques_.size()]->push_back(t);
   remaining_.store(tasks, std::memory_order_relaxed);
+  gave_up_.store(false, std::memory_order_relaxed);
   {
     std::lock_guard lock(job_mutex_);
     step_ = &step;
@@ -78,13 +80,14 @@ void WorkStealingPool::run(std::size_t tasks, const StepFn& step) {
   std::unique_lock lock(job_mutex_);
   job_changed_.wait(lock, [&] { return working_ == 0; });
   step_ = nullptr;
+  return !gave_up_.load(std::memory_order_relaxed);
 }
 
-void WorkStealingPool::run_alone(std::size_t tasks, const StepFn& step) {
+bool WorkStealingPool::run_alone(std::size_t tasks, const StepFn& step) {
   unfinished_.resize(tasks);
   for (std::size_t t = 0; t < tasks; ++t) unfinished_[t] = t;
   std::size_t left = tasks;
-  Backoff backoff(spin_);
+  Backoff backoff(spin_, timeout_s_);
   while (left > 0) {
     bool moved = false;
     for (std::size_t i = 0; i < left;) {
@@ -97,9 +100,10 @@ void WorkStealingPool::run_alone(std::size_t tasks, const StepFn& step) {
     }
     if (moved)
       backoff.reset();
-    else
-      backoff.pause();
+    else if (!backoff.pause())
+      return false;
   }
+  return true;
 }
 
 void WorkStealingPool::serve(int self) {
@@ -123,13 +127,15 @@ void WorkStealingPool::serve(int self) {
 
 void WorkStealingPool::work(int self) {
   TaskDeque& own = *deques_[self];
-  Backoff backoff(spin_);
+  Backoff backoff(spin_, timeout_s_);
   std::size_t stuck_in_a_row = 0;
-  while (remaining_.load(std::memory_order_acquire) > 0) {
+  while (remaining_.load(std::memory_order_acquire) > 0 &&
+         !gave_up_.load(std::memory_order_relaxed)) {
     std::optional<std::size_t> task = own.pop_back();
     if (!task) task = steal(self);
     if (!task) {
-      backoff.pause();
+      // Nothing to do here while others finish: not this thread's stall.
+      if (!backoff.pause()) backoff.reset();
       continue;
     }
     const Step step = (*step_)(*task);
@@ -143,7 +149,7 @@ void WorkStealingPool::work(int self) {
       backoff.reset();
     } else if (++stuck_in_a_row > own.size()) {
       stuck_in_a_row = 0;  // a whole round without a move
-      backoff.pause();
+      if (!backoff.pause()) gave_up_.store(true, std::memory_order_relaxed);
     }
   }
 }

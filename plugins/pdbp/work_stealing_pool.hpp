@@ -39,16 +39,18 @@ class WorkStealingPool {
 
   // `threads` workers in all, the caller of run() included; the started
   // ones are bound near the caller (placement.hpp). Waiting threads spin
-  // briefly before they yield when `spin` is set (backoff.hpp).
-  WorkStealingPool(int threads, bool spin);
+  // briefly before they yield when `spin` is set (backoff.hpp); a thread
+  // whose tasks stay stuck for timeout_s (0: never) ends the job.
+  WorkStealingPool(int threads, bool spin, double timeout_s = 0);
   ~WorkStealingPool();
   WorkStealingPool(const WorkStealingPool&) = delete;
   WorkStealingPool& operator=(const WorkStealingPool&) = delete;
 
   // Runs tasks 0..tasks-1 to completion: step(t) until it returns done.
   // Not reentrant: one job at a time. step must not throw (it may run on
-  // a started thread, where nothing could catch it).
-  void run(std::size_t tasks, const StepFn& step);
+  // a started thread, where nothing could catch it). False when a thread
+  // gave up (its tasks stuck for the timeout): the tasks left are not done.
+  bool run(std::size_t tasks, const StepFn& step);
 
   int threads() const { return static_cast<int>(deques_.size()); }
   // Tasks taken from another thread's deque, over the pool's life.
@@ -72,13 +74,14 @@ class WorkStealingPool {
     std::size_t size_ = 0;
   };
 
-  void run_alone(std::size_t tasks, const StepFn& step);
+  bool run_alone(std::size_t tasks, const StepFn& step);
   void serve(int self);  // a started thread: one job after another
   void work(int self);   // until the job's last task is done
   std::optional<std::size_t> steal(int thief);
 
   std::vector<std::unique_ptr<TaskDeque>> deques_;
   bool spin_;
+  double timeout_s_;
   std::unique_ptr<Placement> placement_;
   std::vector<std::thread> started_;
   std::vector<std::size_t> unfinished_;  // run_alone's tasks not done yet
@@ -91,6 +94,7 @@ class WorkStealingPool {
   bool stopping_ = false;
 
   std::atomic<std::size_t> remaining_{0};  // tasks of the current job not done
+  std::atomic<bool> gave_up_{false};       // a thread of the current job timed out
   std::atomic<std::size_t> steals_{0};
 };
 

@@ -2,7 +2,8 @@
 // timeout gives up with CCT_ERR_TIMEOUT, naming the collective, the
 // communicator and the rank it waited for with what that process is doing;
 // the communicator then refuses every later call at once. Both kinds of
-// wait of the shm transport: p2p (waitall) and a shared flag (wait_u64).
+// wait of the shm transport: p2p (waitall) and a shared flag (wait_u64),
+// and an algorithm that polls by itself (pdbp).
 #include <signal.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -133,6 +134,44 @@ TEST_CASE("CCT_TIMEOUT: a wait on a shared flag names the rank busy elsewhere",
                        "barrier/central_counter failed: .*no progress for 1 s; waiting for rank 1 "
                        "\\(pid " +
                            std::to_string(pids[1]) + ", sleeping, not waiting here\\)");
+        return 0;
+      });
+  CHECK(result.error == "");
+}
+
+TEST_CASE("CCT_TIMEOUT: pdbp's flows, which poll by themselves, give up too",
+          "[runtime][timeout]") {
+  // Rank 1 sleeps past the timeout: rank 0's flows wait for it to write
+  // and to drain. Then rank 1 comes: rank 0's chunks are there to read,
+  // but nobody drains its own, so it gives up in turn.
+  const cct::LaunchResult result =
+      cct::launch_local({.ranks = 2, .timeout_s = 60}, [](cct::Bootstrap& boot) {
+        const cct::AlgorithmEntry& pdbp = cct::test::algorithm(CCT_ALLTOALL, "pdbp");
+        auto comm = communicator_on(boot);
+        cct::Plan plan(pdbp, *comm, pdbp.default_params());
+        std::vector<int32_t> in(2 * 1024, boot.rank()), out(in.size());
+        const cct_coll_args args{sizeof(cct_coll_args),
+                                 CCT_ABI_VERSION,
+                                 CCT_ALLTOALL,
+                                 in.data(),
+                                 out.data(),
+                                 1024,
+                                 CCT_INT32,
+                                 CCT_SUM,
+                                 0,
+                                 1};
+        plan.run(args);  // both ranks in step
+        if (boot.rank() == 1) {
+          std::this_thread::sleep_for(std::chrono::duration<double>(3 * kTimeout));
+          expect_timeout([&] { plan.run(args); },
+                         "alltoall/pdbp failed: pdbp: no flow moved for 1 s; waiting for rank 0 "
+                         "\\(to drain\\)$");
+          return 0;
+        }
+        expect_timeout(
+            [&] { plan.run(args); },
+            "alltoall/pdbp failed: pdbp: no flow moved for 1 s; waiting for rank 1 \\(to "
+            "drain\\), rank 1 \\(to write\\)$");
         return 0;
       });
   CHECK(result.error == "");

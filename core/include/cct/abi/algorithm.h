@@ -87,6 +87,13 @@ typedef struct cct_comm {
    * the library's collectives over exactly these ranks, or NULL. Set when
    * the host grants CCT_CAP_LIBRARY. */
   const cct_library* library;
+  /* Added within ABI version 1 (read only when struct_size covers it):
+   * seconds a wait may go without progress (CCT_TIMEOUT; 0: forever), as
+   * the transports' waits apply it (cct_bootstrap.timeout_s). An algorithm
+   * that waits by polling memory itself, not through a transport's wait,
+   * gives up after this long with CCT_ERR_TIMEOUT and a reason naming the
+   * ranks it waited for. Equal on every rank. */
+  double timeout_s;
 } cct_comm;
 
 /* ----------------------------------------------------------------------

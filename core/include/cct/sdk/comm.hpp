@@ -35,6 +35,12 @@ inline void check_status(cct_status s, const char* what, const cct_transport_ins
                                 "): " + tr->last_error.message);
 }
 
+// cct_comm.timeout_s, 0 where the host's cct_comm predates it.
+inline double timeout_of(const cct_comm& comm) {
+  return comm.struct_size >= offsetof(cct_comm, timeout_s) + sizeof comm.timeout_s ? comm.timeout_s
+                                                                                   : 0;
+}
+
 // One level of the hierarchy (see cct_level): which group a rank is in.
 class Level {
  public:
@@ -64,6 +70,7 @@ class Comm {
   cct_transport_instance* transport() const { return tr_; }
   int levels() const { return comm_->nlevels; }
   Level level(int i) const { return Level(&comm_->levels[i], comm_->size); }
+  double timeout_s() const { return timeout_of(*comm_); }
 
   void isend(const void* buf, std::size_t bytes, int peer, uint32_t tag, cct_request& req) const {
     check_status(tr_->p2p->isend(tr_, buf, bytes, peer, tag, &req), "isend", tr_);

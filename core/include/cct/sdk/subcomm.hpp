@@ -88,7 +88,9 @@ class GroupComm {
                  .transport = tr,
                  .nlevels = static_cast<int32_t>(levels_.size()),
                  .levels = levels_.empty() ? nullptr : levels_.data(),
-                 .level_transport = level_transport_.empty() ? nullptr : level_transport_.data()};
+                 .level_transport = level_transport_.empty() ? nullptr : level_transport_.data(),
+                 .library = nullptr,
+                 .timeout_s = timeout_of(parent)};
   }
   GroupComm(const GroupComm&) = delete;
   GroupComm& operator=(const GroupComm&) = delete;
@@ -210,7 +212,9 @@ class LeadersComm {
                      .transport = &inst_,
                      .nlevels = 0,
                      .levels = nullptr,
-                     .level_transport = nullptr};
+                     .level_transport = nullptr,
+                     .library = nullptr,
+                     .timeout_s = timeout_of(parent)};
   }
   LeadersComm(const LeadersComm&) = delete;
   LeadersComm& operator=(const LeadersComm&) = delete;
