@@ -1,6 +1,7 @@
 #include "tuner/cluster.hpp"
 
 #include <mpi.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -118,14 +120,46 @@ void check_same_machines(Bootstrap& world, const std::string& fingerprint) {
                        std::string(all.data()) + ": tune each kind of node in a job of its own");
 }
 
-// Rank 0 opens the results file (and holds the lock on its directory);
-// every rank gets the rows of earlier runs (the search must see the same
-// figures everywhere) or the same error.
-OpenedResults open_results_everywhere(Options& opts, const std::string& fingerprint, int rank) {
+// Where rank 0 notes the candidate it runs (job_progress.hpp): a file
+// beside the results, since under mpirun no parent process shares memory
+// with the ranks. A run that dies leaves it for the next one.
+std::string running_file(const Options& opts) {
+  return std::filesystem::path(opts.results).replace_extension(".running").string();
+}
+
+// Set by --launcher mpirun when it starts the job again after a failure.
+constexpr const char* kRelaunchedVariable = "CCT_TUNER_RELAUNCHED";
+
+// Rank 0, with the results open: the candidate an earlier run died on (a
+// rank crashed, was killed, or timed out elsewhere) is recorded as failed
+// unless that run recorded it itself. A relaunch with nothing to record
+// would only fail the same way again.
+void take_over_note(JobProgress& note, const Options& opts,
+                    std::map<std::string, ResultRow>& known) {
+  const std::string culprit = note.culprit();
+  if (opts.resume && !culprit.empty())
+    record_failure(note,
+                   "the earlier run under mpirun died while measuring it: a rank crashed, was "
+                   "killed or hung (its messages say which)",
+                   opts, known);
+  else if (opts.resume && std::getenv(kRelaunchedVariable) != nullptr)
+    throw UsageError(
+        "relaunched after a failure, but no candidate was running when it came: the failure "
+        "is not a candidate's (see the messages above); not relaunching again");
+  note.clear();
+}
+
+// Rank 0 opens the results file (and holds the lock on its directory) and
+// the note of the running candidate; every rank gets the rows of earlier
+// runs (the search must see the same figures everywhere) or the same error.
+OpenedResults open_results_everywhere(Options& opts, const std::string& fingerprint, int rank,
+                                      std::optional<JobProgress>& note) {
   std::string error, rows;
   OpenedResults opened;
   if (rank == 0) try {
       opened = open_results(opts, fingerprint);
+      note.emplace(1, running_file(opts));
+      take_over_note(*note, opts, opened.known);
       rows = results_text(opts.results);
     } catch (const std::exception& e) {
       error = e.what();
@@ -138,10 +172,12 @@ OpenedResults open_results_everywhere(Options& opts, const std::string& fingerpr
   return opened;
 }
 
-// One shape on one transport: its ranks measure, the others wait.
+// One shape on one transport: its ranks measure, the others wait. Its
+// waits give up after --hang-timeout (naming the ranks they waited for),
+// so a rank that hangs fails the job instead of holding it for --timeout.
 void run_shape(const Registry& registry, const Topology& topo, const TransportEntry& transport,
                const Shape& shape, const Layout& layout, const Options& opts,
-               const std::map<std::string, ResultRow>& known) {
+               const std::map<std::string, ResultRow>& known, JobProgress* note) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   const bool member = layout.in_shape(world_rank, shape);
@@ -150,6 +186,7 @@ void run_shape(const Registry& registry, const Topology& topo, const TransportEn
   if (!member) return;
   {
     MpiBootstrap boot(comm);
+    boot.set_timeout_s(opts.hang_limit_s());
     cct_error why{};
     if (transport.desc->probe(boot.c_view(), &why) != CCT_OK) {
       if (world_rank == 0)
@@ -161,7 +198,7 @@ void run_shape(const Registry& registry, const Topology& topo, const TransportEn
                   << " node(s) x " << shape.ranks_per_node << " rank(s)" << std::endl;
       auto instance = std::make_shared<TransportInstance>(transport, boot);
       Communicator c(boot, instance, topo, topo.bound_pu(), placement_of(boot, registry));
-      measure_space(registry, c, enumerate(registry, c, opts.filter), opts, known);
+      measure_space(registry, c, enumerate(registry, c, opts.filter), opts, known, note);
     }
   }
   MPI_Comm_free(&comm);
@@ -204,16 +241,26 @@ int tune_cluster(Options& opts, int rank) {
   check_same_machines(world, topo.fingerprint());
   const Layout layout = layout_of(world);
   const std::vector<Shape> shapes = shapes_of(opts, layout);
-  const OpenedResults results = open_results_everywhere(opts, topo.fingerprint(), rank);
+  std::optional<JobProgress> note;  // rank 0's
+  OpenedResults results = open_results_everywhere(opts, topo.fingerprint(), rank, note);
   if (rank == 0)
     std::cout << "ccautotune: " << world.size() << " ranks on " << layout.nodes << " node(s) of "
               << topo.summary() << ", fingerprint " << topo.fingerprint() << "; results in "
               << opts.results << std::endl;
   const Noise before = probe_on_rank0(rank, topo.cores(), "before tuning");
-  for (const TransportEntry& transport : registry.transports())
-    for (const Shape& shape : shapes)
-      if (!is_simulated(transport) && tuned_on(opts, transport.desc->name, shape))
-        run_shape(registry, topo, transport, shape, layout, opts, results.known);
+  try {
+    for (const TransportEntry& transport : registry.transports())
+      for (const Shape& shape : shapes)
+        if (!is_simulated(transport) && tuned_on(opts, transport.desc->name, shape))
+          run_shape(registry, topo, transport, shape, layout, opts, results.known,
+                    note ? &*note : nullptr);
+  } catch (const std::exception& e) {
+    // Rank 0 saw its candidate fail (a wait that timed out names the rank
+    // it waited for): recorded with that reason, for the next run to skip.
+    if (note) record_failure(*note, e.what(), opts, results.known);
+    throw;
+  }
+  if (note) std::filesystem::remove(running_file(opts));
   opts.noise = {before, probe_on_rank0(rank, topo.cores(), "after tuning")};
   if (rank != 0) return 0;
   MachineInfo machine = describe_machine(topo, 1);
@@ -234,7 +281,11 @@ bool started_by_mpirun() {
   return false;
 }
 
-int relaunch_under_mpirun(const Options& opts, int argc, char** argv) {
+namespace {
+
+// mpirun [--allow-run-as-root] [-x CCT_...] [--hostfile H] [ARGS..]
+//        <this program> <argv without the launcher's flags>
+std::vector<std::string> mpirun_command(const Options& opts, int argc, char** argv) {
   std::vector<std::string> args{"mpirun"};
   if (geteuid() == 0) args.push_back("--allow-run-as-root");
   for (char** env = environ; *env != nullptr; ++env)
@@ -243,7 +294,7 @@ int relaunch_under_mpirun(const Options& opts, int argc, char** argv) {
   if (!opts.hostfile.empty()) args.insert(args.end(), {"--hostfile", opts.hostfile});
   std::istringstream extra(opts.mpirun_args);
   for (std::string word; extra >> word;) args.push_back(word);
-  args.push_back(std::filesystem::read_symlink("/proc/self/exe"));  // mpirun's, once exec'ed
+  args.push_back(std::filesystem::read_symlink("/proc/self/exe"));
   // The ranks get the command line without the launcher's flags, which come
   // as "--flag VALUE" or "--flag=VALUE".
   for (int i = 1; i < argc; ++i) {
@@ -254,12 +305,55 @@ int relaunch_under_mpirun(const Options& opts, int argc, char** argv) {
     else if (flag == arg)
       ++i;  // its value follows
   }
+  return args;
+}
+
+// Runs the command to its end: its exit status (128 + the signal that
+// killed it), or -1 when it could not start (said on stderr).
+int run_to_end(std::vector<std::string> args) {
   std::vector<char*> c_args;
   for (std::string& a : args) c_args.push_back(a.data());
   c_args.push_back(nullptr);
-  execvp("mpirun", c_args.data());
-  std::cerr << "ccautotune: --launcher mpirun: cannot run mpirun: " << std::strerror(errno) << "\n";
-  return 2;
+  const pid_t child = fork();
+  if (child == 0) {
+    execvp(c_args[0], c_args.data());
+    std::cerr << "ccautotune: --launcher mpirun: cannot run mpirun: " << std::strerror(errno)
+              << "\n";
+    _exit(127);
+  }
+  int status = 0;
+  if (child < 0 || waitpid(child, &status, 0) != child) {
+    std::cerr << "ccautotune: --launcher mpirun: " << std::strerror(errno) << "\n";
+    return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+// A job that fails is started again with --resume: its rank 0 records the
+// candidate that was running as failed (take_over_note) and goes on past
+// it, as the local launcher does; one that fails with nothing to record
+// ends with status 2 and is not started again.
+int relaunch_under_mpirun(const Options& opts, int argc, char** argv) {
+  std::vector<std::string> args = mpirun_command(opts, argc, argv);
+  for (int launch = 0;; ++launch) {
+    const int status = run_to_end(args);
+    if (status == 0 || status == 2 || status == 127 || status < 0) return status < 0 ? 2 : status;
+    if (launch == kMostRelaunches) {
+      std::cerr << "ccautotune: the job under mpirun failed " << launch + 1
+                << " times; giving up (the rows measured are in the results file)\n";
+      return status;
+    }
+    std::cerr << "ccautotune: the job under mpirun failed (exit status " << status
+              << "); starting it again with --resume, past the candidate it was running"
+              << " (relaunch " << launch + 1 << " of at most " << kMostRelaunches << ")\n";
+    if (launch == 0) {
+      setenv(kRelaunchedVariable, "1", 1);
+      args.insert(args.begin() + 1, {"-x", kRelaunchedVariable});
+      if (std::find(args.begin(), args.end(), "--resume") == args.end()) args.push_back("--resume");
+    }
+  }
 }
 
 int run_on_cluster(Options opts, int* argc, char*** argv) {

@@ -19,17 +19,22 @@ namespace cct::tuner {
 // process.
 bool started_by_mpirun();
 
-// --launcher mpirun: replaces this process with
+// --launcher mpirun: runs
 //   mpirun [--allow-run-as-root] [-x CCT_...] [--hostfile H] [ARGS..]
 //          <this program> <argv without the launcher's flags>
-// Returns only when mpirun cannot be run (exit status 2, the reason on
-// stderr).
+// and, while it fails, runs it again with --resume past the candidate that
+// was running (at most kMostRelaunches times; rank 0 records it as failed
+// from the note it keeps beside the results). Returns the exit status; 2
+// when mpirun cannot be run (the reason on stderr).
 int relaunch_under_mpirun(const Options& opts, int argc, char** argv);
 
 // The run under mpirun; every rank calls it. MPI_Init and MPI_Finalize
 // happen inside. Returns the exit status; a rank that fails aborts the job
 // (MPI_Abort) after saying why, and the rows measured so far stay in the
-// results file for --resume.
+// results file for --resume, which records the candidate that was running
+// as failed and goes on without it. A wait that goes --hang-timeout
+// without progress fails (naming the ranks it waited for), so a hung rank
+// ends the job too.
 int run_on_cluster(Options opts, int* argc, char*** argv);
 
 }  // namespace cct::tuner

@@ -214,4 +214,18 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& al
                 << "; run again with --resume to measure the rest\n";
   }
 }
+
+bool record_failure(const JobProgress& progress, const std::string& why, const Options& opts,
+                    std::map<std::string, ResultRow>& known) {
+  const std::string culprit = progress.culprit();
+  if (culprit.empty() || known.contains(culprit)) return false;
+  const ResultRow row = failed_row(culprit, why);
+  ResultsWriter(opts.results).append(row);
+  known[culprit] = row;
+  std::cerr << "ccautotune: " << row.choice() << " failed at " << row.collective << " "
+            << row.transport << " np=" << row.np << " " << cct::format_bytes(row.bytes) << " ("
+            << why << "); left out at np=" << row.np << ", tuning goes on without it\n";
+  return true;
+}
+
 }  // namespace cct::tuner

@@ -26,4 +26,16 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& sp
                    const Options& opts, const std::map<std::string, ResultRow>& known,
                    JobProgress* progress = nullptr);
 
+// A job relaunched this many times past failed candidates gives up: the
+// failures are then not the candidates'.
+constexpr int kMostRelaunches = 20;
+
+// Records the candidate that was running when the job failed (its point as
+// a failed row, with the reason), so that the relaunched job and every
+// later profile leave it out of this shape, and says so on stderr. False
+// when no point was running (the job died between points) or it was
+// already recorded.
+bool record_failure(const JobProgress& progress, const std::string& why, const Options& opts,
+                    std::map<std::string, ResultRow>& known);
+
 }  // namespace cct::tuner

@@ -1,6 +1,9 @@
 #include "tuner/job_progress.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -18,15 +21,41 @@ struct JobProgress::Page {
   std::size_t points = 0;
   char keys[kMaxPoints][512] = {};
 };
-JobProgress::JobProgress(int ranks)
+namespace {
+
+// Zero-filled shared memory of `bytes`: anonymous, or the file's pages.
+// A file of that size keeps what an earlier run wrote into it.
+void* map_shared(std::size_t bytes, const std::string& file) {
+  if (file.empty()) {
+    void* addr = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (addr == MAP_FAILED)
+      throw Error(std::string("cannot map the job's progress: ") + std::strerror(errno));
+    return addr;
+  }
+  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  struct stat st {};
+  const bool usable = fd >= 0 && fstat(fd, &st) == 0 &&
+                      (static_cast<std::size_t>(st.st_size) == bytes ||
+                       (ftruncate(fd, 0) == 0 && ftruncate(fd, static_cast<off_t>(bytes)) == 0));
+  void* addr =
+      usable ? mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
+  const int error = errno;
+  if (fd >= 0) ::close(fd);
+  if (addr == MAP_FAILED)
+    throw Error("cannot keep the job's progress in " + file + ": " + std::strerror(error));
+  return addr;
+}
+
+}  // namespace
+
+// Zero-filled memory is an empty page and idle slots.
+JobProgress::JobProgress(int ranks, const std::string& file)
     : bytes_(sizeof(Page) + sizeof(RunningCandidate) * static_cast<std::size_t>(ranks)),
       ranks_(ranks) {
   static_assert(sizeof(Page) % alignof(RunningCandidate) == 0);
-  void* addr = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (addr == MAP_FAILED)
-    throw Error(std::string("cannot map the job's progress: ") + std::strerror(errno));
-  page_ = new (addr) Page{};
-  slots_ = new (static_cast<char*>(addr) + sizeof(Page)) RunningCandidate[ranks]{};
+  void* addr = map_shared(bytes_, file);
+  page_ = static_cast<Page*>(addr);
+  slots_ = reinterpret_cast<RunningCandidate*>(static_cast<char*>(addr) + sizeof(Page));
 }
 
 JobProgress::~JobProgress() {

@@ -23,7 +23,12 @@ namespace cct::tuner {
 
 class JobProgress {
  public:
-  explicit JobProgress(int ranks);  // throws cct::Error when it cannot map
+  // In memory shared with the forked ranks; or, given a file, in that file
+  // (rank 0 of a job under mpirun, whose ranks are not this process's
+  // children): a run that died leaves it for the next one to read, and it
+  // keeps what an earlier run left there. Throws cct::Error when it cannot
+  // map.
+  explicit JobProgress(int ranks, const std::string& file = "");
   JobProgress(const JobProgress&) = delete;
   JobProgress& operator=(const JobProgress&) = delete;
   ~JobProgress();

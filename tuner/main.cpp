@@ -31,27 +31,6 @@ namespace {
 
 using namespace cct::tuner;
 
-// A job relaunched this many times past failed candidates gives up: the
-// failures are then not the candidates'.
-constexpr int kMostRelaunches = 20;
-
-// Records the candidate that was running when the job failed (its point as
-// a failed row, with the reason), so that the relaunched job and every
-// later profile leave it out of this shape. False when no point was
-// running (the job died between points) or it was already recorded.
-bool record_failure(const JobProgress& progress, const std::string& why, const Options& opts,
-                    std::map<std::string, ResultRow>& known) {
-  const std::string culprit = progress.culprit();
-  if (culprit.empty() || known.contains(culprit)) return false;
-  const ResultRow row = failed_row(culprit, why);
-  ResultsWriter(opts.results).append(row);
-  known[culprit] = row;
-  std::cerr << "ccautotune: " << row.choice() << " failed at " << row.collective << " "
-            << row.transport << " np=" << row.np << " " << cct::format_bytes(row.bytes) << " ("
-            << why << "); left out at np=" << row.np << ", tuning goes on without it\n";
-  return true;
-}
-
 // One job: np ranks over the transport, bound as the topology suggests. A
 // candidate that crashes or fails a rank is recorded as failed and the job
 // starts again past it (its measured points are in the results file).
@@ -59,8 +38,7 @@ bool run_job(const cct::Registry& registry, const cct::Topology& topo,
              const cct::TransportEntry& transport, int np, const Options& opts,
              std::map<std::string, ResultRow> known) {
   JobProgress progress(np);
-  // A call may take many times a point's budget when ranks outnumber cores.
-  const double hang_s = std::max(opts.hang_timeout_s, 10 * opts.measure.budget_s);
+  const double hang_s = opts.hang_limit_s();
   const cct::LaunchOptions launch_options{
       .ranks = np, .timeout_s = opts.timeout_s, .watchdog = [&] {
         return progress.stalled(std::chrono::duration<double>(hang_s));

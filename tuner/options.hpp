@@ -1,6 +1,7 @@
 // ccautotune's command line: the options of a run and their parsing.
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,7 +30,10 @@ struct Options {
   std::string command_line;  // as given, for the report to say how it was made
   double timeout_s = 3600;
   double hang_timeout_s = 60;  // no call started on any rank for this long: a rank hangs
-  double time_budget_s = 0;    // 0: none
+  // --hang-timeout as a job applies it: a call may take many times a
+  // point's budget when ranks outnumber cores.
+  double hang_limit_s() const { return std::max(hang_timeout_s, 10 * measure.budget_s); }
+  double time_budget_s = 0;  // 0: none
   bool max_bytes_given = false;
   // Under mpirun: the shapes to tune (empty: the defaults).
   std::vector<int> nodes;

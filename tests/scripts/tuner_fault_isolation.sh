@@ -7,8 +7,12 @@
 # even at the small sizes where it ran). --resume measures nothing of it
 # again. A candidate that hangs rank 1 from 4 KiB (hang_at_4k) is caught by
 # --hang-timeout: the job stops with the rank, its pid and state named, the
-# candidate is recorded as failed, and the tuning goes on. Ranks are 2;
-# bcast only, quick.
+# candidate is recorded as failed, and the tuning goes on. The same two
+# under --launcher mpirun: the job dies (mpirun kills it, or rank 0's wait
+# gives up and aborts it), is started again with --resume, and rank 0
+# records the candidate as failed and goes on; a failure that is no
+# candidate's (a bad argument) is not started again. Ranks are 2; bcast
+# only, quick.
 # usage: tuner_fault_isolation.sh <ccautotune> <libcct_test_faulty_bcast.so>
 set -uo pipefail
 tuner=$1
@@ -65,3 +69,32 @@ grep -Eq '^bcast,shm,1,2,[0-9]+,hang_at_4k,,0,0,0,0,failed,"?no progress for 2 s
 [ "$took" -lt 60 ] || fail "the hang took $took s to be caught"
 echo "PASS: a crashing candidate named, recorded as failed, left out; the rest tuned; --resume" \
   "does not run it again; a hanging one caught in 2 s and left out (the run took $took s)"
+
+# Under mpirun. <name> <the other candidate> <regex of the failed row's note>
+cluster() {
+  local name=$1 other=$2 note=$3 out=$dir/cluster-$1
+  CCT_PLUGIN_PATH=$plugin timeout --kill-after=10 240 "$tuner" --launcher mpirun \
+    --mpirun-args "-np 2 --oversubscribe" --collectives bcast --quick --budget 0.02 \
+    --exclude "$other" --hang-timeout 2 --out "$out" >"$out.log" 2>&1 ||
+    fail "under mpirun the tuning did not go on past $name: exit status $?" "$out.log"
+  grep -q "^ccautotune: the job under mpirun failed (exit status [0-9]*); starting it again with --resume" \
+    "$out.log" || fail "under mpirun the job was not started again past $name" "$out.log"
+  [ "$(grep -c ",$name,.*,failed," "$out"/*.csv)" -eq 1 ] ||
+    fail "under mpirun $name is not recorded as failed once" "$out.log"
+  grep -Eq ",$name,,0,0,0,0,failed,\"?$note" "$out"/*.csv ||
+    fail "under mpirun the failed row of $name does not say why" "$out"/*.csv
+  ! grep -q "algorithm: $name" "$out"/*.yaml || fail "under mpirun the profile picks $name"
+  [ ! -e "$out"/*.running ] || fail "under mpirun the note of the running candidate was left"
+}
+cluster crash_at_4k hang_at_4k "the earlier run under mpirun died while measuring it"
+cluster hang_at_4k crash_at_4k \
+  "barrier/dissemination failed: .*no progress for 2 s; waiting for rank 1 \(pid [0-9]+, sleeping"
+status=0
+CCT_PLUGIN_PATH=$plugin "$tuner" --launcher mpirun --mpirun-args "-np 2 --oversubscribe" \
+  --collectives bcast --quick --exclude no_such_algorithm --out "$dir/bad" >"$dir/bad.log" 2>&1 ||
+  status=$?
+[ "$status" -eq 2 ] || fail "a bad argument under mpirun exited $status, want 2" "$dir/bad.log"
+! grep -q "starting it again" "$dir/bad.log" || fail "a bad argument was started again" \
+  "$dir/bad.log"
+echo "PASS: under mpirun a crashing and a hanging candidate are recorded as failed and left out," \
+  "the job started again past them; a bad argument is not started again"
