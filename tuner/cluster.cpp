@@ -23,6 +23,7 @@
 #include "cct/simulate.hpp"
 #include "cct/topology.hpp"
 #include "mpi_bootstrap.hpp"
+#include "tuner/buffer_memory.hpp"
 #include "tuner/job.hpp"
 #include "tuner/machine.hpp"
 #include "tuner/noise.hpp"
@@ -241,7 +242,13 @@ int tune_cluster(Options& opts, int rank) {
   check_same_machines(world, topo.fingerprint());
   const Layout layout = layout_of(world);
   const std::vector<Shape> shapes = shapes_of(opts, layout);
-  std::optional<JobProgress> note;  // rank 0's
+  int most_per_node = 1, most_ranks = 1;
+  for (const Shape& s : shapes) {
+    most_per_node = std::max(most_per_node, s.ranks_per_node);
+    most_ranks = std::max(most_ranks, s.nodes * s.ranks_per_node);
+  }
+  check_buffer_memory(opts, most_ranks, most_per_node, rank == 0);  // the same on every rank
+  std::optional<JobProgress> note;                                  // rank 0's
   OpenedResults results = open_results_everywhere(opts, topo.fingerprint(), rank, note);
   if (rank == 0)
     std::cout << "ccautotune: " << world.size() << " ranks on " << layout.nodes << " node(s) of "

@@ -21,6 +21,7 @@
 #include "cct/simulate.hpp"
 #include "cct/topology.hpp"
 #include "cct/units.hpp"
+#include "tuner/buffer_memory.hpp"
 #include "tuner/cluster.hpp"
 #include "tuner/job.hpp"
 #include "tuner/machine.hpp"
@@ -124,6 +125,8 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   if (!opts.max_bytes_given) opts.filter.max_bytes = 64 << 10;
   opts.measure.warmup = 1;
   opts.measure.min_reps = opts.measure.max_reps = 1;
+  const int max_np = *std::max_element(opts.nps.begin(), opts.nps.end());
+  check_buffer_memory(opts, max_np, max_np, true);  // every rank is a fiber of this process
   const OpenedResults results = open_results(opts, platform.fingerprint);
   const std::string name = opts.fabric.empty() ? "seed" : opts.fabric;
   std::cout << "ccautotune: " << transport.desc->name << " fabric " << name << ", fingerprint "
@@ -131,10 +134,9 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   bool ok = true;
   for (int np : opts.nps)
     ok = run_simulated_job(registry, transport, np, opts, results.known) && ok;
-  const cct::MachineInfo machine{
-      .fingerprint = platform.fingerprint,
-      .summary = std::string(transport.desc->name) + " fabric " + name,
-      .ranks_per_node = *std::max_element(opts.nps.begin(), opts.nps.end())};
+  const cct::MachineInfo machine{.fingerprint = platform.fingerprint,
+                                 .summary = std::string(transport.desc->name) + " fabric " + name,
+                                 .ranks_per_node = max_np};
   return write_profile(registry, machine, opts) && ok ? 0 : 1;
 }
 
@@ -154,6 +156,8 @@ int run(Options opts) {
     return run_simulated(registry, *simulated, std::move(opts));
   const cct::Topology topo = cct::Topology::discover();
   if (opts.nps.empty()) opts.nps = default_nps(topo.cores());
+  const int max_np = *std::max_element(opts.nps.begin(), opts.nps.end());
+  check_buffer_memory(opts, max_np, max_np, true);
   const OpenedResults results = open_results(opts, topo.fingerprint());
   std::cout << "ccautotune: " << topo.summary() << ", fingerprint " << topo.fingerprint()
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
@@ -165,7 +169,6 @@ int run(Options opts) {
         if (serves_local_ranks(transport, np))
           ok = run_job(registry, topo, transport, np, opts, results.known) && ok;
   opts.noise = {before, announce(probe_noise(topo.cores()), "after tuning")};
-  const int max_np = *std::max_element(opts.nps.begin(), opts.nps.end());
   return write_profile(registry, describe_machine(topo, max_np), opts) && ok ? 0 : 1;
 }
 

@@ -73,18 +73,6 @@ std::vector<std::vector<int64_t>> combinations(const std::vector<std::vector<int
   return out;
 }
 
-std::vector<cct_collective> selected_collectives(const std::vector<std::string>& names) {
-  for (const std::string& name : names) {
-    cct_collective c;
-    if (!parse_collective(name, &c)) throw Error("unknown collective '" + name + "'");
-  }
-  std::vector<cct_collective> out;
-  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
-    if (selected(names, collective_name(static_cast<cct_collective>(c))))
-      out.push_back(static_cast<cct_collective>(c));
-  return out;
-}
-
 // The call why_unusable judges: what the measurement will pass, less the
 // buffers (never in place).
 cct_coll_args sample_args(const Call& call) {
@@ -129,6 +117,18 @@ void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const Sp
 }
 
 }  // namespace
+
+std::vector<cct_collective> selected_collectives(const std::vector<std::string>& names) {
+  for (const std::string& name : names) {
+    cct_collective c;
+    if (!parse_collective(name, &c)) throw Error("unknown collective '" + name + "'");
+  }
+  std::vector<cct_collective> out;
+  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
+    if (selected(names, collective_name(static_cast<cct_collective>(c))))
+      out.push_back(static_cast<cct_collective>(c));
+  return out;
+}
 
 bool excluded(const SpaceFilter& filter, const std::string& name) {
   return std::find(filter.excluded.begin(), filter.excluded.end(), name) != filter.excluded.end();

@@ -35,6 +35,10 @@ struct SpaceFilter {
   std::size_t max_combinations = 64;
 };
 
+// The collectives `names` selects (empty: all), in enum order. Throws
+// cct::Error for a name that is none.
+std::vector<cct_collective> selected_collectives(const std::vector<std::string>& names);
+
 // True when names is empty or holds name.
 bool selected(const std::vector<std::string>& names, const std::string& name);
 // True when the filter excludes the algorithm `name`.

@@ -7,7 +7,8 @@
 #   does not block the next run;
 # - --exclude leaves algorithms out of the measurements and the profile;
 # - numbers outside what a run can use are refused with status 2 and the
-#   range: --buffers 0 and 100000, --budget -1 and nan, --time-budget -3,
+#   range: --buffers 0 and 100000, buffers beyond the memory available,
+#   --budget -1 and nan, --time-budget -3,
 #   --timeout 0, --min-bytes above --max-bytes, and an --np beyond the
 #   open-file limit (which names `ulimit -n`);
 # - a full disk (a 4 KiB tmpfs in a private mount namespace) stops the run
@@ -85,6 +86,11 @@ refused() {
 }
 refused "no buffer set" "--buffers: 0 is outside 1..64 buffer sets" --buffers 0
 refused "gigabytes per rank" "--buffers: 100000 is outside 1..64" --buffers 100000
+refused "more buffers than memory" \
+  "np=2: each rank's buffers take 64G (32 set(s) of 2G for calls up to 512M), 128G for the 2 rank(s) on this machine, more than the" \
+  --np 2 --collectives alltoall --max-bytes 512M --buffers 32
+grep -q "GiB it has available: lower --buffers or --max-bytes$" "$dir/refused.log" ||
+  fail "the refusal of buffers beyond memory does not say what to lower" "$dir/refused.log"
 refused "a negative budget" "--budget: -1 is outside" --budget -1
 refused "no budget at all" "--budget: nan is outside" --budget nan
 refused "a negative time budget" "--time-budget: -3 is outside 0.." --time-budget -3
