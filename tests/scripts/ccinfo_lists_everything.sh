@@ -2,14 +2,15 @@
 # ccinfo on the build tree: every library loads, at least 24 algorithms over
 # all 8 collectives, the shm transport and the RapidIO simulator with their
 # capabilities, the switch-assisted algorithms, the real
-# topology with a fingerprint; the profile section names the profile in
+# topology with a fingerprint; a library of another ABI version shown
+# refused with its reason beside the others; the profile section names the profile in
 # effect and why, another machine's, the shape it was tuned on and a rule it
 # leaves out with file:line, or where it looked when there is none, in text
 # and in JSON with the keys it has always had; and a bad argument is refused
 # with status 2.
 # usage: ccinfo_lists_everything.sh <ccinfo> <shipped profile>
 set -euo pipefail
-ccinfo=$1 shipped=$2
+ccinfo=$1 shipped=$2 bad_plugin=$3
 json=$("$ccinfo" --json) || { echo "FAIL: ccinfo --json exited $?"; echo "$json"; exit 1; }
 python3 - "$json" <<'PY'
 import json, sys
@@ -78,3 +79,14 @@ case $out in
     grep -q "(this machine's fingerprint)" <<<"$out" || { echo "FAIL: $out"; exit 1; } ;;
 esac
 echo "PASS: the profile section names the file, why, the shape, and what it leaves out"
+# A library of another ABI version is listed, refused with its reason, and
+# costs only itself; ccinfo's status (1) says something was refused.
+status=0
+out=$(CCT_PLUGIN_PATH=$bad_plugin "$ccinfo" 2>&1) || status=$?
+entry=$(grep -A1 -F "$bad_plugin" <<<"$out" | tail -n 1)
+[[ $entry == *"REFUSED: algorithm set declares ABI version 99, this host speaks version 1"* ]] ||
+  { echo "FAIL: ccinfo does not show the refused library with its reason"; echo "$out"; exit 1; }
+grep -q "libcct_bcast_baseline.so" <<<"$out" ||
+  { echo "FAIL: a refused library hid the others"; echo "$out"; exit 1; }
+[ "$status" -eq 1 ] || { echo "FAIL: ccinfo exited $status with a refused library, want 1"; exit 1; }
+echo "PASS: a library of another ABI version is shown refused with its reason; the others load"
