@@ -1,7 +1,8 @@
-// A test plugin: two bcasts that work below 4 KiB and fault from 4 KiB on,
-// so that the tuner's fault isolation has candidates that fail at some
+// A test plugin: three bcasts that work below 4 KiB and fault from 4 KiB
+// on, so that the tuner's fault isolation has candidates that fail at some
 // sizes of a shape and not at others: crash_at_4k crashes rank 1 (SIGSEGV,
-// for real), hang_at_4k makes rank 1 wait forever.
+// for real), hang_at_4k makes rank 1 wait forever, stop_at_4k stops it
+// (SIGSTOP, as a debugger or the terminal's Ctrl-Z would).
 #include <unistd.h>
 
 #include <csignal>
@@ -35,11 +36,16 @@ void crash() {
 void hang() {
   for (;;) pause();
 }
+void stop() {
+  std::raise(SIGSTOP);
+}
 constexpr char kCrash[] = "crash_at_4k";
 constexpr char kHang[] = "hang_at_4k";
+constexpr char kStop[] = "stop_at_4k";
 using CrashAt4k = FaultyBcast<kCrash, crash>;
 using HangAt4k = FaultyBcast<kHang, hang>;
+using StopAt4k = FaultyBcast<kStop, stop>;
 
 }  // namespace
 
-CCT_SDK_EXPORT_ALGORITHMS(CrashAt4k, HangAt4k)
+CCT_SDK_EXPORT_ALGORITHMS(CrashAt4k, HangAt4k, StopAt4k)

@@ -7,7 +7,8 @@
 # even at the small sizes where it ran). --resume measures nothing of it
 # again. A candidate that hangs rank 1 from 4 KiB (hang_at_4k) is caught by
 # --hang-timeout: the job stops with the rank, its pid and state named, the
-# candidate is recorded as failed, and the tuning goes on. The same two
+# candidate is recorded as failed, and the tuning goes on; so is a rank
+# stopped by SIGSTOP (stop_at_4k), named as stopped. The same two
 # under --launcher mpirun: the job dies (mpirun kills it, or rank 0's wait
 # gives up and aborts it), is started again with --resume, and rank 0
 # records the candidate as failed and goes on; a failure that is no
@@ -22,7 +23,7 @@ trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 run() {
   CCT_PLUGIN_PATH=$plugin "$tuner" --np 2 --collectives bcast --quick --budget 0.02 \
-    --exclude hang_at_4k --out "$dir" "$@" >"$dir/run.log" 2>&1
+    --exclude hang_at_4k,stop_at_4k --out "$dir" "$@" >"$dir/run.log" 2>&1
 }
 
 run || fail "the tuning did not go on past the crashing candidate: exit status $?" "$dir/run.log"
@@ -58,7 +59,7 @@ run --resume || fail "--resume exited $?" "$dir/run.log"
 # A hang, caught within --hang-timeout (2 s here) rather than --timeout's hour.
 start=$(date +%s)
 CCT_PLUGIN_PATH=$plugin "$tuner" --np 2 --collectives bcast --quick --budget 0.02 \
-  --exclude crash_at_4k --hang-timeout 2 --out "$dir/hang" >"$dir/hang.log" 2>&1 ||
+  --exclude crash_at_4k,stop_at_4k --hang-timeout 2 --out "$dir/hang" >"$dir/hang.log" 2>&1 ||
   fail "the tuning did not go on past the hanging candidate: exit status $?" "$dir/hang.log"
 took=$(($(date +%s) - start))
 grep -Eq "^ccautotune: hang_at_4k failed at bcast shm np=2 [0-9]+[kM]? \(no progress for 2 s: got least far rank 1 \(pid [0-9]+, sleeping\)" \
@@ -67,15 +68,22 @@ grep -Eq '^bcast,shm,1,2,[0-9]+,hang_at_4k,,0,0,0,0,failed,"?no progress for 2 s
   fail "the hang is not recorded as failed" "$dir/hang.log"
 ! grep -q "algorithm: hang_at_4k" "$dir/hang"/*.yaml || fail "the profile picks the hanging one"
 [ "$took" -lt 60 ] || fail "the hang took $took s to be caught"
+# A stopped rank (SIGSTOP): named as stopped; the launcher's SIGKILL ends it.
+CCT_PLUGIN_PATH=$plugin "$tuner" --np 2 --collectives bcast --quick --budget 0.02 \
+  --exclude crash_at_4k,hang_at_4k --hang-timeout 2 --out "$dir/stop" >"$dir/stop.log" 2>&1 ||
+  fail "the tuning did not go on past the stopping candidate: exit status $?" "$dir/stop.log"
+grep -Eq "^ccautotune: stop_at_4k failed at bcast shm np=2 [0-9]+[kM]? \(no progress for 2 s: got least far rank 1 \(pid [0-9]+, stopped\)" \
+  "$dir/stop.log" || fail "the stopped rank is not named as stopped" "$dir/stop.log"
 echo "PASS: a crashing candidate named, recorded as failed, left out; the rest tuned; --resume" \
-  "does not run it again; a hanging one caught in 2 s and left out (the run took $took s)"
+  "does not run it again; a hanging one caught in 2 s and left out (the run took $took s);" \
+  "a stopped rank named as stopped"
 
 # Under mpirun. <name> <the other candidate> <regex of the failed row's note>
 cluster() {
   local name=$1 other=$2 note=$3 out=$dir/cluster-$1
   CCT_PLUGIN_PATH=$plugin timeout --kill-after=10 240 "$tuner" --launcher mpirun \
     --mpirun-args "-np 2 --oversubscribe" --collectives bcast --quick --budget 0.02 \
-    --exclude "$other" --hang-timeout 2 --out "$out" >"$out.log" 2>&1 ||
+    --exclude "$other,stop_at_4k" --hang-timeout 2 --out "$out" >"$out.log" 2>&1 ||
     fail "under mpirun the tuning did not go on past $name: exit status $?" "$out.log"
   grep -q "^ccautotune: the job under mpirun failed (exit status [0-9]*); starting it again with --resume" \
     "$out.log" || fail "under mpirun the job was not started again past $name" "$out.log"
