@@ -86,24 +86,17 @@ stages_of() {
     only != "first" || seg == first { print $1, $3, $4 }' "$1" | sort -s -k1,1n
 }
 
-# What became of process $1, for a failure message.
+# The state letter of process $1 (R, S, Z...), empty once it is gone.
 state_of() {
-  local state
-  state=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)
-  case $state in
-    "") echo "gone" ;;
-    Z) echo "a zombie nobody reaped (the sweep counts it alive)" ;;
-    *) echo "still alive (state $state)" ;;
-  esac
+  awk '{print $3}' "/proc/$1/stat" 2>/dev/null
 }
 
-# Waits up to 10 s for process $1 to be gone and reaped: mpirun can return
-# while Open MPI still tears down the other rank, which it reparents to
-# init, a zombie until init reaps it; the sweep, like kill -0, counts a
-# zombie as alive.
+# Waits up to 10 s for process $1 to be dead, as the sweep sees it: gone,
+# or a zombie (mpirun can return while Open MPI still tears down the other
+# rank, which it reparents to init, a zombie until init reaps it).
 gone() {
   local tries=0
-  while kill -0 "$1" 2>/dev/null; do
+  while kill -0 "$1" 2>/dev/null && [ "$(state_of "$1")" != Z ]; do
     [ $((tries += 1)) -le 100 ] || return 1
     sleep 0.1
   done
@@ -119,7 +112,7 @@ check_leftovers() {
   for seg in $left; do
     pid=$(sed -E 's/^cct-.*-shm-([0-9]+)-.*/\1/' <<<"$seg")
     gone "$pid" || {
-      echo "left $seg, its creator $pid $(state_of "$pid") 10 s after the launcher ended"
+      echo "left $seg, its creator $pid still alive (state $(state_of "$pid")) 10 s after the run"
       return 1
     }
     touch -d '2 minutes ago' "/dev/shm/$seg"
