@@ -10,10 +10,10 @@
 namespace cct::shm {
 
 // Removes, once per process, every /dev/shm/cct-*-shm-<pid>-* whose creator
-// pid no longer exists and that was last modified more than a minute ago
-// (so that a segment of a live job in another PID namespace, whose creator
-// this process cannot see, is only ever touched long after the moments
-// between its creation and its unlinking).
+// pid no longer exists or is a zombie, and that was last modified more than
+// a minute ago (so that a segment of a live job in another PID namespace,
+// whose creator this process cannot see, is only ever touched long after
+// the moments between its creation and its unlinking).
 void remove_stale_segments();
 
 }  // namespace cct::shm
