@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void call(const char* collective) {
   int in = 1, out = 0;
@@ -29,7 +30,12 @@ int main(int argc, char** argv) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   call(argv[1]);
-  if (rank == atoi(argv[2])) raise(SIGSTOP);
+  if (rank == atoi(argv[2])) {
+    raise(SIGSTOP);
+    /* mpirun continues a stopped rank (SIGCONT) as it kills the job: leave
+     * at once, so that the others' calls can only end by their timeout. */
+    _exit(3);
+  }
   call(argv[1]);
   printf("timeout_check: rank %d: the second %s returned\n", rank, argv[1]);
   MPI_Finalize();

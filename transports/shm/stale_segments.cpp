@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "process_state.hpp"
+
 namespace cct::shm {
 namespace {
 
@@ -29,26 +31,12 @@ pid_t creator_of(std::string_view name) {
   return ec == std::errc() && end != digits.data() && *end == '-' ? pid : 0;
 }
 
-// Whether pid is a zombie: killed, but not yet reaped by its parent. A
-// rank killed under mpirun is reparented to init and stays one until init
+// A zombie (killed, not yet reaped by its parent) counts as dead: a rank
+// killed under mpirun is reparented to init and stays one until init
 // reaps it, forever under a PID 1 that never reaps (many containers); it
 // holds no mapping any more, yet kill(pid, 0) still finds it.
-bool zombie(pid_t pid) {
-  const std::string path = "/proc/" + std::to_string(pid) + "/stat";
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char line[512];
-  const ssize_t n = ::read(fd, line, sizeof line);
-  ::close(fd);
-  if (n <= 0) return false;
-  // "<pid> (<command>) <state> ...": the command may hold ')' itself.
-  const std::string_view text(line, static_cast<std::size_t>(n));
-  const std::size_t end = text.rfind(')');
-  return end != std::string_view::npos && end + 2 < text.size() && text[end + 2] == 'Z';
-}
-
 bool dead(pid_t pid) {
-  return (::kill(pid, 0) != 0 && errno == ESRCH) || zombie(pid);
+  return (::kill(pid, 0) != 0 && errno == ESRCH) || process_state(pid) == 'Z';
 }
 
 bool old(int dir_fd, const char* name) {

@@ -1,8 +1,9 @@
 // Naming the ranks a timed-out wait waited for (see stall.hpp).
 #include "stall.hpp"
 
-#include <fstream>
 #include <sstream>
+
+#include "process_state.hpp"
 
 namespace cct::shm {
 namespace {
@@ -11,19 +12,14 @@ namespace {
 // cct_error.
 constexpr std::size_t kNamed = 4;
 
-// The process's state as /proc/<pid>/stat gives it (the letter after the
-// command's closing parenthesis), in words.
-std::string process_state(pid_t pid) {
-  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-  std::string text;
-  if (!std::getline(stat, text)) return "exited";
-  const std::size_t paren = text.rfind(')');
-  const char state = paren != std::string::npos && paren + 2 < text.size() ? text[paren + 2] : '?';
-  switch (state) {
-    case 'T':
-    case 't': return "stopped";
+// A process's state in words.
+std::string state_of(pid_t pid) {
+  switch (const char state = process_state(pid)) {
+    case 0:
     case 'Z':
     case 'X': return "exited";
+    case 'T':
+    case 't': return "stopped";
     case 'D': return "in uninterruptible sleep";
     case 'R': return "running";
     case 'S': return "sleeping";
@@ -34,7 +30,7 @@ std::string process_state(pid_t pid) {
 // A peer that sleeps in a wait of this instance is stuck here too; else
 // what its process does.
 std::string doing(const SegmentView& segment, int rank, pid_t pid) {
-  const std::string state = process_state(pid);
+  const std::string state = state_of(pid);
   if (state == "stopped" || state == "exited") return state;
   switch (load_acquire(&segment.control(rank)->waiting)) {
     case kWaiting: return "waiting here too";
