@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Quick start, command 2: set up, build, and run the whole test suite.
+# Quick start, command 2: set up, build, and run the whole test suite; then
+# the suite again under ASan+UBSan (tools/sanitize.sh) and each fuzzer for
+# $CCT_FUZZ_SECONDS (default 30) seconds (tools/fuzz.sh); see
+# docs/reliability.md. CCT_SANITIZERS=0 runs the normal suite only. Extra
+# arguments go to the normal suite's ctest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# chromium renders the HTML report in its test (skipped without it).
-CCT_EXTRA_PACKAGES=chromium tools/setup.sh
-cd "${CCT_BUILD_DIR:-build}"
-ctest --output-on-failure --timeout 600 "$@"
+# chromium renders the HTML report in its test (skipped without it); clang
+# and its runtime libraries (libFuzzer) build the fuzzers.
+CCT_EXTRA_PACKAGES="chromium clang libclang-rt-14-dev" tools/setup.sh
+(cd "${CCT_BUILD_DIR:-build}" && ctest --output-on-failure --timeout 600 "$@")
+if [ "${CCT_SANITIZERS:-1}" != 0 ]; then
+  tools/sanitize.sh
+  tools/fuzz.sh "${CCT_FUZZ_SECONDS:-30}"
+fi
