@@ -346,7 +346,8 @@ int relaunch_under_mpirun(const Options& opts, int argc, char** argv) {
   std::vector<std::string> args = mpirun_command(opts, argc, argv);
   for (int launch = 0;; ++launch) {
     const int status = run_to_end(args);
-    if (status == 0 || status == 2 || status == 127 || status < 0) return status < 0 ? 2 : status;
+    if (status < 0 || status == 127) return 2;      // mpirun could not run (said)
+    if (status == 0 || status == 2) return status;  // done, or a bad argument
     if (launch == kMostRelaunches) {
       std::cerr << "ccautotune: the job under mpirun failed " << launch + 1
                 << " times; giving up (the rows measured are in the results file)\n";
