@@ -45,6 +45,12 @@ std::shared_ptr<cct::Communicator> communicator_on(cct::Bootstrap& boot) {
   return std::make_shared<cct::Communicator>(boot, transport, topo, -1);
 }
 
+// One call's arguments for a plan run directly (root 0, tag 1).
+cct_coll_args call_args(cct_collective c, const void* send, void* recv, std::size_t count,
+                        cct_datatype dtype) {
+  return {sizeof(cct_coll_args), CCT_ABI_VERSION, c, send, recv, count, dtype, CCT_SUM, 0, 1};
+}
+
 // Runs call, which must fail with CCT_ERR_TIMEOUT after about kTimeout and
 // a message matching `want`; returns the message.
 std::string expect_timeout(const std::function<void()>& call, const std::string& want) {
@@ -114,16 +120,7 @@ TEST_CASE("CCT_TIMEOUT: a wait on a shared flag names the rank busy elsewhere",
         const cct::AlgorithmEntry& barrier = cct::test::algorithm(CCT_BARRIER, "central_counter");
         auto comm = communicator_on(boot);
         cct::Plan plan(barrier, *comm, barrier.default_params());
-        const cct_coll_args args{sizeof(cct_coll_args),
-                                 CCT_ABI_VERSION,
-                                 CCT_BARRIER,
-                                 nullptr,
-                                 nullptr,
-                                 0,
-                                 CCT_UINT8,
-                                 CCT_SUM,
-                                 0,
-                                 1};
+        const cct_coll_args args = call_args(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8);
         plan.run(args);  // both ranks in step
         if (boot.rank() == 1) {
           std::this_thread::sleep_for(std::chrono::duration<double>(3 * kTimeout));
@@ -150,16 +147,7 @@ TEST_CASE("CCT_TIMEOUT: pdbp's flows, which poll by themselves, give up too",
         auto comm = communicator_on(boot);
         cct::Plan plan(pdbp, *comm, pdbp.default_params());
         std::vector<int32_t> in(2 * 1024, boot.rank()), out(in.size());
-        const cct_coll_args args{sizeof(cct_coll_args),
-                                 CCT_ABI_VERSION,
-                                 CCT_ALLTOALL,
-                                 in.data(),
-                                 out.data(),
-                                 1024,
-                                 CCT_INT32,
-                                 CCT_SUM,
-                                 0,
-                                 1};
+        const cct_coll_args args = call_args(CCT_ALLTOALL, in.data(), out.data(), 1024, CCT_INT32);
         plan.run(args);  // both ranks in step
         if (boot.rank() == 1) {
           std::this_thread::sleep_for(std::chrono::duration<double>(3 * kTimeout));

@@ -188,7 +188,9 @@ void Instance::configure(const std::vector<Hello>& hellos, const std::vector<Rea
   }
   waits_.oversubscribed = ranks_outnumber_cpus(cpus.data(), size_);
   waits_.timeout_s = timeout_s;
-  waits_.waiting = &view.control(rank_)->waiting;
+  // The waiting word serves only a timeout's report: without one, a wait
+  // that sleeps does not write to shared memory for it.
+  if (timeout_s > 0) waits_.waiting = &view.control(rank_)->waiting;
   P2pConfig config;
   config.single_copy = std::all_of(readies.begin(), readies.end(), [](auto& r) { return r.cma; });
   config.threshold = threshold_;

@@ -33,7 +33,7 @@ struct WaitPolicy {
   double timeout_s = 0;
   // This rank's word in the segment (ControlLine::waiting): kWaiting while
   // it sleeps in a wait, kGaveUp once one gave up. A rank whose wait gives
-  // up names the peers not waiting (stall.hpp). Null: nowhere to say it.
+  // up names the peers not waiting (stall.hpp). Null without a timeout.
   uint64_t* waiting = nullptr;
 };
 
