@@ -1,4 +1,4 @@
-// The baseline barrier library: cct_algorithms_v1 with its three barriers.
+// The baseline barrier library: cct_algorithms_v2 with its three barriers.
 #include "barrier/central_counter.hpp"
 #include "barrier/dissemination.hpp"
 #include "barrier/recursive_doubling.hpp"

@@ -1,4 +1,4 @@
-// The baseline broadcast library: cct_algorithms_v1 with its four broadcasts.
+// The baseline broadcast library: cct_algorithms_v2 with its four broadcasts.
 #include "bcast/binomial.hpp"
 #include "bcast/chain.hpp"
 #include "bcast/knomial.hpp"

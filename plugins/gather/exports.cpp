@@ -1,4 +1,4 @@
-// The baseline gather library: cct_algorithms_v1 with its three gathers.
+// The baseline gather library: cct_algorithms_v2 with its three gathers.
 #include "gather/binomial.hpp"
 #include "gather/linear.hpp"
 #include "gather/linear_throttled.hpp"

@@ -1,4 +1,4 @@
-// The hierarchical library: cct_algorithms_v1 with the seed's two-level
+// The hierarchical library: cct_algorithms_v2 with the seed's two-level
 // bcast and allgather and the NUMA-aware allreduce.
 #include "hierarchical/numa_allreduce.hpp"
 #include "hierarchical/two_level_allgather.hpp"

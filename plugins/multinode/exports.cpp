@@ -1,4 +1,4 @@
-// The multinode library: cct_algorithms_v1 with one `multinode` algorithm
+// The multinode library: cct_algorithms_v2 with one `multinode` algorithm
 // per collective (barrier, bcast, reduce, allreduce, allgather): shared
 // memory inside a node, p2p between the nodes' leaders.
 #include "multinode/multinode.hpp"

@@ -1,4 +1,4 @@
-// The baseline scatter library: cct_algorithms_v1 with its three scatters.
+// The baseline scatter library: cct_algorithms_v2 with its three scatters.
 #include "scatter/binomial.hpp"
 #include "scatter/linear.hpp"
 #include "scatter/linear_throttled.hpp"

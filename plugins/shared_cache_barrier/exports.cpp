@@ -1,4 +1,4 @@
-// The shared-cache barrier library: cct_algorithms_v1 with the multilevel
+// The shared-cache barrier library: cct_algorithms_v2 with the multilevel
 // one-queue barrier and the dual-queue barrier it improves on.
 #include "shared_cache_barrier/dual_queue.hpp"
 #include "shared_cache_barrier/multilevel.hpp"

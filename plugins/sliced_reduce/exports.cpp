@@ -1,4 +1,4 @@
-// The sliced reductions: cct_algorithms_v1 with the shared-memory reduce and
+// The sliced reductions: cct_algorithms_v2 with the shared-memory reduce and
 // allreduce in which every rank reduces its own slice.
 #include "sliced_reduce/sliced_reduce.hpp"
 

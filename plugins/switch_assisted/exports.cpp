@@ -1,4 +1,4 @@
-// The switch-assisted library: cct_algorithms_v1 with its four algorithms.
+// The switch-assisted library: cct_algorithms_v2 with its four algorithms.
 #include "switch_assisted/counter_barrier.hpp"
 #include "switch_assisted/switch_bcast.hpp"
 #include "switch_assisted/switch_gather.hpp"

@@ -83,16 +83,16 @@ typedef struct cct_comm {
    * group. On one node, where `transport` itself shares memory, it binds
    * none. Groups at levels inside a node never span nodes. */
   cct_transport_instance* const* level_transport;
-  /* Added within ABI version 1 (read only when struct_size covers it):
-   * the library's collectives over exactly these ranks, or NULL. Set when
-   * the host grants CCT_CAP_LIBRARY. */
+  /* The library's collectives over exactly these ranks, or NULL. Set when
+   * the host grants CCT_CAP_LIBRARY. (Added within version 1: a version 1
+   * reader reads it only when struct_size covers it.) */
   const cct_library* library;
-  /* Added within ABI version 1 (read only when struct_size covers it):
-   * seconds a wait may go without progress (CCT_TIMEOUT; 0: forever), as
+  /* Seconds a wait may go without progress (CCT_TIMEOUT; 0: forever), as
    * the transports' waits apply it (cct_bootstrap.timeout_s). An algorithm
    * that waits by polling memory itself, not through a transport's wait,
    * gives up after this long with CCT_ERR_TIMEOUT and a reason naming the
-   * ranks it waited for. Equal on every rank. */
+   * ranks it waited for. Equal on every rank. (Added within version 1, as
+   * library.) */
   double timeout_s;
 } cct_comm;
 
@@ -115,6 +115,12 @@ typedef struct cct_comm {
  * alltoall:  sendbuf size*count (block r goes to rank r); recvbuf
  *            size*count (block r came from rank r). In-place: sendbuf ==
  *            CCT_IN_PLACE, recvbuf is both.
+ *
+ * Every field through `tag` has the layout of version 1. Version 2 appends
+ * the per-rank counts of the vector collectives and the memory kind of
+ * each buffer; a reader reads an appended field only when struct_size
+ * covers it, and takes NULL counts and host memory where it does not.
+ * The host always passes the whole struct of its version.
  * ---------------------------------------------------------------------- */
 typedef struct cct_coll_args {
   uint32_t struct_size;
@@ -127,6 +133,21 @@ typedef struct cct_coll_args {
   cct_op op;    /* reduce, allreduce */
   int32_t root; /* bcast, gather, scatter, reduce */
   uint32_t tag; /* base tag for this call's messages, from the host */
+  /* Per-rank counts and displacements of the vector collectives, in
+   * elements of dtype, `size` entries each (entry r: the block for or from
+   * comm rank r; a block starts displacement elements into its buffer), or
+   * NULL where the collective has no such array. The caller's, read-only,
+   * valid until run returns. Which ranks pass them, and which must pass
+   * equal values, is stated with each collective above. */
+  const size_t* sendcounts; /* blocks of sendbuf, per destination rank */
+  const size_t* sdispls;
+  const size_t* recvcounts; /* blocks of recvbuf, per source rank */
+  const size_t* rdispls;
+  /* Where sendbuf and recvbuf live. The host passes CCT_MEMORY_DEVICE only
+   * to an algorithm whose limits include CCT_LIMIT_DEVICE_MEMORY; may
+   * differ between ranks, so can_use must not read them. */
+  cct_memory_kind sendmem;
+  cct_memory_kind recvmem;
 } cct_coll_args;
 
 /* ----------------------------------------------------------------------
@@ -161,6 +182,9 @@ typedef struct cct_param_desc {
 #define CCT_LIMIT_COMMUTATIVE (1u << 1)  /* needs a commutative op */
 #define CCT_LIMIT_IN_PLACE (1u << 2)     /* supports the in-place forms */
 #define CCT_LIMIT_NEEDS_LEVELS (1u << 3) /* needs nlevels >= 1 */
+/* run() takes buffers in device memory (cct_coll_args.sendmem, recvmem);
+ * without it the host hands the algorithm host memory only. */
+#define CCT_LIMIT_DEVICE_MEMORY (1u << 4)
 
 typedef struct cct_algorithm_desc {
   uint32_t struct_size; /* sizeof(cct_algorithm_desc) */
@@ -195,7 +219,7 @@ typedef struct cct_algorithm_desc {
   void (*destroy)(void* plan);
 } cct_algorithm_desc;
 
-/* What an algorithm library exports (symbol cct_algorithms_v1). */
+/* What an algorithm library exports (symbol cct_algorithms_v2). */
 typedef struct cct_algorithm_set {
   uint32_t struct_size; /* sizeof(cct_algorithm_set) */
   uint32_t abi_version; /* CCT_ABI_VERSION */

@@ -9,7 +9,18 @@
  * plugin starts with `struct_size` (sizeof the struct as the writer compiled
  * it) and `abi_version` (CCT_ABI_VERSION as the writer compiled it). A reader
  * refuses a struct whose abi_version it does not know and never reads past
- * struct_size.
+ * struct_size. A field added to the end of a struct within a version is
+ * read only by a reader that finds struct_size covering it; a writer of an
+ * older build simply has a smaller struct_size.
+ *
+ * Versions:
+ *   1  the first release; its headers are frozen in cct/abi/v1/, and a host
+ *      of version 2 still loads and runs its plugins (an adapter gives them
+ *      version 1 structs and never calls them with what version 1 cannot
+ *      express: a collective it did not have, device memory).
+ *   2  the collectives with per-rank counts (cct_coll_args grew counts and
+ *      displacements and a memory kind per buffer). Every struct keeps the
+ *      layout of version 1 at its start: version 2 only appends.
  */
 #ifndef CCT_ABI_COMMON_H
 #define CCT_ABI_COMMON_H
@@ -22,8 +33,8 @@ extern "C" {
 #endif
 
 /* The ABI version this header describes. Exported symbols carry it in their
- * name too (cct_algorithms_v1, cct_transport_v1). */
-#define CCT_ABI_VERSION 1u
+ * name too (cct_algorithms_v2, cct_transport_v2). */
+#define CCT_ABI_VERSION 2u
 
 /* Result of every fallible call across the boundary. */
 typedef enum cct_status {
@@ -37,8 +48,7 @@ typedef enum cct_status {
   CCT_ERR_INTERNAL = 5,  /* a bug or an unexpected exception in the plugin */
   CCT_ERR_ABI = 6,       /* struct_size / abi_version not understood */
   /* A wait made no progress for the instance's timeout
-   * (cct_bootstrap.timeout_s); the reason names the ranks it waited for.
-   * Added within ABI version 1. */
+   * (cct_bootstrap.timeout_s); the reason names the ranks it waited for. */
   CCT_ERR_TIMEOUT = 7
 } cct_status;
 
@@ -50,8 +60,9 @@ typedef struct cct_error {
   char message[CCT_ERROR_LEN];
 } cct_error;
 
-/* The eight collectives. Values are stable: they appear in profiles by name
- * but in plugin tables by value. */
+/* The collectives. Values are stable: they appear in profiles by name but
+ * in plugin tables by value. cct_coll_args (cct/abi/algorithm.h) states
+ * each one's arguments. */
 typedef enum cct_collective {
   CCT_BARRIER = 0,
   CCT_BCAST = 1,
@@ -105,6 +116,12 @@ typedef enum cct_op {
  * collective library whose own collectives cct_comm.library runs (inside
  * an MPI program: the MPI library's). */
 #define CCT_CAP_LIBRARY ((uint64_t)1 << 7)
+
+/* Where a buffer lives (cct_coll_args.sendmem, recvmem). */
+typedef enum cct_memory_kind {
+  CCT_MEMORY_HOST = 0,  /* memory the CPU reads and writes */
+  CCT_MEMORY_DEVICE = 1 /* an accelerator's memory (a CUDA device pointer) */
+} cct_memory_kind;
 
 /* Marks an in-place collective, as MPI_IN_PLACE does (see cct_coll_args). */
 #define CCT_IN_PLACE ((void*)1)

@@ -2,7 +2,7 @@
  * ccautotune plugin ABI: how a library exports its tables.
  *
  * Each macro defines one pointer variable with C linkage, named after the
- * kind and the ABI version (cct_algorithms_v1, cct_transport_v1), placed in
+ * kind and the ABI version (cct_algorithms_v2, cct_transport_v2), placed in
  * the ELF section "cct". This is the layout of a Boost.DLL section alias,
  * so the host can list a library's exports from its section table without
  * loading it or running any of its code, then load it and read the pointer.
@@ -33,9 +33,9 @@
 #endif
 
 /* `set` is a cct_algorithm_set with static storage duration. */
-#define CCT_EXPORT_ALGORITHMS(set) CCT_EXPORT_POINTER_(cct_algorithms_v1, set)
+#define CCT_EXPORT_ALGORITHMS(set) CCT_EXPORT_POINTER_(cct_algorithms_v2, set)
 
 /* `desc` is a cct_transport_desc with static storage duration. */
-#define CCT_EXPORT_TRANSPORT(desc) CCT_EXPORT_POINTER_(cct_transport_v1, desc)
+#define CCT_EXPORT_TRANSPORT(desc) CCT_EXPORT_POINTER_(cct_transport_v2, desc)
 
 #endif /* CCT_ABI_EXPORT_H */

@@ -48,8 +48,8 @@ typedef struct cct_bootstrap {
    * CCT_ERR_TIMEOUT, its last_error naming the ranks it waited for and
    * what they are doing; 0: wait forever (the default, as in MPI). Equal
    * on every rank (CCT_TIMEOUT). A transport in virtual time ignores it
-   * (its deadlocks are found by simulate()). Added within ABI version 1:
-   * a transport reads it only when struct_size covers it. */
+   * (its deadlocks are found by simulate()). (Added within version 1: a
+   * version 1 transport reads it only when struct_size covers it.) */
   double timeout_s;
 } cct_bootstrap;
 
@@ -216,8 +216,8 @@ struct cct_transport_instance {
    * their own, to keep them lean). Read it before the next call. */
   cct_error last_error;
   /* Virtual time (NULL: real time, every transport between processes).
-   * Added within ABI version 1: the host reads it only when struct_size
-   * covers it. */
+   * (Added within version 1: the host reads it only when struct_size
+   * covers it.) */
   const cct_sim_ops* sim;
 };
 
@@ -256,7 +256,7 @@ typedef struct cct_sim_job {
 } cct_sim_job;
 
 
-/* The descriptor a transport library exports (symbol cct_transport_v1). */
+/* The descriptor a transport library exports (symbol cct_transport_v2). */
 typedef struct cct_transport_desc {
   uint32_t struct_size;  /* sizeof(cct_transport_desc) */
   uint32_t abi_version;  /* CCT_ABI_VERSION */
@@ -273,7 +273,7 @@ typedef struct cct_transport_desc {
   cct_status (*open)(const cct_bootstrap* boot, cct_transport_instance** out, cct_error* err);
   /* Collective. Frees everything open() made. */
   void (*close)(cct_transport_instance* self);
-  /* Added within ABI version 1 (read only when struct_size covers it).
+  /* (Added within version 1: read only when struct_size covers it.)
    * NULL for a transport between real processes. Otherwise runs the job
    * (see cct_sim_job) to its end and returns CCT_OK when every rank
    * returned 0; a rank that failed, or a job that deadlocked (every fiber

@@ -141,7 +141,7 @@ inline constexpr cct_algorithm_desc desc_of = detail::make_desc<A>();
 
 }  // namespace cct::sdk
 
-// Exports the listed algorithm classes as this library's cct_algorithms_v1.
+// Exports the listed algorithm classes as this library's cct_algorithms_v2.
 #define CCT_SDK_EXPORT_ALGORITHMS(...)                                                \
   namespace {                                                                         \
   template <class... A>                                                               \

@@ -1,0 +1,210 @@
+/*
+ * ccautotune plugin ABI: collective algorithms.
+ *
+ * An algorithm library exports one cct_algorithm_set through
+ * CCT_EXPORT_ALGORITHMS (cct/abi/export.h). Each cct_algorithm_desc
+ * declares what the algorithm is (name, collective), what it needs
+ * (capabilities, limits), what can be tuned (parameters), and three
+ * functions: can_use, prepare (once per communicator and parameter values)
+ * and run (per call; must not allocate on its hot path).
+ */
+#ifndef CCT_ABI_V1_ALGORITHM_H
+#define CCT_ABI_V1_ALGORITHM_H
+
+#include "cct/abi/v1/common.h"
+#include "cct/abi/v1/transport.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----------------------------------------------------------------------
+ * Communicator, as an algorithm sees it. Built by the host, read-only for
+ * the algorithm, valid until every plan prepared on it was destroyed.
+ * ---------------------------------------------------------------------- */
+
+/* Kinds of topology level, innermost first. */
+typedef enum cct_level_kind {
+  CCT_LEVEL_L2 = 0,      /* ranks sharing an L2 cache */
+  CCT_LEVEL_L3 = 1,      /* ranks sharing an L3 cache */
+  CCT_LEVEL_NUMA = 2,    /* ranks on one NUMA node */
+  CCT_LEVEL_PACKAGE = 3, /* ranks on one package (socket) */
+  CCT_LEVEL_NODE = 4     /* ranks on one machine */
+} cct_level_kind;
+
+/* One level of the communicator's hierarchy: a partition of its ranks into
+ * groups. Only levels that split the ranks are listed (a level where every
+ * rank is alone, or all ranks are together, or that equals the level below
+ * it, is dropped), and they nest: every group of a level is a union of
+ * groups of the level below it (a level that would not nest, such as a
+ * NUMA node spanning several packages, is listed in its place by size, or
+ * dropped). Where two kinds give the same partition, the inner kind names
+ * it. */
+typedef struct cct_level {
+  cct_level_kind kind;
+  int32_t groups; /* number of groups at this level */
+  /* group_of[r] = group (0..groups-1) of comm rank r; size entries.
+   * Groups are numbered in order of their lowest rank; the lowest rank of
+   * a group is its leader. */
+  const int32_t* group_of;
+} cct_level;
+
+/* The collectives of the library the communicator's ranks are in (inside
+ * an MPI program: the MPI library's PMPI_* calls over exactly these ranks,
+ * in this order), so that the library's own choice is one more candidate
+ * beside the algorithms: the `mpi` algorithm runs every call through it. */
+struct cct_coll_args;
+typedef struct cct_library {
+  uint32_t struct_size;
+  uint32_t abi_version;
+  const char* name; /* the library, for logs ("Open MPI 4.1.4") */
+  void* ctx;        /* the host's, passed back to run() */
+  /* Collective: runs one call (any collective, dtype and op of
+   * cct_coll_args, the in-place forms included) as the library's own. */
+  cct_status (*run)(void* ctx, const struct cct_coll_args* args, cct_error* err);
+} cct_library;
+
+typedef struct cct_comm {
+  uint32_t struct_size;
+  uint32_t abi_version;
+  int32_t rank; /* this rank, 0..size-1 */
+  int32_t size; /* ranks in the communicator */
+  /* The transport this algorithm was bound to (its capabilities cover the
+   * algorithm's required_caps). */
+  cct_transport_instance* transport;
+  int32_t nlevels;         /* entries in levels, 0 on a flat machine */
+  const cct_level* levels; /* innermost (e.g. L2) first */
+  /* NULL, or nlevels entries: level_transport[i] is a transport over this
+   * rank's group at level i alone, whose ranks are the group's members in
+   * ascending comm rank (the leader is its rank 0), or NULL where none is
+   * bound. The host binds them when the communicator spans nodes (its
+   * transport, e.g. mpi, then shares no memory): at the CCT_LEVEL_NODE level
+   * and every level inside it, a shared-memory transport (shm) over the
+   * group. On one node, where `transport` itself shares memory, it binds
+   * none. Groups at levels inside a node never span nodes. */
+  cct_transport_instance* const* level_transport;
+  /* Added within ABI version 1 (read only when struct_size covers it):
+   * the library's collectives over exactly these ranks, or NULL. Set when
+   * the host grants CCT_CAP_LIBRARY. */
+  const cct_library* library;
+  /* Added within ABI version 1 (read only when struct_size covers it):
+   * seconds a wait may go without progress (CCT_TIMEOUT; 0: forever), as
+   * the transports' waits apply it (cct_bootstrap.timeout_s). An algorithm
+   * that waits by polling memory itself, not through a transport's wait,
+   * gives up after this long with CCT_ERR_TIMEOUT and a reason naming the
+   * ranks it waited for. Equal on every rank. */
+  double timeout_s;
+} cct_comm;
+
+/* ----------------------------------------------------------------------
+ * Arguments of one collective call. Counts are in elements of dtype.
+ *
+ * barrier:   nothing.
+ * bcast:     recvbuf holds count elements; the root's are sent to all.
+ * gather:    sendbuf count elements from each rank; recvbuf size*count at
+ *            root (rank r's block at offset r*count). Root in-place:
+ *            sendbuf == CCT_IN_PLACE, its block already in recvbuf.
+ * scatter:   sendbuf size*count at root; recvbuf count on each rank. Root
+ *            in-place: recvbuf == CCT_IN_PLACE.
+ * reduce:    sendbuf count on each; result in recvbuf at root. Root
+ *            in-place: sendbuf == CCT_IN_PLACE, input in recvbuf.
+ * allreduce: sendbuf count on each; result in recvbuf on all. In-place:
+ *            sendbuf == CCT_IN_PLACE.
+ * allgather: sendbuf count on each; recvbuf size*count on all. In-place:
+ *            sendbuf == CCT_IN_PLACE, own block already in recvbuf.
+ * alltoall:  sendbuf size*count (block r goes to rank r); recvbuf
+ *            size*count (block r came from rank r). In-place: sendbuf ==
+ *            CCT_IN_PLACE, recvbuf is both.
+ * ---------------------------------------------------------------------- */
+typedef struct cct_coll_args {
+  uint32_t struct_size;
+  uint32_t abi_version;
+  cct_collective collective;
+  const void* sendbuf;
+  void* recvbuf;
+  size_t count;
+  cct_datatype dtype;
+  cct_op op;    /* reduce, allreduce */
+  int32_t root; /* bcast, gather, scatter, reduce */
+  uint32_t tag; /* base tag for this call's messages, from the host */
+} cct_coll_args;
+
+/* ----------------------------------------------------------------------
+ * Tunable parameters: the algorithm's table of them is the tuner's search
+ * space. Values are int64 (sizes in bytes, counts, radices).
+ * ---------------------------------------------------------------------- */
+typedef enum cct_param_type {
+  CCT_PARAM_INT = 0,  /* a plain integer (radix, count of threads) */
+  CCT_PARAM_BYTES = 1 /* a size in bytes (segment size); printed as 64k */
+} cct_param_type;
+
+typedef enum cct_param_step {
+  CCT_STEP_ADD = 0, /* lo, lo+step, lo+2*step, ... <= hi */
+  CCT_STEP_MUL = 1  /* lo, lo*step, lo*step^2, ... <= hi (step >= 2) */
+} cct_param_step;
+
+typedef struct cct_param_desc {
+  const char* name; /* stable, [a-z0-9_]+, unique within the algorithm */
+  const char* doc;  /* one line */
+  cct_param_type type;
+  int64_t default_value;
+  /* Either a candidate set (ncandidates > 0) ... */
+  const int64_t* candidates;
+  uint32_t ncandidates;
+  /* ... or a range (ncandidates == 0). */
+  int64_t lo, hi, step;
+  cct_param_step step_kind;
+} cct_param_desc;
+
+/* Limits, a bit set in cct_algorithm_desc.limits. */
+#define CCT_LIMIT_POW2_ONLY (1u << 0)    /* size must be a power of two */
+#define CCT_LIMIT_COMMUTATIVE (1u << 1)  /* needs a commutative op */
+#define CCT_LIMIT_IN_PLACE (1u << 2)     /* supports the in-place forms */
+#define CCT_LIMIT_NEEDS_LEVELS (1u << 3) /* needs nlevels >= 1 */
+
+typedef struct cct_algorithm_desc {
+  uint32_t struct_size; /* sizeof(cct_algorithm_desc) */
+  uint32_t abi_version; /* CCT_ABI_VERSION */
+  const char* name;     /* stable, [a-z0-9_]+, unique per collective across
+                           all loaded libraries; profiles refer to it */
+  const char* doc;      /* one line for ccinfo */
+  cct_collective collective;
+  uint64_t required_caps;       /* CCT_CAP_* the bound transport must grant */
+  uint32_t limits;              /* CCT_LIMIT_* */
+  int32_t min_ranks;            /* smallest communicator, >= 1 */
+  int32_t max_ranks;            /* largest communicator, 0 = no limit */
+  const cct_param_desc* params; /* nparams entries, owned by the plugin */
+  uint32_t nparams;
+  /* Local, cheap: can this algorithm run this call on this communicator
+   * with these parameter values (nparams entries, in table order)? CCT_OK,
+   * or CCT_ERR_UNSUPPORTED with the reason in *why. The host checks
+   * required_caps, limits and min/max_ranks itself before calling it.
+   * Decide only from what every rank passes equally (comm size, params,
+   * collective, count, dtype, op, root), never from buffer addresses or
+   * the in-place marker: each rank asks on its own, and ranks that answer
+   * differently would run different algorithms. */
+  cct_status (*can_use)(const cct_comm* comm, const cct_coll_args* args, const int64_t* params,
+                        cct_error* why);
+  /* Collective over comm: builds a plan (schedules, trees, shared buffers)
+   * once, for these parameter values. *plan is the algorithm's until
+   * destroy(). */
+  cct_status (*prepare)(const cct_comm* comm, const int64_t* params, void** plan, cct_error* err);
+  /* Collective: runs one call with a prepared plan. */
+  cct_status (*run)(void* plan, const cct_coll_args* args, cct_error* err);
+  /* Collective: frees the plan. */
+  void (*destroy)(void* plan);
+} cct_algorithm_desc;
+
+/* What an algorithm library exports (symbol cct_algorithms_v1). */
+typedef struct cct_algorithm_set {
+  uint32_t struct_size; /* sizeof(cct_algorithm_set) */
+  uint32_t abi_version; /* CCT_ABI_VERSION */
+  uint32_t count;
+  const cct_algorithm_desc* const* algorithms; /* count entries */
+} cct_algorithm_set;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CCT_ABI_V1_ALGORITHM_H */
