@@ -40,11 +40,13 @@
 
 #include "bench_timing.hpp"
 #include "calls.hpp"
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "cct/session.hpp"
 #include "cct/units.hpp"
 #include "cli_validators.hpp"
 #include "mpi_bootstrap.hpp"
+#include "mpi_calls.hpp"
 #include "profile_check.hpp"
 
 namespace {
@@ -63,7 +65,21 @@ struct Options {
 };
 
 bool is_reduction(cct_collective c) {
-  return c == CCT_REDUCE || c == CCT_ALLREDUCE;
+  return cct::collective_info(c).reduction;
+}
+
+// A call of c on count elements: int32 sums for the reductions, bytes for
+// the others.
+cct_coll_args call_args(cct_collective c, const void* send, void* recv, int count) {
+  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
+                       .abi_version = CCT_ABI_VERSION,
+                       .collective = c,
+                       .sendbuf = send,
+                       .recvbuf = recv,
+                       .count = static_cast<std::size_t>(count),
+                       .dtype = is_reduction(c) ? CCT_INT32 : CCT_UINT8,
+                       .op = CCT_SUM,
+                       .root = 0};
 }
 
 // One collective run by MPI and by the runtime of each session on the same
@@ -77,37 +93,18 @@ struct Bench {
   MPI_Datatype strided = MPI_DATATYPE_NULL;       // --strided only
 
   void mpi(cct_collective c, int count, MPI_Datatype t);
-  void ours(cct::Runtime& rt, cct_collective c, int count, bool reduction);
+  void ours(cct::Runtime& rt, cct_collective c, int count);
   void interposed(cct::Runtime& rt, cct_collective c, int count, MPI_Datatype t);
 };
 
+// MPI's own call: count elements of t (MPI_INT for the reductions, MPI_BYTE
+// or --strided's type for the others).
 void Bench::mpi(cct_collective c, int count, MPI_Datatype t) {
-  void *s = send.data(), *r = recv.data();
-  switch (c) {
-    case CCT_BARRIER: MPI_Barrier(comm); break;
-    case CCT_BCAST: MPI_Bcast(r, count, t, 0, comm); break;
-    case CCT_GATHER: MPI_Gather(s, count, t, r, count, t, 0, comm); break;
-    case CCT_SCATTER: MPI_Scatter(s, count, t, r, count, t, 0, comm); break;
-    case CCT_REDUCE: MPI_Reduce(s, r, count, t, MPI_SUM, 0, comm); break;
-    case CCT_ALLREDUCE: MPI_Allreduce(s, r, count, t, MPI_SUM, comm); break;
-    case CCT_ALLGATHER: MPI_Allgather(s, count, t, r, count, t, comm); break;
-    default: MPI_Alltoall(s, count, t, r, count, t, comm); break;
-  }
+  cct::call_library(call_args(c, send.data(), recv.data(), count), t, comm);
 }
 
-void Bench::ours(cct::Runtime& rt, cct_collective c, int count, bool reduction) {
-  const cct_datatype t = reduction ? CCT_INT32 : CCT_UINT8;
-  void *s = send.data(), *r = recv.data();
-  switch (c) {
-    case CCT_BARRIER: rt.barrier(); break;
-    case CCT_BCAST: rt.bcast(r, count, t, 0); break;
-    case CCT_GATHER: rt.gather(s, r, count, t, 0); break;
-    case CCT_SCATTER: rt.scatter(s, r, count, t, 0); break;
-    case CCT_REDUCE: rt.reduce(s, r, count, t, CCT_SUM, 0); break;
-    case CCT_ALLREDUCE: rt.allreduce(s, r, count, t, CCT_SUM); break;
-    case CCT_ALLGATHER: rt.allgather(s, r, count, t); break;
-    default: rt.alltoall(s, r, count, t); break;
-  }
+void Bench::ours(cct::Runtime& rt, cct_collective c, int count) {
+  rt.run(call_args(c, send.data(), recv.data(), count));
 }
 
 // The interposer's path for the collectives that take any datatype.
@@ -134,27 +131,14 @@ MPI_Datatype strided_double() {
   return t;
 }
 
-cct_coll_args call_args(cct_collective c, const void* send, void* recv, int count, bool reduction) {
-  return cct_coll_args{sizeof(cct_coll_args),
-                       CCT_ABI_VERSION,
-                       c,
-                       send,
-                       recv,
-                       static_cast<std::size_t>(count),
-                       reduction ? CCT_INT32 : CCT_UINT8,
-                       CCT_SUM,
-                       0,
-                       0};
-}
-
-std::string algorithm_of(cct::Runtime& rt, cct_collective c, int count, bool reduction) {
-  return rt.choice_for(call_args(c, nullptr, nullptr, count, reduction)).algorithm->desc->name;
+std::string algorithm_of(cct::Runtime& rt, cct_collective c, int count) {
+  return rt.choice_for(call_args(c, nullptr, nullptr, count)).algorithm->desc->name;
 }
 
 // The message sizes of c: powers of two from min to max, in whole elements
 // (reductions move int32s, --strided doubles); barrier only 0.
 std::vector<int64_t> sizes_of(cct_collective c, const Options& o) {
-  if (c == CCT_BARRIER) return {0};
+  if (!cct::collective_info(c).sized) return {0};
   const int64_t element = is_reduction(c) ? 4 : o.strided ? 8 : 1;
   std::vector<int64_t> sizes;
   for (int64_t b = std::max(o.min_bytes, element); b <= o.max_bytes; b *= 2)
@@ -175,7 +159,7 @@ std::vector<std::function<void()>> contenders_of(Bench& b, cct_collective c, int
     if (o.strided)
       contenders.push_back([&b, &rt, c, count, type] { b.interposed(rt, c, count, type); });
     else
-      contenders.push_back([&b, &rt, c, count, reduction] { b.ours(rt, c, count, reduction); });
+      contenders.push_back([&b, &rt, c, count] { b.ours(rt, c, count); });
   }
   return contenders;
 }
@@ -216,7 +200,7 @@ void run_collective(Bench& b, cct_collective c, const Options& o) {
       std::printf(" %9s %9s", "-", "-");
     for (std::size_t k = 0; k < b.sessions.size(); ++k)
       std::printf(" %10.2f %6.2f %-18s", t[k + 1] * 1e6, t[k + 1] / t[0],
-                  algorithm_of(b.sessions[k]->runtime(), c, count, reduction).c_str());
+                  algorithm_of(b.sessions[k]->runtime(), c, count).c_str());
     std::printf("\n");
   }
 }
@@ -259,7 +243,7 @@ void compare_collective(Bench& b, const cct::Session& s, cct_collective c, const
   }
   for (int64_t bytes : sizes_of(c, o)) {
     const int count = static_cast<int>(reduction ? bytes / 4 : bytes);
-    const cct_coll_args args = call_args(c, b.send.data(), b.recv.data(), count, reduction);
+    const cct_coll_args args = call_args(c, b.send.data(), b.recv.data(), count);
     std::vector<std::function<void()>> contenders{
         [&] { b.mpi(c, count, reduction ? MPI_INT : MPI_BYTE); }};
     std::vector<bool> runs;
@@ -388,10 +372,12 @@ void add_options(CLI::App& app, Options& o) {
 std::string settle_mode(Options& o) {
   if (int(o.strided) + int(o.compare) + int(!o.check.empty()) > 1)
     return "--strided, --compare and --check are modes of their own: one at a time";
-  const auto strided_has = [](cct_collective c) { return c != CCT_BARRIER && !is_reduction(c); };
+  const auto strided_has = [](cct_collective c) {
+    return cct::collective_info(c).sized && !is_reduction(c);
+  };
   if (o.collectives.empty())
-    for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
-      if (!o.strided || strided_has(cct_collective(c))) o.collectives.push_back(cct_collective(c));
+    for (const cct::CollectiveInfo& c : cct::collectives())
+      if (!o.strided || strided_has(c.id)) o.collectives.push_back(c.id);
   for (cct_collective c : o.collectives)
     if (o.strided && !strided_has(c))
       return std::string("--strided has no ") + cct::collective_name(c);

@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "cct/runtime.hpp"
 #include "cct/units.hpp"
@@ -54,11 +55,12 @@ std::vector<std::string> explain(const Profile& profile, const std::vector<Force
                            (q.nodes == 1 ? " node" : " nodes");
   const Selection* s = selector.select(q.collective, static_cast<std::size_t>(q.bytes));
   const AlgorithmEntry* alg =
-      s ? s->algorithm : registry.find_algorithm(q.collective, default_algorithm(q.collective));
+      s ? s->algorithm
+        : registry.find_algorithm(q.collective, collective_info(q.collective).default_algorithm);
   if (s == nullptr) {
     lines.push_back(
         call + ": no usable rule of CCT_FORCE or the profile covers it: the built-in default " +
-        default_algorithm(q.collective));
+        collective_info(q.collective).default_algorithm);
   } else {
     std::ostringstream line;
     line << call << ": " << (s->forced ? "CCT_FORCE" : "profile") << " rule "
@@ -74,7 +76,7 @@ std::vector<std::string> explain(const Profile& profile, const std::vector<Force
   for (const std::string& why : obstacles(*alg, registry, q))
     lines.push_back("but " + std::string(alg->desc->name) + " " + why +
                     (s ? ": such calls take the built-in default " +
-                             std::string(default_algorithm(q.collective))
+                             std::string(collective_info(q.collective).default_algorithm)
                        : ""));
   return lines;
 }

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <string>
 
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "cct/sdk/datatype.hpp"
 #include "cct/simulate.hpp"
@@ -76,8 +77,14 @@ double quantile(const std::vector<double>& sorted, double q) {
 }  // namespace
 
 cct_datatype measured_dtype(const Call& call) {
-  const bool reduction = call.collective == CCT_REDUCE || call.collective == CCT_ALLREDUCE;
+  const bool reduction = collective_info(call.collective).reduction;
   return reduction && call.bytes % 4 == 0 ? CCT_INT32 : CCT_UINT8;
+}
+
+cct_coll_args measured_args(const Call& call, uint32_t tag) {
+  const cct_datatype dtype = measured_dtype(call);
+  const std::size_t count = static_cast<std::size_t>(call.bytes) / sdk::dtype_size(dtype);
+  return make_args(call.collective, nullptr, nullptr, count, dtype, CCT_SUM, tag);
 }
 
 PointResult summarize(std::vector<double> figures) {
@@ -95,17 +102,10 @@ bool spread_is_tight(std::vector<double> figures, double tight) {
 }
 
 Footprint footprint(const Call& call, int np) {
-  const auto block = static_cast<std::size_t>(call.bytes);
-  const std::size_t all = block * static_cast<std::size_t>(np);
-  switch (call.collective) {
-    case CCT_BARRIER: return {0, 0};
-    case CCT_BCAST: return {0, block};
-    case CCT_GATHER:
-    case CCT_ALLGATHER: return {block, all};
-    case CCT_SCATTER: return {all, block};
-    case CCT_ALLTOALL: return {all, all};
-    default: return {block, block};
-  }
+  const cct_coll_args args = measured_args(call, 0);
+  const Extent root = collective_info(call.collective).extent(args, args.root, np);
+  const std::size_t element = sdk::dtype_size(args.dtype);
+  return {root.send * element, root.recv * element};
 }
 
 Measurer::Measurer(const Registry& registry, const Communicator& comm, std::span<const Call> calls,
@@ -198,9 +198,10 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
 
 cct_coll_args Measurer::args_for(const Call& call, int rep) {
   Buffers& b = buffers_[rep % buffers_.size()];
-  const cct_datatype dtype = measured_dtype(call);
-  const std::size_t count = call.bytes / sdk::dtype_size(dtype);
-  return make_args(call.collective, b.send.data(), b.recv.data(), count, dtype, CCT_SUM, kCallTag);
+  cct_coll_args args = measured_args(call, kCallTag);
+  args.sendbuf = b.send.data();
+  args.recvbuf = b.recv.data();
+  return args;
 }
 
 void Measurer::run_rounds(Plan& plan, const Call& call, const MeasureOptions& limits,

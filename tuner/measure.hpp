@@ -33,10 +33,8 @@
 
 namespace cct::tuner {
 
-// One call shape. `bytes` is the message size as the profile schema defines
-// it per collective: barrier 0; bcast the buffer; gather, scatter and
-// allgather one rank's block; reduce and allreduce the vector; alltoall the
-// bytes sent to each peer.
+// One call shape. `bytes` is the message size as the collective's row
+// defines it (cct/collectives.hpp: the profile's size key).
 struct Call {
   cct_collective collective = CCT_BARRIER;
   int64_t bytes = 0;
@@ -47,6 +45,10 @@ struct Call {
 // denormal slow paths whatever the buffers hold), uint8 otherwise, so every
 // byte count is representable. Root is always 0.
 cct_datatype measured_dtype(const Call& call);
+
+// The arguments a call is measured with, buffers left null: root 0, the
+// measured datatype, count from the call's bytes.
+cct_coll_args measured_args(const Call& call, uint32_t tag);
 
 // Bytes a call reads from sendbuf and writes to recvbuf, on the rank that
 // needs the most (the root of gather and scatter), on np ranks.

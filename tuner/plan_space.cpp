@@ -5,8 +5,8 @@
 #include <limits>
 #include <map>
 
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
-#include "cct/sdk/datatype.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -73,22 +73,6 @@ std::vector<std::vector<int64_t>> combinations(const std::vector<std::vector<int
   return out;
 }
 
-// The call why_unusable judges: what the measurement will pass, less the
-// buffers (never in place).
-cct_coll_args sample_args(const Call& call) {
-  const cct_datatype dtype = measured_dtype(call);
-  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
-                       .abi_version = CCT_ABI_VERSION,
-                       .collective = call.collective,
-                       .sendbuf = nullptr,
-                       .recvbuf = nullptr,
-                       .count = static_cast<std::size_t>(call.bytes) / sdk::dtype_size(dtype),
-                       .dtype = dtype,
-                       .op = CCT_SUM,
-                       .root = 0,
-                       .tag = 0};
-}
-
 // Adds the usable points of one algorithm; refusals are counted per reason.
 void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const SpaceFilter& filter,
                    Space& space) {
@@ -140,7 +124,7 @@ bool selected(const std::vector<std::string>& names, const std::string& name) {
 
 std::vector<int64_t> message_sizes(cct_collective c, int64_t min_bytes, int64_t max_bytes,
                                    bool quick) {
-  if (c == CCT_BARRIER) return {0};
+  if (!collective_info(c).sized) return {0};
   std::vector<int64_t> sizes;
   const uint64_t first = std::bit_ceil(static_cast<uint64_t>(std::max<int64_t>(1, min_bytes)));
   int n = 0;
@@ -193,7 +177,7 @@ Point Point::at(int64_t bytes) const {
 }
 
 std::string why_unusable_here(const Point& p, const Communicator& comm) {
-  return why_unusable(*p.algorithm, comm, sample_args(p.call), p.params);
+  return why_unusable(*p.algorithm, comm, measured_args(p.call, 0), p.params);
 }
 
 Space enumerate(const Registry& registry, const Communicator& comm, const SpaceFilter& filter) {

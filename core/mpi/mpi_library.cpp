@@ -2,21 +2,12 @@
 
 #include <cstdio>
 
+#include "cct/collectives.hpp"
+#include "cct/error.hpp"
+#include "mpi_calls.hpp"
+
 namespace cct {
 namespace {
-
-// cct's datatypes and operators as MPI's (the same sizes and kinds).
-MPI_Datatype mpi_type(cct_datatype t) {
-  const MPI_Datatype types[CCT_DATATYPE_COUNT] = {
-      MPI_INT8_T,   MPI_INT16_T,  MPI_INT32_T,  MPI_INT64_T, MPI_UINT8_T,
-      MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T, MPI_FLOAT,   MPI_DOUBLE};
-  return types[t];
-}
-
-MPI_Op mpi_op(cct_op op) {
-  const MPI_Op ops[CCT_OP_COUNT] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX};
-  return ops[op];
-}
 
 // The library's name and version, up to its first comma ("Open MPI
 // v4.1.4").
@@ -26,25 +17,6 @@ std::string library_name() {
   PMPI_Get_library_version(text, &length);
   std::string name(text, static_cast<std::size_t>(length));
   return name.substr(0, name.find_first_of(",\n"));
-}
-
-// One call, through PMPI_* so that an interposer preloaded in the same
-// process never takes it back.
-int call(MPI_Comm comm, const cct_coll_args& a) {
-  const MPI_Datatype t = mpi_type(a.dtype);
-  const int n = static_cast<int>(a.count);
-  const void* send = a.sendbuf == CCT_IN_PLACE ? MPI_IN_PLACE : a.sendbuf;
-  void* recv = a.recvbuf == CCT_IN_PLACE ? MPI_IN_PLACE : a.recvbuf;
-  switch (a.collective) {
-    case CCT_BARRIER: return PMPI_Barrier(comm);
-    case CCT_BCAST: return PMPI_Bcast(recv, n, t, a.root, comm);
-    case CCT_GATHER: return PMPI_Gather(send, n, t, recv, n, t, a.root, comm);
-    case CCT_SCATTER: return PMPI_Scatter(send, n, t, recv, n, t, a.root, comm);
-    case CCT_REDUCE: return PMPI_Reduce(send, recv, n, t, mpi_op(a.op), a.root, comm);
-    case CCT_ALLREDUCE: return PMPI_Allreduce(send, recv, n, t, mpi_op(a.op), comm);
-    case CCT_ALLGATHER: return PMPI_Allgather(send, n, t, recv, n, t, comm);
-    default: return PMPI_Alltoall(send, n, t, recv, n, t, comm);
-  }
 }
 
 }  // namespace
@@ -58,7 +30,14 @@ MpiLibrary::MpiLibrary(MPI_Comm comm) : comm_(comm), name_(library_name()) {
 }
 
 cct_status MpiLibrary::run(void* ctx, const cct_coll_args* args, cct_error* err) {
-  const int rc = call(static_cast<MpiLibrary*>(ctx)->comm_, *args);
+  cct_coll_args call;
+  try {
+    call = as_this_build(args);  // an algorithm of version 1 passes version 1's struct
+  } catch (const Error& e) {
+    std::snprintf(err->message, sizeof err->message, "%s", e.what());
+    return e.status();
+  }
+  const int rc = call_library(call, mpi_type(call.dtype), static_cast<MpiLibrary*>(ctx)->comm_);
   if (rc == MPI_SUCCESS) return CCT_OK;
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;

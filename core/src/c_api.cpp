@@ -1,5 +1,6 @@
 // The C API (cct/cct.h) over cct::Session: exceptions end here.
 #include "cct/cct.h"
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "cct/sdk/algorithm.hpp"
 #include "cct/session.hpp"
@@ -48,6 +49,10 @@ int cct_rank(const cct_runtime* rt) {
 }
 int cct_size(const cct_runtime* rt) {
   return rt->session->runtime().size();
+}
+
+cct_status cct_run(cct_runtime* rt, const cct_coll_args* args, cct_error* err) {
+  return call(rt, err, [&](cct::Runtime& r) { r.run(cct::as_this_build(args)); });
 }
 
 cct_status cct_barrier(cct_runtime* rt, cct_error* err) {

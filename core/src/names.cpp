@@ -1,18 +1,18 @@
-// Names of the ABI enums, as profiles, logs and ccinfo print them.
+// Names of the ABI enums, as profiles, logs and ccinfo print them (the
+// collectives' are in their table).
 #include <cstring>
 
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 
 namespace cct {
 namespace {
 
-const char* const kCollectives[] = {"barrier", "bcast",     "gather",    "scatter",
-                                    "reduce",  "allreduce", "allgather", "alltoall"};
 const char* const kDatatypes[] = {"int8",   "int16",  "int32",  "int64", "uint8",
                                   "uint16", "uint32", "uint64", "float", "double"};
 const char* const kOps[] = {"sum", "prod", "min", "max"};
 const char* const kStatuses[] = {"ok",        "unsupported", "invalid argument", "out of memory",
-                                 "transport", "internal",    "abi mismatch", "timeout"};
+                                 "transport", "internal",    "abi mismatch",     "timeout"};
 const char* const kLevels[] = {"l2", "l3", "numa", "package", "node"};
 const char* const kCapabilities[] = {"p2p",    "shm",    "mcast",       "aggregate",
                                      "atomic", "device", "single_copy", "library"};
@@ -38,7 +38,7 @@ const char* name_in(const char* const (&table)[N], int value) {
 }  // namespace
 
 const char* collective_name(cct_collective c) {
-  return name_in(kCollectives, c);
+  return c >= 0 && c < CCT_COLLECTIVE_COUNT ? collective_info(c).name : "unknown";
 }
 const char* datatype_name(cct_datatype d) {
   return name_in(kDatatypes, d);
@@ -61,13 +61,9 @@ std::string limit_names(uint32_t limits) {
 }
 
 bool parse_collective(const std::string& name, cct_collective* out) {
-  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {
-    if (name == kCollectives[c]) {
-      *out = static_cast<cct_collective>(c);
-      return true;
-    }
-  }
-  return false;
+  const CollectiveInfo* row = find_collective(name);
+  if (row != nullptr) *out = row->id;
+  return row != nullptr;
 }
 
 }  // namespace cct

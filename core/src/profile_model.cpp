@@ -1,10 +1,9 @@
-// The profile model's rules that do not depend on YAML: the message-size
-// definition, and what makes an algorithm name and parameter values valid.
+// The profile model's rules that do not depend on YAML: what makes an
+// algorithm name and parameter values valid.
 #include <charconv>
 
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
-#include "cct/sdk/datatype.hpp"
 #include "cct/units.hpp"
 #include "profile_check.hpp"
 
@@ -49,10 +48,6 @@ const cct_param_desc* find_param(const cct_algorithm_desc& desc, const std::stri
 }
 
 }  // namespace
-
-std::size_t message_bytes(cct_collective c, std::size_t count, cct_datatype dtype) {
-  return c == CCT_BARRIER ? 0 : count * sdk::dtype_size(dtype);
-}
 
 std::string param_value_problem(const cct_param_desc& param, int64_t value) {
   return param.ncandidates > 0 ? candidates_problem(param, value) : range_problem(param, value);

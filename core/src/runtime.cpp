@@ -7,6 +7,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
 #include "cct/sdk/datatype.hpp"
@@ -16,40 +17,52 @@
 namespace cct {
 namespace {
 
-// Used where no profile rule applies: each runs on any communicator size,
-// count, root, datatype and op, so a call always has an algorithm.
-
 // One write per line, so that the lines of ranks sharing a terminal or a
 // pipe do not interleave.
 void log_line(const std::string& line) {
   if (::write(STDERR_FILENO, line.data(), line.size()) < 0) return;  // nowhere left to say it
 }
 
-bool is_in_place(const cct_coll_args& a) {
-  return a.sendbuf == CCT_IN_PLACE || a.recvbuf == CCT_IN_PLACE;
-}
-
 cct_coll_args make_args(cct_collective c, const void* send, void* recv, std::size_t count,
                         cct_datatype dtype, cct_op op, int root) {
-  return cct_coll_args{
-      sizeof(cct_coll_args), CCT_ABI_VERSION, c, send, recv, count, dtype, op, root, 0};
+  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
+                       .abi_version = CCT_ABI_VERSION,
+                       .collective = c,
+                       .sendbuf = send,
+                       .recvbuf = recv,
+                       .count = count,
+                       .dtype = dtype,
+                       .op = op,
+                       .root = root};
+}
+
+// Device memory goes only to an algorithm that declares it takes it; the
+// buffers' kind may differ between ranks, so it never changes the choice:
+// a call the choice cannot take fails on the rank that passed it.
+void expect_memory_taken(const cct_coll_args& args, const cct_algorithm_desc& d) {
+  const bool device = args.sendmem == CCT_MEMORY_DEVICE || args.recvmem == CCT_MEMORY_DEVICE;
+  if (device && !(d.limits & CCT_LIMIT_DEVICE_MEMORY))
+    throw Error(std::string(collective_name(args.collective)) + "/" + d.name +
+                    " takes host memory only, and this call passes device memory",
+                CCT_ERR_UNSUPPORTED);
+}
+
+// What the C API lets a careless caller pass, refused before anything is
+// indexed by it.
+void expect_valid(const cct_coll_args& args, int size) {
+  const CollectiveInfo& row = collective_info(args.collective);
+  const auto bad = [&](const std::string& what) {
+    throw Error(std::string(row.name) + ": " + what, CCT_ERR_INVALID_ARG);
+  };
+  if (args.dtype < 0 || args.dtype >= CCT_DATATYPE_COUNT)
+    bad("datatype " + std::to_string(args.dtype) + " is unknown");
+  if (row.reduction && (args.op < 0 || args.op >= CCT_OP_COUNT))
+    bad("operator " + std::to_string(args.op) + " is unknown");
+  if (row.rooted && (args.root < 0 || args.root >= size))
+    bad("root " + std::to_string(args.root) + " is outside 0.." + std::to_string(size - 1));
 }
 
 }  // namespace
-
-const char* default_algorithm(cct_collective c) {
-  static const char* const defaults[CCT_COLLECTIVE_COUNT] = {
-      "dissemination",       // barrier
-      "binomial",            // bcast
-      "binomial",            // gather
-      "binomial",            // scatter
-      "binomial",            // reduce
-      "recursive_doubling",  // allreduce
-      "ring",                // allgather
-      "pairwise",            // alltoall
-  };
-  return defaults[c];
-}
 
 Runtime::Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, Options options,
                  Selector selector)
@@ -58,15 +71,13 @@ Runtime::Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, O
       options_(options),
       selector_(std::move(selector)),
       by_selection_(selector_.selections(), nullptr) {
-  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {
-    const auto coll = static_cast<cct_collective>(c);
-    const AlgorithmEntry* entry = registry_.find_algorithm(coll, default_algorithm(coll));
+  for (const CollectiveInfo& c : collectives()) {
+    const AlgorithmEntry* entry = registry_.find_algorithm(c.id, c.default_algorithm);
     if (entry == nullptr)
-      throw Error(std::string("the built-in default ") + collective_name(coll) + "/" +
-                      default_algorithm(coll) +
+      throw Error(std::string("the built-in default ") + c.name + "/" + c.default_algorithm +
                       " is not registered: is its plugin on CCT_PLUGIN_PATH?",
                   CCT_ERR_UNSUPPORTED);
-    defaults_[c] = &add_choice(entry, entry->default_params());
+    defaults_[c.id] = &add_choice(entry, entry->default_params());
   }
 }
 
@@ -135,7 +146,7 @@ bool Runtime::keeps_library(cct_collective c, std::size_t count, cct_datatype dt
 // First match of the profile (or CCT_FORCE) that can run this call, else
 // the built-in default.
 Choice& Runtime::select_afresh(const cct_coll_args& args) {
-  const std::size_t bytes = message_bytes(args.collective, args.count, args.dtype);
+  const std::size_t bytes = message_bytes(args, size());
   if (const Selection* s = selector_.select(args.collective, bytes)) {
     Choice& choice = choice_of(*s);
     if (usable(choice, args)) return noted(choice, args, s->forced ? "CCT_FORCE" : "profile");
@@ -156,7 +167,7 @@ Choice& Runtime::noted(Choice& choice, const cct_coll_args& args, const char* or
   if (once || options_.log == Log::kDebug) {
     std::ostringstream line;
     line << "cct: rank " << comm_->rank() << ": " << collective_name(args.collective) << " "
-         << message_bytes(args.collective, args.count, args.dtype) << " B -> "
+         << message_bytes(args, size()) << " B -> "
          << format_choice(*choice.algorithm->desc, choice.params) << " (" << origin << ")\n";
     log_line(line.str());
   }
@@ -165,37 +176,35 @@ Choice& Runtime::noted(Choice& choice, const cct_coll_args& args, const char* or
 }
 
 // An algorithm without in-place support gets an out-of-place call: the
-// input is copied to runtime-owned scratch (grown once, reused after).
+// input is copied to runtime-owned scratch (grown once, reused after), or,
+// where the in-place form marks the receive side, the result the rank
+// keeps where it is goes to scratch.
 cct_coll_args Runtime::out_of_place(const cct_coll_args& args, const Choice& choice) {
   if (!is_in_place(args) || (choice.algorithm->desc->limits & CCT_LIMIT_IN_PLACE)) return args;
-  const std::size_t block = args.count * sdk::dtype_size(args.dtype);
-  const std::size_t n = comm_->size();
-  cct_coll_args out = args;
+  const CollectiveInfo& row = collective_info(args.collective);
+  const std::size_t element = sdk::dtype_size(args.dtype);
   auto scratch = [&](std::size_t bytes) {
     if (in_place_copy_.size() < bytes) in_place_copy_.resize(bytes);
     return in_place_copy_.data();
   };
-  auto* recv = static_cast<unsigned char*>(args.recvbuf);
-  switch (args.collective) {
-    case CCT_SCATTER:  // the root's block stays where it is in sendbuf
-      out.recvbuf = scratch(block);
-      break;
-    case CCT_GATHER:
-    case CCT_ALLGATHER:
-      out.sendbuf = std::memcpy(scratch(block), recv + comm_->rank() * block, block);
-      break;
-    case CCT_ALLTOALL: out.sendbuf = std::memcpy(scratch(n * block), recv, n * block); break;
-    default:  // reduce, allreduce: the input is in recvbuf
-      out.sendbuf = std::memcpy(scratch(block), recv, block);
-      break;
+  cct_coll_args out = args;
+  if (row.in_place == InPlaceMark::kRecv) {
+    out.recvbuf = scratch(row.extent(args, rank(), size()).recv * element);
+    return out;
   }
+  const Region input = row.in_place_input(args, rank(), size());
+  const auto* recv = static_cast<const unsigned char*>(args.recvbuf);
+  out.sendbuf = std::memcpy(scratch(input.count * element), recv + input.offset * element,
+                            input.count * element);
   return out;
 }
 
 void Runtime::run(cct_coll_args args) {
   if (!timed_out_.empty())
     throw Error(timed_out_ + "; the communicator cannot be used after that", CCT_ERR_TIMEOUT);
+  expect_valid(args, size());
   Choice& choice = select(args);
+  expect_memory_taken(args, *choice.algorithm->desc);
   args = out_of_place(args, choice);
   args.tag = next_tag_++;
   try {
@@ -221,7 +230,7 @@ void Runtime::run_choice(Choice& choice, const cct_coll_args& args) {
     choice.time += std::chrono::steady_clock::now() - start;
   }
   ++choice.calls;
-  choice.bytes += message_bytes(args.collective, args.count, args.dtype);
+  choice.bytes += message_bytes(args, size());
 }
 
 // What a rank says when a call gave up: the call, the communicator, the
@@ -230,7 +239,7 @@ void Runtime::run_choice(Choice& choice, const cct_coll_args& args) {
 std::string Runtime::timed_out(const cct_coll_args& args, const std::string& why) const {
   std::ostringstream text;
   text << "rank " << rank() << ": " << collective_name(args.collective) << " of "
-       << message_bytes(args.collective, args.count, args.dtype) << " B on " << options_.label
+       << message_bytes(args, size()) << " B on " << options_.label
        << " timed out (CCT_TIMEOUT=" << options_.timeout_s << " s): " << why;
   return text.str();
 }

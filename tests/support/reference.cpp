@@ -115,14 +115,15 @@ void fill(void* buf, std::size_t count, cct_datatype dtype, int rank, int salt) 
   }
 }
 
-void expected_reduction(void* out, std::size_t count, cct_datatype dtype, cct_op op, int ranks,
-                        int salt) {
+void expected_range(void* out, std::size_t count, cct_datatype dtype, cct_op op, int from, int to,
+                    std::size_t first, int salt) {
   auto* p = static_cast<unsigned char*>(out);
   std::vector<unsigned char> one(width(dtype));
-  for (std::size_t i = 0; i < count; ++i, p += width(dtype)) {
+  for (std::size_t k = 0; k < count; ++k, p += width(dtype)) {
+    const std::size_t i = first + k;
     if (is_float(dtype)) {
-      double acc = double(small_value(0, i, salt));
-      for (int r = 1; r < ranks; ++r) {
+      double acc = double(small_value(from, i, salt));
+      for (int r = from + 1; r < to; ++r) {
         double v = double(small_value(r, i, salt));
         acc = op == CCT_SUM    ? acc + v
               : op == CCT_PROD ? acc * v
@@ -136,8 +137,8 @@ void expected_reduction(void* out, std::size_t count, cct_datatype dtype, cct_op
       store_int(one.data(), dtype, raw_value(r, i, salt));
       return load_int(one.data(), dtype);
     };
-    int64_t acc = value_of(0);
-    for (int r = 1; r < ranks; ++r) {
+    int64_t acc = value_of(from);
+    for (int r = from + 1; r < to; ++r) {
       int64_t v = value_of(r);
       if (op == CCT_SUM)
         acc = int64_t(uint64_t(acc) + uint64_t(v));
@@ -153,6 +154,11 @@ void expected_reduction(void* out, std::size_t count, cct_datatype dtype, cct_op
     }
     store_int(p, dtype, uint64_t(acc));
   }
+}
+
+void expected_reduction(void* out, std::size_t count, cct_datatype dtype, cct_op op, int ranks,
+                        int salt) {
+  expected_range(out, count, dtype, op, 0, ranks, 0, salt);
 }
 
 std::string compare(const void* got, const void* want, std::size_t count, cct_datatype dtype) {

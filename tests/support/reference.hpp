@@ -15,6 +15,13 @@ namespace cct::test {
 // product of up to 8 ranks is exact whatever the order of operations).
 void fill(void* buf, std::size_t count, cct_datatype dtype, int rank, int salt);
 
+// Elements [first, first + count) of the reduction over ranks [from, to)
+// of fill(..., r, salt) (one rank: its own values), in rank order, into
+// out[0, count). Computed element by element in 64-bit arithmetic and
+// wrapped to the type's width.
+void expected_range(void* out, std::size_t count, cct_datatype dtype, cct_op op, int from, int to,
+                    std::size_t first, int salt);
+
 // The reduction over ranks 0..ranks-1 of fill(..., r, salt), computed
 // element by element in 64-bit arithmetic and wrapped to the type's width.
 void expected_reduction(void* out, std::size_t count, cct_datatype dtype, cct_op op, int ranks,

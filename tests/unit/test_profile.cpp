@@ -197,15 +197,6 @@ cct::Profile sample_profile() {
 
 }  // namespace
 
-TEST_CASE("profile: message size per collective", "[profile]") {
-  CHECK(cct::message_bytes(CCT_BARRIER, 100, CCT_DOUBLE) == 0);
-  CHECK(cct::message_bytes(CCT_BCAST, 100, CCT_DOUBLE) == 800);
-  CHECK(cct::message_bytes(CCT_GATHER, 10, CCT_INT32) == 40);  // one rank's block
-  CHECK(cct::message_bytes(CCT_ALLGATHER, 10, CCT_INT16) == 20);
-  CHECK(cct::message_bytes(CCT_ALLREDUCE, 3, CCT_FLOAT) == 12);  // the vector
-  CHECK(cct::message_bytes(CCT_ALLTOALL, 5, CCT_UINT8) == 5);    // to each peer
-}
-
 TEST_CASE("profile: save then load gives the same profile", "[profile]") {
   TempDir dir;
   const cct::Profile p = sample_profile();

@@ -6,12 +6,13 @@
  * started by `cclaunch -n N prog` joins that launch, any other is a job of
  * one rank. Every call returns CCT_OK or a status with the reason in *err
  * (err may be NULL). Argument conventions are those of cct_coll_args
- * (cct/abi/algorithm.h), CCT_IN_PLACE included.
+ * (cct/abi/algorithm.h), CCT_IN_PLACE included. cct_run takes every
+ * collective; the others are its shorthands for the first eight.
  */
 #ifndef CCT_CCT_H
 #define CCT_CCT_H
 
-#include "cct/abi/common.h"
+#include "cct/abi/algorithm.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,6 +27,12 @@ void cct_finalize(cct_runtime* rt);
 
 int cct_rank(const cct_runtime* rt);
 int cct_size(const cct_runtime* rt);
+
+/* Any collective, as cct_coll_args states it; args->tag is the runtime's
+ * and ignored. A program built against an older or newer header passes its
+ * own struct_size: the fields both know are read, the vector counts and
+ * memory kinds it lacks are taken as NULL and host memory. */
+cct_status cct_run(cct_runtime* rt, const cct_coll_args* args, cct_error* err);
 
 cct_status cct_barrier(cct_runtime* rt, cct_error* err);
 cct_status cct_bcast(cct_runtime* rt, void* buf, size_t count, cct_datatype dtype, int root,

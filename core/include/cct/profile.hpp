@@ -25,12 +25,8 @@ inline constexpr int kProfileSchema = 1;
 inline constexpr int64_t kMaxBytes = std::numeric_limits<int64_t>::max();
 inline constexpr int32_t kMaxRanks = std::numeric_limits<int32_t>::max();
 
-// The message size a rule is keyed by, defined per collective: barrier 0;
-// bcast the buffer; gather, scatter, allgather one rank's block; reduce,
-// allreduce the vector; alltoall the bytes sent to each peer. With the
-// argument conventions of cct_coll_args that is count * element size for
-// every collective but barrier.
-std::size_t message_bytes(cct_collective c, std::size_t count, cct_datatype dtype);
+// A rule is keyed by the message size its collective's row defines
+// (message_bytes() of cct/collectives.hpp).
 
 // The machine a profile was tuned on.
 struct MachineInfo {

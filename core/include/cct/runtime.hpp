@@ -61,10 +61,6 @@ struct StatsRow {
 // column when the rows have one).
 void print_stats_rows(std::ostream& out, const std::vector<StatsRow>& rows);
 
-// The built-in default of collective c: the algorithm a call runs where no
-// rule applies (it runs on any communicator the transport serves).
-const char* default_algorithm(cct_collective c);
-
 class Runtime {
  public:
   enum class Log { kOff, kInfo, kDebug };

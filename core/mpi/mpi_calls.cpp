@@ -1,0 +1,69 @@
+#include "mpi_calls.hpp"
+
+#include <iterator>
+
+namespace cct {
+namespace {
+
+// One call's arguments in MPI's terms.
+struct MpiArgs {
+  const void* send;
+  void* recv;
+  int count;
+  MPI_Datatype type;
+  MPI_Op op;
+  int root;
+  MPI_Comm comm;
+};
+
+using Call = int (*)(const MpiArgs&);
+
+// In cct_collective order.
+constexpr Call kCalls[] = {
+    [](const MpiArgs& a) { return PMPI_Barrier(a.comm); },
+    [](const MpiArgs& a) { return PMPI_Bcast(a.recv, a.count, a.type, a.root, a.comm); },
+    [](const MpiArgs& a) {
+      return PMPI_Gather(a.send, a.count, a.type, a.recv, a.count, a.type, a.root, a.comm);
+    },
+    [](const MpiArgs& a) {
+      return PMPI_Scatter(a.send, a.count, a.type, a.recv, a.count, a.type, a.root, a.comm);
+    },
+    [](const MpiArgs& a) {
+      return PMPI_Reduce(a.send, a.recv, a.count, a.type, a.op, a.root, a.comm);
+    },
+    [](const MpiArgs& a) { return PMPI_Allreduce(a.send, a.recv, a.count, a.type, a.op, a.comm); },
+    [](const MpiArgs& a) {
+      return PMPI_Allgather(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm);
+    },
+    [](const MpiArgs& a) {
+      return PMPI_Alltoall(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm);
+    },
+};
+static_assert(std::size(kCalls) == CCT_COLLECTIVE_COUNT, "every cct_collective needs its call");
+
+}  // namespace
+
+MPI_Datatype mpi_type(cct_datatype t) {
+  const MPI_Datatype types[CCT_DATATYPE_COUNT] = {
+      MPI_INT8_T,   MPI_INT16_T,  MPI_INT32_T,  MPI_INT64_T, MPI_UINT8_T,
+      MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T, MPI_FLOAT,   MPI_DOUBLE};
+  return types[t];
+}
+
+MPI_Op mpi_op(cct_op op) {
+  const MPI_Op ops[CCT_OP_COUNT] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX};
+  return ops[op];
+}
+
+int call_library(const cct_coll_args& a, MPI_Datatype type, MPI_Comm comm) {
+  const MpiArgs mpi{.send = a.sendbuf == CCT_IN_PLACE ? MPI_IN_PLACE : a.sendbuf,
+                    .recv = a.recvbuf == CCT_IN_PLACE ? MPI_IN_PLACE : a.recvbuf,
+                    .count = static_cast<int>(a.count),
+                    .type = type,
+                    .op = mpi_op(a.op),
+                    .root = a.root,
+                    .comm = comm};
+  return kCalls[a.collective](mpi);
+}
+
+}  // namespace cct

@@ -1,0 +1,297 @@
+// The table of collectives (cct/collectives.hpp): one row per collective,
+// with the few functions its row needs. Counts are those of cct_coll_args
+// (cct/abi/algorithm.h), whose comment states each collective's buffers.
+#include "cct/collectives.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <string>
+
+#include "cct/error.hpp"
+#include "cct/sdk/datatype.hpp"
+
+namespace cct {
+namespace {
+
+std::size_t n_of(int size) {
+  return static_cast<std::size_t>(size);
+}
+
+// ---- size keys --------------------------------------------------------
+
+std::size_t no_bytes(const cct_coll_args&, int) {
+  return 0;
+}
+
+// One block, one vector or one rank's share: count elements.
+std::size_t count_bytes(const cct_coll_args& a, int) {
+  return a.count * sdk::dtype_size(a.dtype);
+}
+
+// ---- extents ----------------------------------------------------------
+
+Extent nothing(const cct_coll_args&, int, int) {
+  return {};
+}
+Extent bcast_extent(const cct_coll_args& a, int, int) {
+  return {0, a.count};
+}
+Extent gather_extent(const cct_coll_args& a, int rank, int size) {
+  return {a.count, rank == a.root ? n_of(size) * a.count : 0};
+}
+Extent scatter_extent(const cct_coll_args& a, int rank, int size) {
+  return {rank == a.root ? n_of(size) * a.count : 0, a.count};
+}
+Extent reduce_extent(const cct_coll_args& a, int rank, int) {
+  return {a.count, rank == a.root ? a.count : 0};
+}
+Extent vector_extent(const cct_coll_args& a, int, int) {
+  return {a.count, a.count};
+}
+Extent allgather_extent(const cct_coll_args& a, int, int size) {
+  return {a.count, n_of(size) * a.count};
+}
+Extent alltoall_extent(const cct_coll_args& a, int, int size) {
+  return {n_of(size) * a.count, n_of(size) * a.count};
+}
+
+// ---- where the in-place input lies in recvbuf ------------------------
+
+Region no_region(const cct_coll_args&, int, int) {
+  return {};
+}
+Region first_block(const cct_coll_args& a, int, int) {
+  return {0, a.count};
+}
+Region root_block(const cct_coll_args& a, int, int) {
+  return {static_cast<std::size_t>(a.root) * a.count, a.count};
+}
+Region own_block(const cct_coll_args& a, int rank, int) {
+  return {static_cast<std::size_t>(rank) * a.count, a.count};
+}
+Region all_blocks(const cct_coll_args& a, int, int size) {
+  return {0, n_of(size) * a.count};
+}
+
+// ---- expected results ------------------------------------------------
+
+using Calls = std::span<const cct_coll_args>;
+
+int size_of(Calls calls) {
+  return static_cast<int>(calls.size());
+}
+
+std::vector<Piece> none(Calls, int) {
+  return {};
+}
+
+// The root's block, everywhere.
+std::vector<Piece> from_root(Calls calls, int) {
+  const cct_coll_args& a = calls[0];
+  return {{0, a.count, a.root, a.root + 1, 0}};
+}
+
+// Every rank's block that starts `taken_at` elements into its input, at the
+// receiver in rank order.
+std::vector<Piece> blocks_in_rank_order(Calls calls, std::size_t taken_at) {
+  std::vector<Piece> out;
+  const std::size_t count = calls[0].count;
+  for (int from = 0; from < size_of(calls); ++from)
+    out.push_back({from * count, count, from, from + 1, taken_at});
+  return out;
+}
+
+std::vector<Piece> gathered(Calls calls, int rank) {
+  if (rank != calls[0].root) return {};
+  return blocks_in_rank_order(calls, 0);
+}
+
+std::vector<Piece> scattered(Calls calls, int rank) {
+  const cct_coll_args& a = calls[0];
+  return {{0, a.count, a.root, a.root + 1, rank * a.count}};
+}
+
+std::vector<Piece> reduced_at_root(Calls calls, int rank) {
+  const cct_coll_args& a = calls[0];
+  if (rank != a.root) return {};
+  return {{0, a.count, 0, size_of(calls), 0}};
+}
+
+std::vector<Piece> reduced(Calls calls, int) {
+  return {{0, calls[0].count, 0, size_of(calls), 0}};
+}
+
+std::vector<Piece> gathered_by_all(Calls calls, int) {
+  return blocks_in_rank_order(calls, 0);
+}
+
+std::vector<Piece> exchanged(Calls calls, int rank) {
+  return blocks_in_rank_order(calls, rank * calls[0].count);
+}
+
+// The rows, in cct_collective order.
+constexpr CollectiveInfo kCollectives[] = {
+    {.id = CCT_BARRIER,
+     .name = "barrier",
+     .mpi_name = "MPI_Barrier",
+     .rooted = false,
+     .reduction = false,
+     .default_algorithm = "dissemination",
+     .size_key = "none: 0",
+     .sized = false,
+     .message_bytes = no_bytes,
+     .extent = nothing,
+     .in_place = InPlaceMark::kNone,
+     .in_place_root_only = false,
+     .in_place_input = no_region,
+     .expected = none},
+    {.id = CCT_BCAST,
+     .name = "bcast",
+     .mpi_name = "MPI_Bcast",
+     .rooted = true,
+     .reduction = false,
+     .default_algorithm = "binomial",
+     .size_key = "the buffer",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .extent = bcast_extent,
+     .in_place = InPlaceMark::kAlways,
+     .in_place_root_only = true,
+     .in_place_input = first_block,
+     .expected = from_root},
+    {.id = CCT_GATHER,
+     .name = "gather",
+     .mpi_name = "MPI_Gather",
+     .rooted = true,
+     .reduction = false,
+     .default_algorithm = "binomial",
+     .size_key = "one rank's block",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .extent = gather_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = true,
+     .in_place_input = root_block,
+     .expected = gathered},
+    {.id = CCT_SCATTER,
+     .name = "scatter",
+     .mpi_name = "MPI_Scatter",
+     .rooted = true,
+     .reduction = false,
+     .default_algorithm = "binomial",
+     .size_key = "one rank's block",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .extent = scatter_extent,
+     .in_place = InPlaceMark::kRecv,
+     .in_place_root_only = true,
+     .in_place_input = no_region,
+     .expected = scattered},
+    {.id = CCT_REDUCE,
+     .name = "reduce",
+     .mpi_name = "MPI_Reduce",
+     .rooted = true,
+     .reduction = true,
+     .default_algorithm = "binomial",
+     .size_key = "the vector",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .extent = reduce_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = true,
+     .in_place_input = first_block,
+     .expected = reduced_at_root},
+    {.id = CCT_ALLREDUCE,
+     .name = "allreduce",
+     .mpi_name = "MPI_Allreduce",
+     .rooted = false,
+     .reduction = true,
+     .default_algorithm = "recursive_doubling",
+     .size_key = "the vector",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .extent = vector_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = false,
+     .in_place_input = first_block,
+     .expected = reduced},
+    {.id = CCT_ALLGATHER,
+     .name = "allgather",
+     .mpi_name = "MPI_Allgather",
+     .rooted = false,
+     .reduction = false,
+     .default_algorithm = "ring",
+     .size_key = "one rank's block",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .extent = allgather_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = false,
+     .in_place_input = own_block,
+     .expected = gathered_by_all},
+    {.id = CCT_ALLTOALL,
+     .name = "alltoall",
+     .mpi_name = "MPI_Alltoall",
+     .rooted = false,
+     .reduction = false,
+     .default_algorithm = "pairwise",
+     .size_key = "the bytes sent to each peer",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .extent = alltoall_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = false,
+     .in_place_input = all_blocks,
+     .expected = exchanged},
+};
+
+constexpr bool in_enum_order() {
+  for (std::size_t c = 0; c < std::size(kCollectives); ++c)
+    if (kCollectives[c].id != static_cast<cct_collective>(c)) return false;
+  return std::size(kCollectives) == CCT_COLLECTIVE_COUNT;
+}
+static_assert(in_enum_order(), "every cct_collective needs its row, in enum order");
+
+}  // namespace
+
+std::span<const CollectiveInfo> collectives() {
+  return kCollectives;
+}
+
+const CollectiveInfo& collective_info(cct_collective c) {
+  if (c < 0 || c >= CCT_COLLECTIVE_COUNT)
+    throw Error("collective " + std::to_string(static_cast<int>(c)) + " is unknown to this host",
+                CCT_ERR_INVALID_ARG);
+  return kCollectives[c];
+}
+
+const CollectiveInfo* find_collective(std::string_view name) {
+  const auto row = std::find_if(std::begin(kCollectives), std::end(kCollectives),
+                                [&](const CollectiveInfo& c) { return name == c.name; });
+  return row == std::end(kCollectives) ? nullptr : row;
+}
+
+std::size_t message_bytes(const cct_coll_args& args, int size) {
+  return collective_info(args.collective).message_bytes(args, size);
+}
+
+cct_coll_args as_this_build(const cct_coll_args* args) {
+  constexpr std::size_t kVersion1 = offsetof(cct_coll_args, sendcounts);
+  if (args == nullptr) throw Error("the call's arguments are NULL", CCT_ERR_INVALID_ARG);
+  if (args->struct_size < kVersion1)
+    throw Error("the call's cct_coll_args.struct_size is " + std::to_string(args->struct_size) +
+                    ", smaller than any version's",
+                CCT_ERR_INVALID_ARG);
+  cct_coll_args out{};
+  std::memcpy(&out, args, std::min<std::size_t>(args->struct_size, sizeof out));
+  out.struct_size = sizeof out;
+  out.abi_version = CCT_ABI_VERSION;
+  return out;
+}
+
+bool is_in_place(const cct_coll_args& args) {
+  return args.sendbuf == CCT_IN_PLACE || args.recvbuf == CCT_IN_PLACE;
+}
+
+}  // namespace cct
