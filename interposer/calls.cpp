@@ -1,7 +1,9 @@
 #include "calls.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cct/error.hpp"
 #include "datatype_layout.hpp"
@@ -36,12 +38,39 @@ int64_t times(int blocks, int count) {
   return int64_t{blocks} * count;
 }
 
+cct_coll_args call(cct_collective c, const void* send, void* recv, std::size_t count,
+                   cct_datatype dtype, cct_op op, int root) {
+  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
+                       .abi_version = CCT_ABI_VERSION,
+                       .collective = c,
+                       .sendbuf = send,
+                       .recvbuf = recv,
+                       .count = count,
+                       .dtype = dtype,
+                       .op = op,
+                       .root = root};
+}
+
 // Whether the runtime keeps a call on blocks of count x type on the library.
 // Arguments MPI judges are not decided here (false): the call's conversion
 // refuses them.
 bool kept(Runtime& rt, cct_collective c, int64_t count, MPI_Datatype type, int root) {
   const std::optional<Layout> block = layout_of(count, type);
-  return block && rt.keeps_library(c, block->bytes, CCT_UINT8, CCT_SUM, root);
+  return block &&
+         rt.keeps_library(call(c, nullptr, nullptr, block->bytes, CCT_UINT8, CCT_SUM, root));
+}
+
+// MPI's int counts as the runtime's, in storage kept per thread (a steady
+// stream of calls never allocates); nullopt when one is negative, which is
+// for the MPI library to judge.
+std::optional<const std::size_t*> as_counts(const int* counts, int n,
+                                            std::vector<std::size_t>& storage) {
+  storage.resize(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) {
+    if (counts[r] < 0) return std::nullopt;
+    storage[r] = static_cast<std::size_t>(counts[r]);
+  }
+  return storage.data();
 }
 
 }  // namespace
@@ -49,7 +78,8 @@ bool kept(Runtime& rt, cct_collective c, int64_t count, MPI_Datatype type, int r
 const char* const kKeptOnLibrary = "the profile keeps the MPI library's own call for this size";
 
 const char* barrier(Runtime& rt) {
-  if (rt.keeps_library(CCT_BARRIER, 0, CCT_UINT8, CCT_SUM, 0)) return kKeptOnLibrary;
+  if (rt.keeps_library(call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0)))
+    return kKeptOnLibrary;
   rt.barrier();
   return nullptr;
 }
@@ -181,28 +211,127 @@ const char* alltoall(Runtime& rt, const void* sendbuf, int sendcount, MPI_Dataty
                 });
 }
 
-const char* reduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
-                   MPI_Op op, int root) {
-  const auto t = datatype_of(type);
-  const auto o = op_of(op);
-  if (!t) return kType;
-  if (!o) return kOp;
-  if (count < 0 || bad_root(rt, root)) return kArguments;
-  if (rt.keeps_library(CCT_REDUCE, count, *t, *o, root)) return kKeptOnLibrary;
-  const bool in_place = rt.rank() == root && sendbuf == MPI_IN_PLACE;
-  rt.reduce(in_place ? CCT_IN_PLACE : sendbuf, recvbuf, count, *t, *o, root);
-  return nullptr;
-}
-
-const char* allreduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
-                      MPI_Op op) {
+// The reductions: MPI requires the same predefined datatype and operator
+// on every rank, and the runtime computes with them, so only those it has
+// (mpi_types.hpp) are taken. `ours` is the runtime's call with sendbuf
+// (CCT_IN_PLACE for MPI_IN_PLACE) and recvbuf filled in.
+const char* reduction(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                      MPI_Op op, cct_collective c, int root) {
   const auto t = datatype_of(type);
   const auto o = op_of(op);
   if (!t) return kType;
   if (!o) return kOp;
   if (count < 0) return kArguments;
-  if (rt.keeps_library(CCT_ALLREDUCE, count, *t, *o, 0)) return kKeptOnLibrary;
-  rt.allreduce(sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf, recvbuf, count, *t, *o);
+  cct_coll_args args = call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o, root);
+  if (rt.keeps_library(args)) return kKeptOnLibrary;
+  args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
+  args.recvbuf = recvbuf;
+  rt.run(args);
+  return nullptr;
+}
+
+const char* reduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                   MPI_Op op, int root) {
+  if (bad_root(rt, root)) return kArguments;
+  // Erroneous: left to the library on this rank alone, the others would
+  // wait in the runtime for it.
+  if (rt.rank() != root && sendbuf == MPI_IN_PLACE)
+    throw Error("MPI_Reduce: MPI_IN_PLACE on rank " + std::to_string(rt.rank()) +
+                ", which is not the root");
+  return reduction(rt, sendbuf, recvbuf, count, type, op, CCT_REDUCE, root);
+}
+
+const char* allreduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                      MPI_Op op) {
+  return reduction(rt, sendbuf, recvbuf, count, type, op, CCT_ALLREDUCE, 0);
+}
+
+const char* reduce_scatter_block(Runtime& rt, const void* sendbuf, void* recvbuf, int recvcount,
+                                 MPI_Datatype type, MPI_Op op) {
+  return reduction(rt, sendbuf, recvbuf, recvcount, type, op, CCT_REDUCE_SCATTER_BLOCK, 0);
+}
+
+const char* scan(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                 MPI_Op op) {
+  return reduction(rt, sendbuf, recvbuf, count, type, op, CCT_SCAN, 0);
+}
+
+const char* exscan(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                   MPI_Op op) {
+  return reduction(rt, sendbuf, recvbuf, count, type, op, CCT_EXSCAN, 0);
+}
+
+const char* reduce_scatter(Runtime& rt, const void* sendbuf, void* recvbuf, const int* recvcounts,
+                           MPI_Datatype type, MPI_Op op) {
+  const auto t = datatype_of(type);
+  const auto o = op_of(op);
+  if (!t) return kType;
+  if (!o) return kOp;
+  thread_local std::vector<std::size_t> counts;
+  const auto mine = as_counts(recvcounts, rt.size(), counts);
+  if (!mine) return kArguments;
+  cct_coll_args args = call(CCT_REDUCE_SCATTER, nullptr, nullptr, 0, *t, *o, 0);
+  args.recvcounts = *mine;
+  if (rt.keeps_library(args)) return kKeptOnLibrary;
+  args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
+  args.recvbuf = recvbuf;
+  rt.run(args);
+  return nullptr;
+}
+
+// A receive side of blocks at displacements, as bytes: every element from
+// the lowest displacement to the end of the furthest block is one run the
+// runtime writes blocks into (packed first where the type has gaps, so that
+// what lies between the blocks is put back as it was). `displs` gets each
+// block's displacement in that run, in bytes.
+struct Span {
+  std::optional<Bytes> bytes;
+  int64_t elements = 0;
+};
+
+Span receive_span(PackTally& tally, void* recvbuf, const int* recvcounts, const int* rdispls,
+                  MPI_Datatype type, const Layout& one, int n, std::vector<std::size_t>& displs) {
+  int64_t lowest = 0, end = 0;
+  for (int r = 0; r < n; ++r) {
+    lowest = std::min<int64_t>(lowest, rdispls[r]);
+    end = std::max<int64_t>(end, int64_t{rdispls[r]} + recvcounts[r]);
+  }
+  displs.resize(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; ++r) displs[r] = static_cast<std::size_t>(rdispls[r] - lowest) * one.bytes;
+  auto* first = static_cast<unsigned char*>(recvbuf) + lowest * one.extent;
+  return {Bytes::of(tally, receive_scratch(), first, end - lowest, type), end - lowest};
+}
+
+// allgatherv: the decision rests on recvcounts (equal on every rank) and
+// the bytes of the type signature; each rank's displacements and datatype
+// are its own.
+const char* allgatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void* recvbuf, const int* recvcounts, const int* rdispls,
+                       MPI_Datatype recvtype) {
+  thread_local std::vector<std::size_t> bytes, displs;
+  const std::optional<Layout> one = layout_of(1, recvtype);
+  if (!one || !as_counts(recvcounts, rt.size(), bytes)) return kArguments;
+  for (std::size_t& b : bytes) b *= one->bytes;
+  cct_coll_args args = call(CCT_ALLGATHERV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0);
+  args.recvcounts = bytes.data();
+  if (rt.keeps_library(args)) return kKeptOnLibrary;
+  PackTally tally;
+  Span all = receive_span(tally, recvbuf, recvcounts, rdispls, recvtype, *one, rt.size(), displs);
+  if (!all.bytes) return kArguments;
+  args.rdispls = displs.data();
+  args.recvbuf = all.bytes->in_out(0, all.elements);
+  std::optional<Bytes> send;
+  if (sendbuf == MPI_IN_PLACE) {
+    args.sendbuf = CCT_IN_PLACE;
+  } else {
+    send = Bytes::of(tally, send_scratch(), sendbuf, sendcount, sendtype);
+    if (!send) return kArguments;
+    expect_size("MPI_Allgatherv", send->size(), bytes[rt.rank()]);
+    args.sendbuf = send->input();
+  }
+  rt.run(args);
+  all.bytes->unpack();
+  count_packing(CCT_ALLGATHERV, tally);
   return nullptr;
 }
 

@@ -9,9 +9,14 @@
 //   and the bytes of each block's type signature. Every datatype is taken
 //   and every call is a call on bytes (CCT_UINT8, as the tuner measured
 //   them), whatever datatype handles the ranks name (see packing.hpp);
-// - reduce, allreduce: MPI requires the same datatype and operator on every
-//   rank, and the runtime must compute with them, so only the predefined
-//   ones it has (mpi_types.hpp) are taken.
+// - allgatherv: as allgather, with recvcounts (equal on every rank by MPI's
+//   rules) in bytes of the type signature; each rank's displacements and
+//   datatypes are its own;
+// - the reductions (reduce, allreduce, reduce_scatter_block,
+//   reduce_scatter, scan, exscan): MPI requires the same datatype,
+//   operator (and recvcounts) on every rank, and the runtime must compute
+//   with them, so only the predefined ones it has (mpi_types.hpp) are
+//   taken.
 // Each returns null when the runtime ran the call, else the reason to leave
 // it to the MPI library: kKeptOnLibrary where the profile (or CCT_FORCE)
 // keeps the library's own call for it, the call then costing nothing but
@@ -41,5 +46,16 @@ const char* reduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count, M
                    MPI_Op op, int root);
 const char* allreduce(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                       MPI_Op op);
+const char* reduce_scatter_block(Runtime& rt, const void* sendbuf, void* recvbuf, int recvcount,
+                                 MPI_Datatype type, MPI_Op op);
+const char* reduce_scatter(Runtime& rt, const void* sendbuf, void* recvbuf, const int* recvcounts,
+                           MPI_Datatype type, MPI_Op op);
+const char* allgatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void* recvbuf, const int* recvcounts, const int* rdispls,
+                       MPI_Datatype recvtype);
+const char* scan(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                 MPI_Op op);
+const char* exscan(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                   MPI_Op op);
 
 }  // namespace cct::interposer

@@ -182,4 +182,48 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
       });
 }
 
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
+                             MPI_Op op, MPI_Comm comm) {
+  return intercept(
+      CCT_REDUCE_SCATTER_BLOCK, comm,
+      [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm); },
+      [&](Runtime& rt) { return reduce_scatter_block(rt, sendbuf, recvbuf, recvcount, type, op); });
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  return intercept(
+      CCT_REDUCE_SCATTER, comm,
+      [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm); },
+      [&](Runtime& rt) { return reduce_scatter(rt, sendbuf, recvbuf, recvcounts, type, op); });
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm) {
+  return intercept(
+      CCT_ALLGATHERV, comm,
+      [&] {
+        return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                               comm);
+      },
+      [&](Runtime& rt) {
+        return allgatherv(rt, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+      });
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+             MPI_Comm comm) {
+  return intercept(
+      CCT_SCAN, comm, [&] { return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm); },
+      [&](Runtime& rt) { return scan(rt, sendbuf, recvbuf, count, type, op); });
+}
+
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               MPI_Comm comm) {
+  return intercept(
+      CCT_EXSCAN, comm, [&] { return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm); },
+      [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); });
+}
+
 }  // extern "C"

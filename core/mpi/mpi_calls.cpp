@@ -1,11 +1,12 @@
 #include "mpi_calls.hpp"
 
 #include <iterator>
+#include <vector>
 
 namespace cct {
 namespace {
 
-// One call's arguments in MPI's terms.
+// One call's arguments in MPI's terms: counts and displacements as int.
 struct MpiArgs {
   const void* send;
   void* recv;
@@ -14,7 +15,17 @@ struct MpiArgs {
   MPI_Op op;
   int root;
   MPI_Comm comm;
+  const int* recvcounts;
+  const int* rdispls;
 };
+
+// An array of `size` counts as MPI's ints, in storage kept per thread so
+// that the measured library call does not allocate; null stays null.
+const int* as_ints(const std::size_t* values, int size, std::vector<int>& storage) {
+  if (values == nullptr) return nullptr;
+  storage.assign(values, values + size);
+  return storage.data();
+}
 
 using Call = int (*)(const MpiArgs&);
 
@@ -38,6 +49,20 @@ constexpr Call kCalls[] = {
     [](const MpiArgs& a) {
       return PMPI_Alltoall(a.send, a.count, a.type, a.recv, a.count, a.type, a.comm);
     },
+    [](const MpiArgs& a) {
+      return PMPI_Reduce_scatter_block(a.send, a.recv, a.count, a.type, a.op, a.comm);
+    },
+    [](const MpiArgs& a) {
+      return PMPI_Reduce_scatter(a.send, a.recv, a.recvcounts, a.type, a.op, a.comm);
+    },
+    [](const MpiArgs& a) {
+      int rank = 0;
+      PMPI_Comm_rank(a.comm, &rank);
+      return PMPI_Allgatherv(a.send, a.recvcounts[rank], a.type, a.recv, a.recvcounts, a.rdispls,
+                             a.type, a.comm);
+    },
+    [](const MpiArgs& a) { return PMPI_Scan(a.send, a.recv, a.count, a.type, a.op, a.comm); },
+    [](const MpiArgs& a) { return PMPI_Exscan(a.send, a.recv, a.count, a.type, a.op, a.comm); },
 };
 static_assert(std::size(kCalls) == CCT_COLLECTIVE_COUNT, "every cct_collective needs its call");
 
@@ -56,13 +81,18 @@ MPI_Op mpi_op(cct_op op) {
 }
 
 int call_library(const cct_coll_args& a, MPI_Datatype type, MPI_Comm comm) {
+  thread_local std::vector<int> recvcounts, rdispls;
+  int size = 0;
+  PMPI_Comm_size(comm, &size);
   const MpiArgs mpi{.send = a.sendbuf == CCT_IN_PLACE ? MPI_IN_PLACE : a.sendbuf,
                     .recv = a.recvbuf == CCT_IN_PLACE ? MPI_IN_PLACE : a.recvbuf,
                     .count = static_cast<int>(a.count),
                     .type = type,
                     .op = mpi_op(a.op),
                     .root = a.root,
-                    .comm = comm};
+                    .comm = comm,
+                    .recvcounts = as_ints(a.recvcounts, size, recvcounts),
+                    .rdispls = as_ints(a.rdispls, size, rdispls)};
   return kCalls[a.collective](mpi);
 }
 

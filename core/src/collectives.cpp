@@ -29,6 +29,25 @@ std::size_t count_bytes(const cct_coll_args& a, int) {
   return a.count * sdk::dtype_size(a.dtype);
 }
 
+// The elements of all ranks' blocks of a recvcounts array.
+std::size_t total_of(const std::size_t* counts, int size) {
+  std::size_t total = 0;
+  for (int r = 0; r < size; ++r) total += counts[r];
+  return total;
+}
+
+// The average block of a recvcounts array (rounded down): equal counts
+// give the same key as the collective without v.
+std::size_t average_block_bytes(const cct_coll_args& a, int size) {
+  return total_of(a.recvcounts, size) / n_of(size) * sdk::dtype_size(a.dtype);
+}
+
+// Where rank r's block starts in a reduce_scatter's input: after the
+// blocks of the ranks before it.
+std::size_t block_start(const cct_coll_args& a, int r) {
+  return total_of(a.recvcounts, r);
+}
+
 // ---- extents ----------------------------------------------------------
 
 Extent nothing(const cct_coll_args&, int, int) {
@@ -56,6 +75,19 @@ Extent alltoall_extent(const cct_coll_args& a, int, int size) {
   return {n_of(size) * a.count, n_of(size) * a.count};
 }
 
+Extent reduce_scatter_block_extent(const cct_coll_args& a, int, int size) {
+  return {n_of(size) * a.count, a.count};
+}
+Extent reduce_scatter_extent(const cct_coll_args& a, int rank, int size) {
+  return {total_of(a.recvcounts, size), a.recvcounts[rank]};
+}
+// The receive side reaches as far as its furthest block.
+Extent allgatherv_extent(const cct_coll_args& a, int rank, int size) {
+  std::size_t end = 0;
+  for (int r = 0; r < size; ++r) end = std::max(end, a.rdispls[r] + a.recvcounts[r]);
+  return {a.recvcounts[rank], end};
+}
+
 // ---- where the in-place input lies in recvbuf ------------------------
 
 Region no_region(const cct_coll_args&, int, int) {
@@ -72,6 +104,13 @@ Region own_block(const cct_coll_args& a, int rank, int) {
 }
 Region all_blocks(const cct_coll_args& a, int, int size) {
   return {0, n_of(size) * a.count};
+}
+
+Region whole_input(const cct_coll_args& a, int rank, int size) {
+  return {0, reduce_scatter_extent(a, rank, size).send};
+}
+Region own_displaced_block(const cct_coll_args& a, int rank, int) {
+  return {a.rdispls[rank], a.recvcounts[rank]};
 }
 
 // ---- expected results ------------------------------------------------
@@ -130,6 +169,33 @@ std::vector<Piece> exchanged(Calls calls, int rank) {
   return blocks_in_rank_order(calls, rank * calls[0].count);
 }
 
+std::vector<Piece> block_of_reduction(Calls calls, int rank) {
+  const std::size_t count = calls[0].count;
+  return {{0, count, 0, size_of(calls), rank * count}};
+}
+
+std::vector<Piece> counted_block_of_reduction(Calls calls, int rank) {
+  const cct_coll_args& a = calls[rank];
+  return {{0, a.recvcounts[rank], 0, size_of(calls), block_start(a, rank)}};
+}
+
+std::vector<Piece> gathered_at_displacements(Calls calls, int rank) {
+  std::vector<Piece> out;
+  const cct_coll_args& mine = calls[rank];
+  for (int from = 0; from < size_of(calls); ++from)
+    out.push_back({mine.rdispls[from], mine.recvcounts[from], from, from + 1, 0});
+  return out;
+}
+
+// Ranks 0..rank inclusive (scan), or before rank (exscan; none on rank 0).
+std::vector<Piece> prefix(Calls calls, int rank) {
+  return {{0, calls[0].count, 0, rank + 1, 0}};
+}
+std::vector<Piece> exclusive_prefix(Calls calls, int rank) {
+  if (rank == 0) return {};
+  return {{0, calls[0].count, 0, rank, 0}};
+}
+
 // The rows, in cct_collective order.
 constexpr CollectiveInfo kCollectives[] = {
     {.id = CCT_BARRIER,
@@ -137,6 +203,7 @@ constexpr CollectiveInfo kCollectives[] = {
      .mpi_name = "MPI_Barrier",
      .rooted = false,
      .reduction = false,
+     .vector = false,
      .default_algorithm = "dissemination",
      .size_key = "none: 0",
      .sized = false,
@@ -151,6 +218,7 @@ constexpr CollectiveInfo kCollectives[] = {
      .mpi_name = "MPI_Bcast",
      .rooted = true,
      .reduction = false,
+     .vector = false,
      .default_algorithm = "binomial",
      .size_key = "the buffer",
      .sized = true,
@@ -165,6 +233,7 @@ constexpr CollectiveInfo kCollectives[] = {
      .mpi_name = "MPI_Gather",
      .rooted = true,
      .reduction = false,
+     .vector = false,
      .default_algorithm = "binomial",
      .size_key = "one rank's block",
      .sized = true,
@@ -179,6 +248,7 @@ constexpr CollectiveInfo kCollectives[] = {
      .mpi_name = "MPI_Scatter",
      .rooted = true,
      .reduction = false,
+     .vector = false,
      .default_algorithm = "binomial",
      .size_key = "one rank's block",
      .sized = true,
@@ -193,6 +263,7 @@ constexpr CollectiveInfo kCollectives[] = {
      .mpi_name = "MPI_Reduce",
      .rooted = true,
      .reduction = true,
+     .vector = false,
      .default_algorithm = "binomial",
      .size_key = "the vector",
      .sized = true,
@@ -207,6 +278,7 @@ constexpr CollectiveInfo kCollectives[] = {
      .mpi_name = "MPI_Allreduce",
      .rooted = false,
      .reduction = true,
+     .vector = false,
      .default_algorithm = "recursive_doubling",
      .size_key = "the vector",
      .sized = true,
@@ -221,6 +293,7 @@ constexpr CollectiveInfo kCollectives[] = {
      .mpi_name = "MPI_Allgather",
      .rooted = false,
      .reduction = false,
+     .vector = false,
      .default_algorithm = "ring",
      .size_key = "one rank's block",
      .sized = true,
@@ -235,6 +308,7 @@ constexpr CollectiveInfo kCollectives[] = {
      .mpi_name = "MPI_Alltoall",
      .rooted = false,
      .reduction = false,
+     .vector = false,
      .default_algorithm = "pairwise",
      .size_key = "the bytes sent to each peer",
      .sized = true,
@@ -244,6 +318,81 @@ constexpr CollectiveInfo kCollectives[] = {
      .in_place_root_only = false,
      .in_place_input = all_blocks,
      .expected = exchanged},
+    {.id = CCT_REDUCE_SCATTER_BLOCK,
+     .name = "reduce_scatter_block",
+     .mpi_name = "MPI_Reduce_scatter_block",
+     .rooted = false,
+     .reduction = true,
+     .vector = false,
+     .default_algorithm = "recursive_halving",
+     .size_key = "one rank's block of the result",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .extent = reduce_scatter_block_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = false,
+     .in_place_input = all_blocks,
+     .expected = block_of_reduction},
+    {.id = CCT_REDUCE_SCATTER,
+     .name = "reduce_scatter",
+     .mpi_name = "MPI_Reduce_scatter",
+     .rooted = false,
+     .reduction = true,
+     .vector = true,
+     .default_algorithm = "ring",
+     .size_key = "the average block of the result: the input's bytes / ranks",
+     .sized = true,
+     .message_bytes = average_block_bytes,
+     .extent = reduce_scatter_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = false,
+     .in_place_input = whole_input,
+     .expected = counted_block_of_reduction},
+    {.id = CCT_ALLGATHERV,
+     .name = "allgatherv",
+     .mpi_name = "MPI_Allgatherv",
+     .rooted = false,
+     .reduction = false,
+     .vector = true,
+     .default_algorithm = "ring",
+     .size_key = "the average block: the bytes every rank receives / ranks",
+     .sized = true,
+     .message_bytes = average_block_bytes,
+     .extent = allgatherv_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = false,
+     .in_place_input = own_displaced_block,
+     .expected = gathered_at_displacements},
+    {.id = CCT_SCAN,
+     .name = "scan",
+     .mpi_name = "MPI_Scan",
+     .rooted = false,
+     .reduction = true,
+     .vector = false,
+     .default_algorithm = "recursive_doubling",
+     .size_key = "the vector",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .extent = vector_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = false,
+     .in_place_input = first_block,
+     .expected = prefix},
+    {.id = CCT_EXSCAN,
+     .name = "exscan",
+     .mpi_name = "MPI_Exscan",
+     .rooted = false,
+     .reduction = true,
+     .vector = false,
+     .default_algorithm = "recursive_doubling",
+     .size_key = "the vector",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .extent = vector_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = false,
+     .in_place_input = first_block,
+     .expected = exclusive_prefix},
 };
 
 constexpr bool in_enum_order() {

@@ -16,7 +16,8 @@ const char* const kStatuses[] = {"ok",        "unsupported", "invalid argument",
 const char* const kLevels[] = {"l2", "l3", "numa", "package", "node"};
 const char* const kCapabilities[] = {"p2p",    "shm",    "mcast",       "aggregate",
                                      "atomic", "device", "single_copy", "library"};
-const char* const kLimits[] = {"pow2_only", "commutative_only", "in_place", "needs_levels"};
+const char* const kLimits[] = {"pow2_only", "commutative_only", "in_place", "needs_levels",
+                               "device_memory"};
 
 // Names of the set bits of `bits`, comma separated.
 template <std::size_t N>

@@ -111,7 +111,10 @@ bool Runtime::ask_usable(const Choice& choice, const cct_coll_args& args) const 
   return d.can_use(comm, &args, choice.params.data(), &why) == CCT_OK;
 }
 
+// The vector collectives' arrays may decide too: their verdicts and
+// selections are not cached.
 bool Runtime::usable(Choice& choice, const cct_coll_args& args) const {
+  if (collective_info(args.collective).vector) return ask_usable(choice, args);
   Choice::Verdict& v = choice.last;
   if (v.count != args.count || v.dtype != args.dtype || v.op != args.op || v.root != args.root)
     v = {args.count, args.dtype, args.op, args.root, ask_usable(choice, args)};
@@ -129,6 +132,7 @@ Choice& Runtime::choice_of(const Selection& s) {
 }
 
 Choice& Runtime::select(const cct_coll_args& args) {
+  if (collective_info(args.collective).vector) return select_afresh(args);
   Selected& last = selected_[args.collective];
   const bool same = last.count == args.count && last.dtype == args.dtype && last.op == args.op &&
                     last.root == args.root;
@@ -137,9 +141,9 @@ Choice& Runtime::select(const cct_coll_args& args) {
   return *last.choice;
 }
 
-bool Runtime::keeps_library(cct_collective c, std::size_t count, cct_datatype dtype, cct_op op,
-                            int root) {
-  const Choice& choice = select(make_args(c, nullptr, nullptr, count, dtype, op, root));
+bool Runtime::keeps_library(const cct_coll_args& args) {
+  expect_valid(args, size());
+  const Choice& choice = select(args);
   return (choice.algorithm->desc->required_caps & CCT_CAP_LIBRARY) != 0;
 }
 

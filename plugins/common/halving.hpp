@@ -12,11 +12,12 @@ namespace cct::plugins {
 // `blocks` splits the vector into fold.pof2() blocks. At step d = p/2, p/4,
 // .., 1 each participant swaps half of its current window of 2d blocks with
 // participant id ^ d and reduces the half it keeps (received into tmp, which
-// holds at least blocks.bytes(0, p / 2)). log2(p) steps move (p-1)/p of the
+// holds the largest half the participant keeps). log2(p) steps move (p-1)/p of the
 // vector in all; on return participant id holds the reduction of block id
 // in acc.
-inline void reduce_scatter_halving(const sdk::Comm& comm, const Fold& fold, const Blocks& blocks,
-                                   std::byte* acc, std::byte* tmp, const cct_coll_args& a) {
+template <class Layout>
+void reduce_scatter_halving(const sdk::Comm& comm, const Fold& fold, const Layout& blocks,
+                            std::byte* acc, std::byte* tmp, const cct_coll_args& a) {
   const int id = fold.id();
   int first = 0;
   for (int d = fold.pof2() / 2; d >= 1; d /= 2) {

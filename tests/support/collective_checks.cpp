@@ -1,5 +1,6 @@
 #include "support/collective_checks.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,12 @@ using Bytes = std::vector<unsigned char>;
 
 std::string describe(const CheckedCall& c) {
   const CollectiveInfo& row = collective_info(c.collective);
-  std::string text =
-      std::string(row.name) + " count " + std::to_string(c.count) + " " + datatype_name(c.dtype);
+  std::string text = std::string(row.name) + " count " + std::to_string(c.count);
+  if (!c.counts.empty()) {
+    text += " counts";
+    for (std::size_t n : c.counts) text += " " + std::to_string(n);
+  }
+  text += std::string(" ") + datatype_name(c.dtype);
   if (row.rooted) text += " root " + std::to_string(c.root);
   if (row.reduction) text += std::string(" ") + op_name(c.op);
   return text + (c.in_place ? " in place" : "");
@@ -30,13 +35,44 @@ bool passes_in_place(const CollectiveInfo& row, const CheckedCall& c, int rank) 
          (!row.in_place_root_only || rank == c.root);
 }
 
+// Rank `rank`'s displacements of blocks of `counts`: one element apart,
+// in rank order on even ranks, in reverse on odd ones.
+std::vector<std::size_t> displacements(const std::vector<std::size_t>& counts, int rank) {
+  std::vector<std::size_t> displs(counts.size());
+  std::size_t next = 0;
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    const std::size_t r = rank % 2 == 0 ? k : counts.size() - 1 - k;
+    displs[r] = next;
+    next += counts[r] + 1;
+  }
+  return displs;
+}
+
+// Every rank's arguments (the arrays they point to live in `displs`).
+std::vector<cct_coll_args> calls_of(const CheckedCall& c, int size, uint32_t tag,
+                                    std::vector<std::vector<std::size_t>>& displs) {
+  const cct_coll_args args =
+      coll_args(c.collective, nullptr, nullptr, c.count, c.dtype, c.root, tag, c.op);
+  std::vector<cct_coll_args> calls(size, args);
+  if (c.counts.empty()) return calls;
+  for (int r = 0; r < size; ++r) displs.push_back(displacements(c.counts, r));
+  for (int r = 0; r < size; ++r) {
+    calls[r].recvcounts = c.counts.data();
+    calls[r].rdispls = displs[r].data();
+  }
+  return calls;
+}
+
 // One rank's buffers: its input (fill() of its rank), its receive buffer
 // (other data, kGuard elements more), and where the input lies in the
-// receive buffer when the call passes it there.
+// receive buffer when the call passes it there. An in-place input may
+// reach past the result (reduce_scatter): what the call leaves there is
+// not specified.
 struct RankBuffers {
   Bytes input, recv;
   const void* sendbuf;
   void* recvbuf;
+  Region unspecified;
 };
 
 RankBuffers buffers_of(const CollectiveInfo& row, const CheckedCall& c, const cct_coll_args& args,
@@ -45,14 +81,19 @@ RankBuffers buffers_of(const CollectiveInfo& row, const CheckedCall& c, const cc
   const Region held = row.in_place_input(args, rank, size);
   const bool input_held = (row.in_place == InPlaceMark::kAlways && rank == c.root) ||
                           (row.in_place == InPlaceMark::kSend && passes_in_place(row, c, rank));
+  const std::size_t held_end = input_held ? held.offset + held.count : 0;
+  const std::size_t recv = std::max(extent.recv, held_end);
   RankBuffers b{buffer(input_held ? held.count : extent.send, c.dtype),
-                buffer(extent.recv + kGuard, c.dtype), nullptr, nullptr};
+                buffer(recv + kGuard, c.dtype),
+                nullptr,
+                nullptr,
+                {extent.recv, recv - extent.recv}};
   fill(b.input.data(), b.input.size() / sdk::dtype_size(c.dtype), c.dtype, rank, salt);
-  fill(b.recv.data(), extent.recv + kGuard, c.dtype, size + rank, salt);
+  fill(b.recv.data(), recv + kGuard, c.dtype, size + rank, salt);
   const std::size_t element = sdk::dtype_size(c.dtype);
   if (input_held) std::copy(b.input.begin(), b.input.end(), b.recv.begin() + held.offset * element);
   b.sendbuf = extent.send == 0 ? nullptr : b.input.data();
-  b.recvbuf = extent.recv == 0 ? nullptr : b.recv.data();
+  b.recvbuf = recv == 0 ? nullptr : b.recv.data();
   if (passes_in_place(row, c, rank)) {
     if (row.in_place == InPlaceMark::kSend) b.sendbuf = CCT_IN_PLACE;
     if (row.in_place == InPlaceMark::kRecv) b.recvbuf = CCT_IN_PLACE;
@@ -65,9 +106,9 @@ RankBuffers buffers_of(const CollectiveInfo& row, const CheckedCall& c, const cc
 void check_call(Communicator& comm, Plan& plan, const CheckedCall& c, uint32_t tag) {
   const CollectiveInfo& row = collective_info(c.collective);
   const int salt = static_cast<int>(tag), rank = comm.rank(), size = comm.size();
-  cct_coll_args args =
-      coll_args(c.collective, nullptr, nullptr, c.count, c.dtype, c.root, tag, c.op);
-  const std::vector<cct_coll_args> calls(size, args);
+  std::vector<std::vector<std::size_t>> displs;
+  const std::vector<cct_coll_args> calls = calls_of(c, size, tag, displs);
+  cct_coll_args args = calls[rank];
   RankBuffers b = buffers_of(row, c, args, rank, size, salt);
   Bytes want = b.recv;
   const std::size_t element = sdk::dtype_size(c.dtype);
@@ -80,8 +121,43 @@ void check_call(Communicator& comm, Plan& plan, const CheckedCall& c, uint32_t t
   const std::string label = describe(c);
   expect(b.input == input, label + ": the input was written");
   if (b.recvbuf == CCT_IN_PLACE) return;  // the result stays in the input
+  const auto unspecified = b.recv.begin() + b.unspecified.offset * element;
+  std::copy(unspecified, unspecified + b.unspecified.count * element,
+            want.begin() + b.unspecified.offset * element);
   const std::string diff = compare(b.recv.data(), want.data(), b.recv.size() / element, c.dtype);
   expect(diff.empty(), label + ": " + diff);
+}
+
+std::vector<std::vector<std::size_t>> count_patterns(int size, std::size_t base) {
+  const auto n = static_cast<std::size_t>(size);
+  std::vector<std::vector<std::size_t>> patterns(4, std::vector<std::size_t>(n, base));
+  for (std::size_t r = 0; r < n; ++r) {
+    patterns[1][r] = r * base;
+    patterns[2][r] = r % 2 == 1 || n == 1 ? base : 0;
+  }
+  patterns[3][n / 2] = 100 * base;
+  return patterns;
+}
+
+std::vector<CheckedCall> calls_to_check(cct_collective c, int size,
+                                        std::initializer_list<std::size_t> counts,
+                                        cct_datatype dtype, cct_op op, bool in_place) {
+  const CollectiveInfo& row = collective_info(c);
+  std::vector<CheckedCall> calls;
+  for (std::size_t count : counts)
+    for (int root : {0, size - 1}) {
+      if (root > 0 && !row.rooted) break;
+      for (bool place : {false, true}) {
+        if (place && !in_place) break;
+        if (!row.vector) {
+          calls.push_back({c, count, dtype, op, root, place, {}});
+          continue;
+        }
+        for (std::vector<std::size_t>& counts : count_patterns(size, count))
+          calls.push_back({c, 0, dtype, op, root, place, std::move(counts)});
+      }
+    }
+  return calls;
 }
 
 void check_bcast_call(Communicator& comm, Plan& plan, int root, std::size_t count,

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <vector>
 
 #include "cct/communicator.hpp"
 
@@ -22,6 +24,10 @@ struct CheckedCall {
   cct_op op = CCT_SUM;
   int root = 0;
   bool in_place = false;  // the ranks the row allows pass the in-place form
+  // The vector collectives: rank r's block has counts[r] elements (size()
+  // entries). Receive blocks lie one element apart, in rank order on even
+  // ranks and in reverse on odd ones, so that displacements are exercised.
+  std::vector<std::size_t> counts;
 };
 
 // Fills every rank's input with distinct data (fill(), salted by tag),
@@ -30,6 +36,20 @@ struct CheckedCall {
 // reference, the kGuard elements past the result, and that no input was
 // written.
 void check_call(Communicator& comm, Plan& plan, const CheckedCall& call, uint32_t tag);
+
+// Per-rank counts for the vector collectives on `size` ranks, around
+// `base` elements: equal; a ramp from nothing (rank r: r * base); every
+// other rank nothing; one rank 100 times the others' base. Each has at
+// least one non-empty block when base > 0.
+std::vector<std::vector<std::size_t>> count_patterns(int size, std::size_t base);
+
+// The calls every algorithm of collective c is checked with on `size`
+// ranks: for each count (the vector collectives: each count pattern of
+// it), at the first and the last root, out of place and, when `in_place`,
+// in place.
+std::vector<CheckedCall> calls_to_check(cct_collective c, int size,
+                                        std::initializer_list<std::size_t> counts,
+                                        cct_datatype dtype, cct_op op, bool in_place);
 
 // Shorthands for the first eight collectives.
 void check_bcast_call(Communicator& comm, Plan& plan, int root, std::size_t count,

@@ -43,6 +43,16 @@ TEST_CASE("collectives: the size key of each row", "[collectives]") {
   CHECK(cct::message_bytes(call(CCT_ALLGATHER, 10, CCT_INT16), 4) == 20);
   CHECK(cct::message_bytes(call(CCT_ALLREDUCE, 3, CCT_FLOAT), 4) == 12);  // the vector
   CHECK(cct::message_bytes(call(CCT_ALLTOALL, 5, CCT_UINT8), 4) == 5);    // to each peer
+  CHECK(cct::message_bytes(call(CCT_REDUCE_SCATTER_BLOCK, 5, CCT_INT32), 4) == 20);
+  CHECK(cct::message_bytes(call(CCT_SCAN, 5, CCT_INT64), 4) == 40);
+  CHECK(cct::message_bytes(call(CCT_EXSCAN, 5, CCT_INT64), 4) == 40);
+  // The vector forms: the average block, rounded down.
+  const std::size_t counts[] = {0, 10, 3, 0};
+  cct_coll_args v = call(CCT_ALLGATHERV, 0, CCT_DOUBLE);
+  v.recvcounts = counts;
+  CHECK(cct::message_bytes(v, 4) == 3 * 8);
+  v.collective = CCT_REDUCE_SCATTER;
+  CHECK(cct::message_bytes(v, 4) == 3 * 8);
 }
 
 // What a rank reads and writes, and where an in-place input lies, must
@@ -53,16 +63,22 @@ TEST_CASE("collectives: extents, in-place inputs and expected pieces agree", "[c
     for (int size : {1, 3, 4})
       for (int root = 0; root < (row.rooted ? size : 1); ++root) {
         INFO(row.name << " on " << size << " ranks, root " << root);
-        const cct_coll_args args = call(row.id, 7, CCT_INT32, root);
+        // Blocks of 0, 7, 14... elements, one after another.
+        std::vector<std::size_t> counts, displs;
+        for (int r = 0; r < size; ++r) {
+          displs.push_back(r == 0 ? 0 : displs.back() + counts.back());
+          counts.push_back(7 * static_cast<std::size_t>(r));
+        }
+        cct_coll_args args = call(row.id, 7, CCT_INT32, root);
+        args.recvcounts = counts.data();
+        args.rdispls = displs.data();
         const std::vector<cct_coll_args> calls(size, args);
         for (int rank = 0; rank < size; ++rank) {
           const cct::Extent mine = row.extent(args, rank, size);
-          if (row.in_place == cct::InPlaceMark::kSend ||
-              row.in_place == cct::InPlaceMark::kAlways) {
-            const cct::Region held = row.in_place_input(args, rank, size);
-            if (!row.in_place_root_only || rank == root)
-              CHECK(held.offset + held.count <= mine.recv);
-          }
+          const cct::Region held = row.in_place_input(args, rank, size);
+          if (row.in_place == cct::InPlaceMark::kSend) CHECK(held.count == mine.send);
+          if (row.in_place == cct::InPlaceMark::kAlways)
+            CHECK(held.offset + held.count <= mine.recv);
           for (const cct::Piece& p : row.expected(calls, rank)) {
             CHECK(p.out + p.count <= mine.recv);
             CHECK((0 <= p.from && p.from < p.to && p.to <= size));

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "cct/runtime.hpp"
+#include "support/algorithms.hpp"
 #include "support/harness.hpp"
 #include "support/reference.hpp"
 
@@ -157,7 +158,8 @@ TEST_CASE("the MPI library's own call is refused outside MPI, with the reason", 
                  "reason: " + why);
           cct::Selector selector({}, force, cct::test::registry(), "shm", comm.size());
           cct::Runtime rt(cct::test::registry(), share(comm), {.stats = true}, std::move(selector));
-          expect(!rt.keeps_library(CCT_BCAST, 8, CCT_UINT8, CCT_SUM, 0),
+          expect(!rt.keeps_library(
+                     cct::test::coll_args(CCT_BCAST, nullptr, nullptr, 8, CCT_UINT8, 0, 0)),
                  "the runtime keeps calls on a library it does not have");
           bcast_every_root(rt, 8);
           expect(calls_of(rt, CCT_BCAST, "mpi") == 0, "the library ran outside MPI");

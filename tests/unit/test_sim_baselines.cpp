@@ -50,45 +50,18 @@ void check_barrier(cct::Communicator& comm, cct::Plan& plan, std::vector<int>& e
   }
 }
 
-// One call per count of the collective's check, at the first and last root,
-// in place where the algorithm supports it.
-void check_rooted(cct::Communicator& comm, cct::Plan& plan, bool in_place, uint32_t& tag) {
-  const cct_collective c = plan.algorithm().desc->collective;
-  for (int root : {0, comm.size() - 1}) {
-    for (std::size_t count : kCounts) {
-      if (c == CCT_BCAST) cct::test::check_bcast_call(comm, plan, root, count, CCT_INT32, tag++);
-      if (c == CCT_GATHER)
-        cct::test::check_gather_call(comm, plan, root, count, CCT_INT32, in_place, tag++);
-      if (c == CCT_SCATTER)
-        cct::test::check_scatter_call(comm, plan, root, count, CCT_INT32, in_place, tag++);
-      if (c == CCT_REDUCE)
-        cct::test::check_reduce_call(comm, plan, root, count, CCT_INT32, CCT_SUM, in_place, tag++);
-    }
-  }
-}
-
-void check_symmetric(cct::Communicator& comm, cct::Plan& plan, bool in_place, uint32_t& tag) {
-  const cct_collective c = plan.algorithm().desc->collective;
-  for (std::size_t count : kCounts) {
-    if (c == CCT_ALLREDUCE)
-      cct::test::check_allreduce_call(comm, plan, count, CCT_INT32, CCT_SUM, in_place, tag++);
-    if (c == CCT_ALLGATHER)
-      cct::test::check_allgather_call(comm, plan, count, CCT_INT32, in_place, tag++);
-    if (c == CCT_ALLTOALL)
-      cct::test::check_alltoall_call(comm, plan, count, CCT_INT32, in_place, tag++);
-  }
-}
-
+// Every call of the collective's standard checks (cct::test::calls_to_check)
+// at each count, in place where the algorithm supports it.
 void check_algorithm(cct::Communicator& comm, const cct::AlgorithmEntry& alg,
                      std::vector<int>& entered) {
   cct::Plan plan(alg, comm, alg.default_params());
-  if (alg.desc->collective == CCT_BARRIER) return check_barrier(comm, plan, entered);
+  const cct_collective c = alg.desc->collective;
+  if (c == CCT_BARRIER) return check_barrier(comm, plan, entered);
+  const bool in_place = alg.desc->limits & CCT_LIMIT_IN_PLACE;
   uint32_t tag = 1;
-  for (bool in_place : {false, true}) {
-    if (in_place && !(alg.desc->limits & CCT_LIMIT_IN_PLACE)) continue;
-    check_rooted(comm, plan, in_place, tag);
-    check_symmetric(comm, plan, in_place, tag);
-  }
+  for (const cct::test::CheckedCall& call : cct::test::calls_to_check(
+           c, comm.size(), {kCounts[0], kCounts[1]}, CCT_INT32, CCT_SUM, in_place))
+    cct::test::check_call(comm, plan, call, tag++);
 }
 
 // The run of one job for the determinism test: what rank 0 saw of the

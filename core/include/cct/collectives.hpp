@@ -56,6 +56,7 @@ struct CollectiveInfo {
   const char* mpi_name;  // the MPI call it stands for
   bool rooted;           // has a root (cct_coll_args.root matters)
   bool reduction;        // combines with cct_coll_args.op
+  bool vector;           // per-rank counts (cct_coll_args.recvcounts...)
   // The algorithm a call runs where no rule applies: it runs on any
   // communicator, count, root, datatype and op, so a call always has one.
   const char* default_algorithm;

@@ -105,7 +105,8 @@ class Runtime {
   // collective (the profile or CCT_FORCE keeps the library for it). The MPI
   // interposer then hands the program's call to the library as it was made,
   // so that where the library was kept the call costs only this decision.
-  bool keeps_library(cct_collective c, std::size_t count, cct_datatype dtype, cct_op op, int root);
+  // Only what every rank passes equally is read (the buffers not at all).
+  bool keeps_library(const cct_coll_args& args);
 
   // The CCT_STATS table: per collective and algorithm, calls, bytes, total
   // and mean time.

@@ -115,6 +115,29 @@ typedef struct cct_comm {
  * alltoall:  sendbuf size*count (block r goes to rank r); recvbuf
  *            size*count (block r came from rank r). In-place: sendbuf ==
  *            CCT_IN_PLACE, recvbuf is both.
+ * reduce_scatter_block: sendbuf size*count on each; recvbuf count on each:
+ *            rank r gets block r (elements r*count..) of the reduction.
+ *            In-place: sendbuf == CCT_IN_PLACE, the input in recvbuf
+ *            (size*count), the result in its first count elements.
+ * reduce_scatter: as reduce_scatter_block with blocks of recvcounts[r]
+ *            elements (equal on every rank), one after another: sendbuf
+ *            holds their sum, rank r gets recvcounts[r] elements. count
+ *            is not used. In-place: as reduce_scatter_block.
+ * allgatherv: rank r sends recvcounts[r] elements from sendbuf; every rank
+ *            receives rank r's block at recvbuf + rdispls[r]. recvcounts
+ *            equal on every rank; rdispls are each rank's own. count is
+ *            not used. In-place: sendbuf == CCT_IN_PLACE, own block
+ *            already at rdispls[rank].
+ * scan:      sendbuf count on each; rank r gets the reduction over ranks
+ *            0..r, in rank order. In-place: sendbuf == CCT_IN_PLACE.
+ * exscan:    as scan over ranks 0..r-1; rank 0's recvbuf is left as it
+ *            is. In-place: sendbuf == CCT_IN_PLACE.
+ *
+ * op is read by the reductions (reduce, allreduce, reduce_scatter_block,
+ * reduce_scatter, scan, exscan), root by bcast, gather and scatter.
+ * Every rank passes equal collective, dtype, op and root, and equal count
+ * where the collective reads one. can_use must decide only from those, the
+ * arrays stated equal above, and the communicator.
  *
  * Every field through `tag` has the layout of version 1. Version 2 appends
  * the per-rank counts of the vector collectives and the memory kind of
@@ -130,8 +153,8 @@ typedef struct cct_coll_args {
   void* recvbuf;
   size_t count;
   cct_datatype dtype;
-  cct_op op;    /* reduce, allreduce */
-  int32_t root; /* bcast, gather, scatter, reduce */
+  cct_op op;    /* the reductions */
+  int32_t root; /* the rooted collectives */
   uint32_t tag; /* base tag for this call's messages, from the host */
   /* Per-rank counts and displacements of the vector collectives, in
    * elements of dtype, `size` entries each (entry r: the block for or from
@@ -204,9 +227,10 @@ typedef struct cct_algorithm_desc {
    * or CCT_ERR_UNSUPPORTED with the reason in *why. The host checks
    * required_caps, limits and min/max_ranks itself before calling it.
    * Decide only from what every rank passes equally (comm size, params,
-   * collective, count, dtype, op, root), never from buffer addresses or
-   * the in-place marker: each rank asks on its own, and ranks that answer
-   * differently would run different algorithms. */
+   * collective, dtype, op, root, and the count and arrays that
+   * cct_coll_args states equal), never from buffer addresses, memory
+   * kinds or the in-place marker: each rank asks on its own, and ranks
+   * that answer differently would run different algorithms. */
   cct_status (*can_use)(const cct_comm* comm, const cct_coll_args* args, const int64_t* params,
                         cct_error* why);
   /* Collective over comm: builds a plan (schedules, trees, shared buffers)

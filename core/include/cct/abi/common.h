@@ -72,7 +72,12 @@ typedef enum cct_collective {
   CCT_ALLREDUCE = 5,
   CCT_ALLGATHER = 6,
   CCT_ALLTOALL = 7,
-  CCT_COLLECTIVE_COUNT = 8
+  CCT_REDUCE_SCATTER_BLOCK = 8,
+  CCT_REDUCE_SCATTER = 9,
+  CCT_ALLGATHERV = 10,
+  CCT_SCAN = 11,
+  CCT_EXSCAN = 12,
+  CCT_COLLECTIVE_COUNT = 13
 } cct_collective;
 
 /* Element types. Integer reductions wrap modulo 2^bits (two's complement),

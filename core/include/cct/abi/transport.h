@@ -255,7 +255,6 @@ typedef struct cct_sim_job {
   char description[CCT_SIM_DESCRIPTION_LEN];
 } cct_sim_job;
 
-
 /* The descriptor a transport library exports (symbol cct_transport_v2). */
 typedef struct cct_transport_desc {
   uint32_t struct_size;  /* sizeof(cct_transport_desc) */
