@@ -1,5 +1,5 @@
 // ccinfo: what ccautotune sees on this machine: plugin libraries (and why a
-// library was refused), algorithms with their parameters, transports with
+// library or an entry of one was refused), algorithms with their parameters, transports with
 // their capabilities, the topology with its fingerprint, and the profile the
 // runtime would use.
 #include <CLI/CLI.hpp>
@@ -28,9 +28,9 @@ const char* const kDescription =
     "the rules it leaves out).\n";
 
 const char* const kFooter =
-    "Exit status: 0, or 1 when a library was refused, a CCT_PLUGIN_PATH entry\n"
-    "does not exist, no algorithm was found or the topology could not be read\n"
-    "(the rest is still listed), 2 for a bad argument.";
+    "Exit status: 0, or 1 when a library or an entry of one was refused, a\n"
+    "CCT_PLUGIN_PATH entry does not exist, no algorithm was found or the\n"
+    "topology could not be read (the rest is still listed), 2 for a bad argument.";
 
 // "{2,3,4}" or "1..16 *2" / "0..64 +8".
 std::string param_domain(const cct_param_desc& p) {
@@ -76,6 +76,7 @@ void print_text(const cct::Registry& reg, const TopologyInfo& topo) {
       std::cout << "loaded, ABI v" << r.abi_version << "\n";
     else
       std::cout << "REFUSED: " << r.reason << "\n";
+    for (const std::string& entry : r.refused_entries) std::cout << "    REFUSED " << entry << "\n";
   }
   std::cout << "\nTransports:\n";
   for (const auto& t : reg.transports())
@@ -181,7 +182,8 @@ Json json_libraries(const cct::Registry& reg) {
                          {"loaded", r.loaded},
                          {"abi_version", r.abi_version},
                          {"reason", r.reason},
-                         {"exports", r.exports}});
+                         {"exports", r.exports},
+                         {"refused_entries", r.refused_entries}});
   return libraries;
 }
 
@@ -263,6 +265,6 @@ int main(int argc, char** argv) {
     if (profile) print_profile(*profile, topo.topo->fingerprint());
   }
   bool refused = !reg.warnings().empty() || reg.algorithms().empty();
-  for (const auto& r : reg.reports()) refused |= !r.loaded;
+  for (const auto& r : reg.reports()) refused |= !r.loaded || !r.refused_entries.empty();
   return refused || !topo.topo ? 1 : 0;
 }

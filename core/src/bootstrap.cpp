@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <exception>
 
+#include "abi_v1.hpp"
+
 namespace cct {
 namespace {
 
@@ -33,10 +35,11 @@ cct_status barrier_trampoline(void* ctx) {
 
 }  // namespace
 
-const cct_bootstrap* Bootstrap::c_view() {
+const cct_bootstrap* Bootstrap::c_view(unsigned abi_version) {
   key_ = job_key();  // owns the characters view_.job_key points at
   view_.struct_size = sizeof(cct_bootstrap);
   view_.abi_version = CCT_ABI_VERSION;
+  if (abi_version == 1) abi_v1::stamp(&view_);
   view_.rank = rank();
   view_.size = size();
   view_.node = node();

@@ -23,7 +23,7 @@ std::string qualified(const AlgorithmEntry& alg) {
 }  // namespace
 
 TransportInstance::TransportInstance(const TransportEntry& entry, Bootstrap& boot) : entry_(entry) {
-  const cct_bootstrap* c_boot = boot.c_view();
+  const cct_bootstrap* c_boot = boot.c_view(entry.abi_version);
   cct_error err{};
   if (entry.desc->probe(c_boot, &err) != CCT_OK)
     throw Error(
@@ -137,7 +137,7 @@ std::string why_unusable(const AlgorithmEntry& alg, const Communicator& comm,
     os << "takes " << d.nparams << " parameters, got " << params.size();
   if (!os.str().empty()) return os.str();
   cct_error why{};
-  if (d.can_use(comm.raw(), &args, params.data(), &why) != CCT_OK) return why.message;
+  if (alg.can_use(comm.raw(), &args, params.data(), &why) != CCT_OK) return why.message;
   return "";
 }
 
@@ -148,18 +148,18 @@ Plan::Plan(const AlgorithmEntry& alg, const Communicator& comm, std::vector<int6
                     " parameters, got " + std::to_string(params_.size()),
                 CCT_ERR_INVALID_ARG);
   cct_error err{};
-  if (cct_status s = alg_.desc->prepare(comm.raw(), params_.data(), &plan_, &err); s != CCT_OK)
+  if (cct_status s = alg_.prepare(comm.raw(), params_.data(), &plan_, &err); s != CCT_OK)
     throw Error(qualified(alg_) + ": prepare failed: " + err.message, s);
 }
 
 Plan::~Plan() {
-  alg_.desc->destroy(plan_);
+  alg_.destroy(plan_);
 }
 
 void Plan::run(const cct_coll_args& args) {
   cct_error err;  // an empty message, not 256 zeroed bytes: this is on every call's path
   err.message[0] = '\0';
-  if (cct_status s = alg_.desc->run(plan_, &args, &err); s != CCT_OK)
+  if (cct_status s = alg_.run(plan_, &args, &err); s != CCT_OK)
     throw Error(qualified(alg_) + " failed: " + err.message, s);
 }
 

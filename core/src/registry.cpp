@@ -1,7 +1,8 @@
 // The plugin registry: lists a library's exports from its ELF "cct" section
 // without loading it (see elf_exports.hpp), loads with Boost.DLL only libraries that
-// export a symbol of an ABI version this host knows, validates every
-// descriptor, and refuses a bad library with its reason while the rest load.
+// export a symbol of an ABI version this host knows (version 1 through the
+// adapter, abi_v1.hpp), validates every descriptor, and refuses a bad
+// library with its reason while the rest load, and a bad entry alone.
 #include "cct/registry.hpp"
 
 #include <dlfcn.h>
@@ -13,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "abi_v1.hpp"
 #include "cct/abi/export.h"
 #include "cct/error.hpp"
 #include "elf_exports.hpp"
@@ -34,7 +36,31 @@ namespace {
 namespace fs = std::filesystem;
 
 // The ABI versions this host understands, newest first.
-constexpr unsigned kKnownVersions[] = {CCT_ABI_VERSION};
+constexpr unsigned kKnownVersions[] = {CCT_ABI_VERSION, 1};
+static_assert(CCT_ABI_VERSION == 2, "a new ABI version: list it here and adapt the one before");
+
+bool knows(unsigned version) {
+  return std::find(std::begin(kKnownVersions), std::end(kKnownVersions), version) !=
+         std::end(kKnownVersions);
+}
+
+// "versions 2 and 1"
+std::string spoken() {
+  std::string text = "versions";
+  const std::size_t n = std::size(kKnownVersions);
+  for (std::size_t i = 0; i < n; ++i)
+    text += (i == 0 ? " " : i + 1 == n ? " and " : ", ") + std::to_string(kKnownVersions[i]);
+  return text;
+}
+
+// "cct_algorithms_v2, cct_transport_v2, cct_algorithms_v1, cct_transport_v1"
+std::string known_symbols() {
+  std::string text;
+  for (unsigned v : kKnownVersions)
+    text += (text.empty() ? "" : ", ") + ("cct_algorithms_v" + std::to_string(v)) +
+            ", cct_transport_v" + std::to_string(v);
+  return text;
+}
 
 // Parses "cct_<kind>_v<N>"; returns 0 when symbol is not of that kind.
 unsigned version_of(const std::string& symbol, const std::string& kind) {
@@ -65,48 +91,79 @@ bool valid_name(const char* name) {
   return true;
 }
 
-// "" when the header of an exported struct is one this host can read.
-std::string check_header(uint32_t struct_size, uint32_t abi_version, std::size_t min_size,
-                         const char* what) {
+// "" when the header of a struct exported as `version` is one this host can
+// read.
+std::string check_header(uint32_t struct_size, uint32_t abi_version, unsigned version,
+                         std::size_t min_size, const char* what) {
   std::ostringstream os;
-  if (abi_version != CCT_ABI_VERSION)
-    os << what << " declares ABI version " << abi_version << ", this host speaks version "
-       << CCT_ABI_VERSION;
+  if (abi_version != version && !knows(abi_version))
+    os << what << " declares ABI version " << abi_version << ", this host speaks " << spoken();
+  else if (abi_version != version)
+    os << what << " declares ABI version " << abi_version << " behind a version " << version
+       << " symbol";
   else if (struct_size < min_size)
     os << what << " is " << struct_size << " bytes, version " << abi_version << " needs "
        << min_size;
   return os.str();
 }
 
-std::string check_param(const cct_algorithm_desc& d, const cct_param_desc& p) {
-  std::string where = std::string("algorithm '") + d.name + "' parameter";
-  if (!valid_name(p.name)) return where + " has an invalid name";
+bool known_collective(cct_collective c) {
+  return c >= 0 && c < CCT_COLLECTIVE_COUNT;
+}
+
+std::string check_param(const cct_param_desc& p) {
+  if (!valid_name(p.name)) return "a parameter has an invalid name";
   if (p.ncandidates > 0 && p.candidates == nullptr)
-    return where + " '" + p.name + "' has candidates but no array";
+    return std::string("parameter '") + p.name + "' has candidates but no array";
   if (p.ncandidates == 0 &&
       (p.lo > p.hi || p.step <= 0 || (p.step_kind == CCT_STEP_MUL && p.step < 2)))
-    return where + " '" + p.name + "' has an empty or endless range";
+    return std::string("parameter '") + p.name + "' has an empty or endless range";
   return "";
 }
 
-std::string check_algorithm(const cct_algorithm_desc* d) {
-  if (d == nullptr) return "algorithm table holds a null entry";
-  if (auto e = check_header(d->struct_size, d->abi_version, sizeof(cct_algorithm_desc),
-                            "algorithm descriptor");
+bool has_functions(const AlgorithmEntry& a) {
+  const cct_algorithm_desc& d = *a.desc;
+  return a.v1 ? a.v1->has_functions() : d.can_use && d.prepare && d.run && d.destroy;
+}
+
+// Reads entry `d` of a set exported as `version` into entry.desc (through
+// the adapter for version 1): "" or why its header is refused.
+std::string read_algorithm(const cct_algorithm_desc* d, unsigned version, AlgorithmEntry& entry) {
+  if (d == nullptr) return "the algorithm table holds a null entry";
+  const std::size_t size = version == 1 ? abi_v1::kAlgorithmDescSize : sizeof(cct_algorithm_desc);
+  if (auto e = check_header(d->struct_size, d->abi_version, version, size, "algorithm descriptor");
       !e.empty())
     return e;
-  if (!valid_name(d->name))
-    return std::string("algorithm name '") + (d->name ? d->name : "(null)") + "' is not [a-z0-9_]+";
-  if (d->collective < 0 || d->collective >= CCT_COLLECTIVE_COUNT)
-    return std::string("algorithm '") + d->name + "' names an unknown collective";
-  if (!d->prepare || !d->run || !d->destroy || !d->can_use)
-    return std::string("algorithm '") + d->name +
-           "' lacks a function (can_use/prepare/run/destroy)";
-  if (d->nparams > 0 && d->params == nullptr)
-    return std::string("algorithm '") + d->name + "' declares parameters but no table";
-  for (uint32_t i = 0; i < d->nparams; ++i)
-    if (auto e = check_param(*d, d->params[i]); !e.empty()) return e;
+  if (version == 1) {
+    entry.v1 = std::make_shared<const abi_v1::Algorithm>(d);
+    entry.desc = &entry.v1->metadata();
+  } else {
+    entry.desc = d;
+  }
   return "";
+}
+
+// "" when an entry whose header was read is whole.
+std::string check_algorithm(const AlgorithmEntry& a) {
+  const cct_algorithm_desc& d = *a.desc;
+  if (!valid_name(d.name))
+    return std::string("name '") + (d.name ? d.name : "(null)") + "' is not [a-z0-9_]+";
+  if (!known_collective(d.collective))
+    return "names collective " + std::to_string(static_cast<int>(d.collective)) +
+           ", unknown to this host";
+  if (!has_functions(a)) return "lacks a function (can_use/prepare/run/destroy)";
+  if (d.nparams > 0 && d.params == nullptr) return "declares parameters but no table";
+  for (uint32_t i = 0; i < d.nparams; ++i)
+    if (auto e = check_param(d.params[i]); !e.empty()) return e;
+  return "";
+}
+
+// How a refused entry is named: "bcast/name" where its header was read and
+// it has a valid name and a known collective, else by its place.
+std::string entry_label(const AlgorithmEntry& a, uint32_t index) {
+  if (a.desc && valid_name(a.desc->name) && known_collective(a.desc->collective))
+    return std::string(collective_name(a.desc->collective)) + "/" + a.desc->name;
+  return "entry " + std::to_string(index);
 }
 
 }  // namespace
@@ -123,6 +180,27 @@ std::vector<int64_t> AlgorithmEntry::default_params() const {
   std::vector<int64_t> values;
   for (uint32_t i = 0; i < desc->nparams; ++i) values.push_back(desc->params[i].default_value);
   return values;
+}
+
+cct_status AlgorithmEntry::can_use(const cct_comm* comm, const cct_coll_args* args,
+                                   const int64_t* params, cct_error* why) const {
+  return v1 ? v1->can_use(comm, args, params, why) : desc->can_use(comm, args, params, why);
+}
+
+cct_status AlgorithmEntry::prepare(const cct_comm* comm, const int64_t* params, void** plan,
+                                   cct_error* err) const {
+  return v1 ? v1->prepare(comm, params, plan, err) : desc->prepare(comm, params, plan, err);
+}
+
+cct_status AlgorithmEntry::run(void* plan, const cct_coll_args* args, cct_error* err) const {
+  return v1 ? v1->run(plan, args, err) : desc->run(plan, args, err);
+}
+
+void AlgorithmEntry::destroy(void* plan) const {
+  if (v1)
+    v1->destroy(plan);
+  else
+    desc->destroy(plan);
 }
 
 std::vector<std::string> Registry::default_search_path() {
@@ -196,11 +274,9 @@ const LibraryReport& Registry::load_library(const std::string& path) {
   if (alg_v == 0 && tr_v == 0) {
     const unsigned newest = std::max(newest_alg, newest_tr);
     report.reason = newest ? "built for plugin ABI version " + std::to_string(newest) +
-                                 ", this host speaks version " + std::to_string(CCT_ABI_VERSION)
-                           : "missing symbol: exports neither cct_algorithms_v" +
-                                 std::to_string(CCT_ABI_VERSION) + " nor cct_transport_v" +
-                                 std::to_string(CCT_ABI_VERSION) + " in section '" +
-                                 CCT_EXPORT_SECTION + "'";
+                                 ", this host speaks " + spoken()
+                           : "missing symbol: exports none of " + known_symbols() +
+                                 " in section '" + CCT_EXPORT_SECTION + "'";
     return report;
   }
   std::shared_ptr<LoadedLibrary> lib;
@@ -210,16 +286,18 @@ const LibraryReport& Registry::load_library(const std::string& path) {
     report.reason = std::string("failed to load: ") + e.what();
     return report;
   }
+  // A version 1 set or transport has version 2's layout (abi_v1.cpp asserts
+  // it); only a version 1 set's entries are read through the adapter.
   std::string why;
   if (alg_v) {
     auto* set = static_cast<const cct_algorithm_set*>(
         lib->exported("cct_algorithms_v" + std::to_string(alg_v)));
-    why = check_and_add_algorithms(set, path, lib);
+    why = check_and_add_algorithms(set, alg_v, lib, report);
   }
   if (why.empty() && tr_v) {
     auto* desc = static_cast<const cct_transport_desc*>(
         lib->exported("cct_transport_v" + std::to_string(tr_v)));
-    why = check_and_add_transport(desc, path, lib);
+    why = check_and_add_transport(desc, tr_v, path, lib);
   }
   report.reason = why;
   report.loaded = why.empty();
@@ -232,33 +310,41 @@ const LibraryReport& Registry::load_library(const std::string& path) {
   return report;
 }
 
-std::string Registry::check_and_add_algorithms(const cct_algorithm_set* set,
-                                               const std::string& path,
-                                               const std::shared_ptr<LoadedLibrary>& lib) {
+// A fault of the set refuses the library; a bad entry is refused alone,
+// listed in report.refused_entries.
+std::string Registry::check_and_add_algorithms(const cct_algorithm_set* set, unsigned version,
+                                               const std::shared_ptr<LoadedLibrary>& lib,
+                                               LibraryReport& report) {
   if (set == nullptr) return "cct_algorithms symbol is null";
-  if (auto e = check_header(set->struct_size, set->abi_version, sizeof(cct_algorithm_set),
-                            "algorithm set");
+  const std::size_t size = version == 1 ? abi_v1::kAlgorithmSetSize : sizeof(cct_algorithm_set);
+  if (auto e = check_header(set->struct_size, set->abi_version, version, size, "algorithm set");
       !e.empty())
     return e;
   if (set->count > 0 && set->algorithms == nullptr) return "algorithm set has no table";
   for (uint32_t i = 0; i < set->count; ++i) {
-    const cct_algorithm_desc* d = set->algorithms[i];
-    if (auto e = check_algorithm(d); !e.empty()) return e;
-    if (const auto* other = find_algorithm(d->collective, d->name))
-      return std::string("duplicate algorithm name: ") + collective_name(d->collective) + "/" +
-             d->name + " is already provided by " + other->library;
-    algorithms_.push_back(AlgorithmEntry{d, path, lib});
+    AlgorithmEntry entry{.library = report.path, .owner = lib};
+    std::string why = read_algorithm(set->algorithms[i], version, entry);
+    if (why.empty()) why = add_algorithm(entry);
+    if (!why.empty()) report.refused_entries.push_back(entry_label(entry, i) + ": " + why);
   }
   return "";
 }
 
-std::string Registry::check_and_add_transport(const cct_transport_desc* desc,
+std::string Registry::add_algorithm(const AlgorithmEntry& entry) {
+  if (auto e = check_algorithm(entry); !e.empty()) return e;
+  if (const auto* other = find_algorithm(entry.desc->collective, entry.desc->name))
+    return "duplicate algorithm name, already provided by " + other->library;
+  algorithms_.push_back(entry);
+  return "";
+}
+
+std::string Registry::check_and_add_transport(const cct_transport_desc* desc, unsigned version,
                                               const std::string& path,
                                               const std::shared_ptr<LoadedLibrary>& lib) {
   if (desc == nullptr) return "cct_transport symbol is null";
   // simulate() came later within version 1: a descriptor without it is
   // still whole (is_simulated() reads it only when struct_size covers it).
-  if (auto e = check_header(desc->struct_size, desc->abi_version,
+  if (auto e = check_header(desc->struct_size, desc->abi_version, version,
                             offsetof(cct_transport_desc, simulate), "transport descriptor");
       !e.empty())
     return e;
@@ -268,7 +354,7 @@ std::string Registry::check_and_add_transport(const cct_transport_desc* desc,
   if (const auto* other = find_transport(desc->name))
     return std::string("duplicate transport name: ") + desc->name + " is already provided by " +
            other->library;
-  transports_.push_back(TransportEntry{desc, path, lib});
+  transports_.push_back(TransportEntry{desc, path, lib, version});
   return "";
 }
 

@@ -108,7 +108,7 @@ bool Runtime::ask_usable(const Choice& choice, const cct_coll_args& args) const 
     return false;
   if ((d.limits & CCT_LIMIT_NEEDS_LEVELS) && comm->nlevels == 0) return false;
   cct_error why;
-  return d.can_use(comm, &args, choice.params.data(), &why) == CCT_OK;
+  return choice.algorithm->can_use(comm, &args, choice.params.data(), &why) == CCT_OK;
 }
 
 // The vector collectives' arrays may decide too: their verdicts and

@@ -1,5 +1,5 @@
-/* Refused: a second bcast algorithm named "example_flat" (the example
- * plugin has it). */
+/* Its one entry is refused, alone: a second bcast algorithm named
+ * "example_flat" (the example plugin has it). */
 #include "cct/abi/export.h"
 
 static cct_status can_use(const cct_comm *c, const cct_coll_args *a, const int64_t *p,

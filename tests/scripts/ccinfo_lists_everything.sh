@@ -3,19 +3,20 @@
 # all 8 collectives, the shm transport and the RapidIO simulator with their
 # capabilities, the switch-assisted algorithms, the real
 # topology with a fingerprint; a library of another ABI version shown
-# refused with its reason beside the others; the profile section names the profile in
+# refused with its reason beside the others, and a library's bad entries
+# shown refused under it, in text and in JSON; the profile section names the profile in
 # effect and why, another machine's, the shape it was tuned on and a rule it
 # leaves out with file:line, or where it looked when there is none, in text
 # and in JSON with the keys it has always had; and a bad argument is refused
 # with status 2.
-# usage: ccinfo_lists_everything.sh <ccinfo> <shipped profile>
+# usage: ccinfo_lists_everything.sh <ccinfo> <shipped profile> <bad plugin> <mixed plugin>
 set -euo pipefail
-ccinfo=$1 shipped=$2 bad_plugin=$3
+ccinfo=$1 shipped=$2 bad_plugin=$3 mixed_plugin=$4
 json=$("$ccinfo" --json) || { echo "FAIL: ccinfo --json exited $?"; echo "$json"; exit 1; }
 python3 - "$json" <<'PY'
 import json, sys
 info = json.loads(sys.argv[1])
-refused = [l for l in info["libraries"] if not l["loaded"]]
+refused = [l for l in info["libraries"] if not l["loaded"] or l["refused_entries"]]
 assert not refused, f"refused libraries: {refused}"
 algs = info["algorithms"]
 colls = {a["collective"] for a in algs}
@@ -36,7 +37,7 @@ def keys(obj, want):
     assert list(obj) == want.split(), f"keys {list(obj)}, want {want}"
 keys(info, "searched warnings libraries transports algorithms profile topology")
 for lib in info["libraries"]:
-    keys(lib, "path loaded abi_version reason exports")
+    keys(lib, "path loaded abi_version reason exports refused_entries")
 for t in info["transports"]:
     keys(t, "name doc library capabilities latency_ns bandwidth_bytes_per_ns")
 for a in algs:
@@ -84,9 +85,28 @@ echo "PASS: the profile section names the file, why, the shape, and what it leav
 status=0
 out=$(CCT_PLUGIN_PATH=$bad_plugin "$ccinfo" 2>&1) || status=$?
 entry=$(grep -A1 -F "$bad_plugin" <<<"$out" | tail -n 1)
-[[ $entry == *"REFUSED: algorithm set declares ABI version 99, this host speaks version 1"* ]] ||
+[[ $entry == *"REFUSED: algorithm set declares ABI version 99, this host speaks versions 2 and 1"* ]] ||
   { echo "FAIL: ccinfo does not show the refused library with its reason"; echo "$out"; exit 1; }
 grep -q "libcct_bcast_baseline.so" <<<"$out" ||
   { echo "FAIL: a refused library hid the others"; echo "$out"; exit 1; }
 [ "$status" -eq 1 ] || { echo "FAIL: ccinfo exited $status with a refused library, want 1"; exit 1; }
 echo "PASS: a library of another ABI version is shown refused with its reason; the others load"
+# A library's bad entries are listed under it, each refused with its
+# reason, while its good entry loads; ccinfo's status (1) says so.
+status=0
+out=$(CCT_PLUGIN_PATH=$mixed_plugin "$ccinfo" 2>&1) || status=$?
+lines=$(grep -A6 -F "$mixed_plugin" <<<"$out")
+for want in "    loaded, ABI v2" "    REFUSED entry 2: names collective 99, unknown to this host" \
+  "    REFUSED bcast/mixed_bad_range: parameter 'segment' has an empty or endless range"; do
+  grep -qxF -- "$want" <<<"$lines" || { echo "FAIL: no '$want' under the library"; echo "$out"; exit 1; }
+done
+grep -q "  bcast/mixed_good " <<<"$out" || { echo "FAIL: the good entry is not listed"; echo "$out"; exit 1; }
+[ "$status" -eq 1 ] || { echo "FAIL: ccinfo exited $status with a refused entry, want 1"; exit 1; }
+json=$(CCT_PLUGIN_PATH=$mixed_plugin "$ccinfo" --json) || true  # exits 1: an entry was refused
+python3 -c '
+import json, sys
+mixed = [l for l in json.load(sys.stdin)["libraries"] if l["path"] == sys.argv[1]]
+assert mixed and mixed[0]["loaded"] and len(mixed[0]["refused_entries"]) == 4, mixed
+assert "entry 2: names collective 99, unknown to this host" in mixed[0]["refused_entries"], mixed
+' "$mixed_plugin" <<<"$json" || { echo "FAIL: ccinfo --json does not list the refused entries"; exit 1; }
+echo "PASS: a library's bad entries are shown refused with their reasons; its good one loads"

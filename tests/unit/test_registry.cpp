@@ -1,6 +1,7 @@
 // The registry: loads good plugins, refuses each kind of bad library with its
-// reason while the rest still load, lists exports without loading, and keeps
-// a library loaded while anything from it is alive.
+// reason while the rest still load, refuses a bad entry alone while the rest
+// of its library loads, lists exports without loading, and keeps a library
+// loaded while anything from it is alive.
 #include <dlfcn.h>
 
 #include <catch2/catch.hpp>
@@ -59,10 +60,11 @@ TEST_CASE("registry refuses each bad library with its reason and loads the rest"
     std::string library, reason;
   };
   const Case cases[] = {
-      {"bad_version", "declares ABI version 99, this host speaks version 1"},
-      {"future_abi", "built for plugin ABI version 2, this host speaks version 1"},
-      {"no_symbol", "missing symbol: exports neither cct_algorithms_v1 nor cct_transport_v1"},
-      {"duplicate", "duplicate algorithm name: bcast/example_flat is already provided by"},
+      {"bad_version", "algorithm set declares ABI version 99, this host speaks versions 2 and 1"},
+      {"future_abi", "built for plugin ABI version 3, this host speaks versions 2 and 1"},
+      {"no_symbol",
+       "missing symbol: exports none of cct_algorithms_v2, cct_transport_v2, cct_algorithms_v1, "
+       "cct_transport_v1 in section 'cct'"},
       {"unresolved", "failed to load"},
       {"bad_transport", "transport 'broken' lacks probe/open/close"},
       {"not_elf", "not a loadable shared library"},
@@ -79,10 +81,40 @@ TEST_CASE("registry refuses each bad library with its reason and loads the rest"
   CHECK(reg.find_algorithm(CCT_BARRIER, "c_linear") != nullptr);
 }
 
+TEST_CASE("an algorithm named as one already loaded is refused alone", "[registry]") {
+  cct::Registry reg;
+  reg.load_directories({kExamples});
+  const std::string example = kExamples + "/libcct_example.so";
+  const cct::LibraryReport& r = reg.load_library(test_plugin("duplicate"));
+  INFO(r.reason);
+  CHECK(r.loaded);
+  CHECK(r.refused_entries ==
+        std::vector<std::string>{
+            "bcast/example_flat: duplicate algorithm name, already provided by " + example});
+  CHECK(reg.find_algorithm(CCT_BCAST, "example_flat")->library == example);
+}
+
+TEST_CASE("a bad entry is refused alone and the library's other entries load", "[registry]") {
+  cct::Registry reg;
+  const std::string path = test_plugin("mixed_entries");
+  const cct::LibraryReport& r = reg.load_library(path);
+  INFO(r.reason);
+  CHECK(r.loaded);
+  CHECK(r.abi_version == CCT_ABI_VERSION);
+  REQUIRE(reg.algorithms().size() == 1);
+  CHECK(std::string(reg.algorithms()[0].desc->doc) == "the good one");
+  CHECK(r.refused_entries ==
+        std::vector<std::string>{
+            "bcast/mixed_good: duplicate algorithm name, already provided by " + path,
+            "entry 2: names collective 99, unknown to this host",
+            "bcast/mixed_bad_range: parameter 'segment' has an empty or endless range",
+            "entry 4: the algorithm table holds a null entry"});
+}
+
 TEST_CASE("registry lists exports without loading a refused library", "[registry]") {
   cct::Registry reg;
   const cct::LibraryReport& r = reg.load_library(test_plugin("future_abi"));
-  CHECK(r.exports == std::vector<std::string>{"cct_algorithms_v2"});
+  CHECK(r.exports == std::vector<std::string>{"cct_algorithms_v3"});
   CHECK_FALSE(is_loaded(test_plugin("future_abi")));
 }
 
@@ -99,10 +131,12 @@ TEST_CASE("a directory mixing good and bad libraries loads the good ones", "[reg
   int loaded = 0, refused = 0;
   for (const auto& r : reg.reports()) (r.loaded ? loaded : refused)++;
   fs::remove_all(dir);
-  CHECK(loaded == 3);  // the C barrier, the no-in-place plugin and the example
-  // Files load in name order: libcct_example.so comes before
-  // libcct_test_duplicate.so, so the duplicate is the one refused.
-  CHECK(refused == 7);
+  // The C barrier, the no-in-place plugin, the example, the two version 1
+  // plugins, and the two whose bad entries are refused alone: files load in
+  // name order, libcct_example.so before libcct_test_duplicate.so, so the
+  // duplicate's entry is the one refused.
+  CHECK(loaded == 7);
+  CHECK(refused == 6);
   CHECK(reg.find_algorithm(CCT_BARRIER, "c_linear") != nullptr);
   CHECK(reg.find_algorithm(CCT_BCAST, "example_flat") != nullptr);
 }
@@ -127,9 +161,9 @@ TEST_CASE("CCT_PLUGIN_PATH takes library files and warns about entries that do n
   unsetenv("CCT_PLUGIN_PATH");
   CHECK(reg.find_algorithm(CCT_BARRIER, "c_linear") != nullptr);  // the file itself
   CHECK(reg.find_transport("shm") != nullptr);                    // and the default directory
-  CHECK(reg.warnings() == std::vector<std::string>{
-                              "CCT_PLUGIN_PATH entry '/tmp/cct-no-such-dir' does not exist; "
-                              "skipped"});
+  CHECK(reg.warnings() ==
+        std::vector<std::string>{"CCT_PLUGIN_PATH entry '/tmp/cct-no-such-dir' does not exist; "
+                                 "skipped"});
   CHECK(searched == "searched " + file + ", " + kPlugins +
                         "; CCT_PLUGIN_PATH = '/tmp/cct-no-such-dir:" + file + "'");
   cct::Registry none;
@@ -175,5 +209,5 @@ TEST_CASE("a stripped plugin is still listed and loaded", "[registry]") {
   fs::remove(copy);
   INFO(r.reason);
   CHECK(r.loaded);
-  CHECK(r.exports == std::vector<std::string>{"cct_algorithms_v1"});
+  CHECK(r.exports == std::vector<std::string>{"cct_algorithms_v2"});
 }

@@ -42,8 +42,10 @@ class Bootstrap {
   virtual double timeout_s() const { return timeout_s_; }
   void set_timeout_s(double seconds) { timeout_s_ = seconds; }
 
-  // The C view handed to transports; valid while this object lives.
-  const cct_bootstrap* c_view();
+  // The C view handed to transports, stamped with the ABI version the
+  // transport was loaded as (a version 1 transport checks for 1); valid
+  // while this object lives (the next call stamps it anew).
+  const cct_bootstrap* c_view(unsigned abi_version = CCT_ABI_VERSION);
 
  private:
   cct_bootstrap view_{};

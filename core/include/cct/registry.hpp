@@ -5,8 +5,9 @@
 // the host library (the build tree's lib/cct or the install prefix's
 // lib/cct). Each candidate library is first read
 // without being loaded (its "cct" section lists its exports); only a
-// library exporting a symbol of an ABI version this host knows is loaded.
-// A bad library is refused with its reason and the rest still load.
+// library exporting a symbol of an ABI version this host knows (2, or 1
+// through an adapter) is loaded. A bad library is refused with its reason
+// and the rest still load; a bad entry of a library is refused alone.
 #pragma once
 
 #include <memory>
@@ -20,6 +21,9 @@
 namespace cct {
 
 class LoadedLibrary;  // keeps a dlopen'ed plugin alive (shared ownership)
+namespace abi_v1 {
+class Algorithm;  // an algorithm of a version 1 library, run through the adapter
+}
 
 // What the registry made of one library file.
 struct LibraryReport {
@@ -28,19 +32,36 @@ struct LibraryReport {
   unsigned abi_version = 0;          // the version used, 0 if refused
   bool loaded = false;
   std::string reason;  // why it was refused; empty when loaded
+  // Entries of a loaded library refused alone: "bcast/name: reason", or
+  // "entry <i>: reason" where the entry has no name and collective to show.
+  std::vector<std::string> refused_entries;
 };
 
 struct AlgorithmEntry {
+  // What the algorithm is. Call it through the members below, never through
+  // desc's function pointers: a version 1 entry's desc is the host's
+  // version 2 copy of its metadata, without functions.
   const cct_algorithm_desc* desc = nullptr;
-  std::string library;                   // path it came from
-  std::shared_ptr<LoadedLibrary> owner;  // keeps desc valid
+  std::string library;                          // path it came from
+  std::shared_ptr<LoadedLibrary> owner;         // keeps desc valid
+  std::shared_ptr<const abi_v1::Algorithm> v1;  // set for a version 1 library's entry
   std::vector<int64_t> default_params() const;
+
+  // As cct_algorithm_desc's functions, for either version.
+  cct_status can_use(const cct_comm* comm, const cct_coll_args* args, const int64_t* params,
+                     cct_error* why) const;
+  cct_status prepare(const cct_comm* comm, const int64_t* params, void** plan,
+                     cct_error* err) const;
+  cct_status run(void* plan, const cct_coll_args* args, cct_error* err) const;
+  void destroy(void* plan) const;
 };
 
 struct TransportEntry {
-  const cct_transport_desc* desc = nullptr;
+  const cct_transport_desc* desc = nullptr;  // the same layout in versions 1 and 2
   std::string library;
   std::shared_ptr<LoadedLibrary> owner;
+  // The version it was loaded as: the bootstrap it is handed says this one.
+  unsigned abi_version = CCT_ABI_VERSION;
 };
 
 // The directory holding libcct itself (build/lib, or <prefix>/lib).
@@ -74,9 +95,12 @@ class Registry {
   const TransportEntry* find_transport(std::string_view name) const;
 
  private:
-  std::string check_and_add_algorithms(const cct_algorithm_set* set, const std::string& path,
-                                       const std::shared_ptr<LoadedLibrary>& lib);
-  std::string check_and_add_transport(const cct_transport_desc* desc, const std::string& path,
+  std::string check_and_add_algorithms(const cct_algorithm_set* set, unsigned version,
+                                       const std::shared_ptr<LoadedLibrary>& lib,
+                                       LibraryReport& report);
+  std::string add_algorithm(const AlgorithmEntry& entry);
+  std::string check_and_add_transport(const cct_transport_desc* desc, unsigned version,
+                                      const std::string& path,
                                       const std::shared_ptr<LoadedLibrary>& lib);
 
   std::vector<LibraryReport> reports_;
