@@ -68,20 +68,6 @@ bool is_reduction(cct_collective c) {
   return cct::collective_info(c).reduction;
 }
 
-// A call of c on count elements: int32 sums for the reductions, bytes for
-// the others.
-cct_coll_args call_args(cct_collective c, const void* send, void* recv, int count) {
-  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
-                       .abi_version = CCT_ABI_VERSION,
-                       .collective = c,
-                       .sendbuf = send,
-                       .recvbuf = recv,
-                       .count = static_cast<std::size_t>(count),
-                       .dtype = is_reduction(c) ? CCT_INT32 : CCT_UINT8,
-                       .op = CCT_SUM,
-                       .root = 0};
-}
-
 // One collective run by MPI and by the runtime of each session on the same
 // buffers.
 struct Bench {
@@ -92,19 +78,37 @@ struct Bench {
   std::vector<unsigned char> copy_from, copy_to;  // the copy limit's
   MPI_Datatype strided = MPI_DATATYPE_NULL;       // --strided only
 
+  cct::EqualBlocks blocks;  // the vector collectives' arrays, equal blocks
+
+  cct_coll_args call(cct_collective c, const void* s, void* r, int count);
   void mpi(cct_collective c, int count, MPI_Datatype t);
   void ours(cct::Runtime& rt, cct_collective c, int count);
   void interposed(cct::Runtime& rt, cct_collective c, int count, MPI_Datatype t);
 };
 
+// A call of c on count elements (each rank's block, for the vector
+// collectives): int32 sums for the reductions, bytes for the others.
+cct_coll_args Bench::call(cct_collective c, const void* s, void* r, int count) {
+  cct_coll_args args{.struct_size = sizeof(cct_coll_args),
+                     .abi_version = CCT_ABI_VERSION,
+                     .collective = c,
+                     .sendbuf = s,
+                     .recvbuf = r,
+                     .count = static_cast<std::size_t>(count),
+                     .dtype = is_reduction(c) ? CCT_INT32 : CCT_UINT8,
+                     .op = CCT_SUM,
+                     .root = 0};
+  return blocks.fill(args, size);
+}
+
 // MPI's own call: count elements of t (MPI_INT for the reductions, MPI_BYTE
 // or --strided's type for the others).
 void Bench::mpi(cct_collective c, int count, MPI_Datatype t) {
-  cct::call_library(call_args(c, send.data(), recv.data(), count), t, comm);
+  cct::call_library(call(c, send.data(), recv.data(), count), t, comm);
 }
 
 void Bench::ours(cct::Runtime& rt, cct_collective c, int count) {
-  rt.run(call_args(c, send.data(), recv.data(), count));
+  rt.run(call(c, send.data(), recv.data(), count));
 }
 
 // The interposer's path for the collectives that take any datatype.
@@ -131,8 +135,8 @@ MPI_Datatype strided_double() {
   return t;
 }
 
-std::string algorithm_of(cct::Runtime& rt, cct_collective c, int count) {
-  return rt.choice_for(call_args(c, nullptr, nullptr, count)).algorithm->desc->name;
+std::string algorithm_of(Bench& b, cct::Runtime& rt, cct_collective c, int count) {
+  return rt.choice_for(b.call(c, nullptr, nullptr, count)).algorithm->desc->name;
 }
 
 // The message sizes of c: powers of two from min to max, in whole elements
@@ -200,7 +204,7 @@ void run_collective(Bench& b, cct_collective c, const Options& o) {
       std::printf(" %9s %9s", "-", "-");
     for (std::size_t k = 0; k < b.sessions.size(); ++k)
       std::printf(" %10.2f %6.2f %-18s", t[k + 1] * 1e6, t[k + 1] / t[0],
-                  algorithm_of(b.sessions[k]->runtime(), c, count).c_str());
+                  algorithm_of(b, b.sessions[k]->runtime(), c, count).c_str());
     std::printf("\n");
   }
 }
@@ -243,7 +247,7 @@ void compare_collective(Bench& b, const cct::Session& s, cct_collective c, const
   }
   for (int64_t bytes : sizes_of(c, o)) {
     const int count = static_cast<int>(reduction ? bytes / 4 : bytes);
-    const cct_coll_args args = call_args(c, b.send.data(), b.recv.data(), count);
+    const cct_coll_args args = b.call(c, b.send.data(), b.recv.data(), count);
     std::vector<std::function<void()>> contenders{
         [&] { b.mpi(c, count, reduction ? MPI_INT : MPI_BYTE); }};
     std::vector<bool> runs;

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "cct/registry.hpp"
 #include "cct/topology.hpp"
@@ -83,11 +84,13 @@ void print_text(const cct::Registry& reg, const TopologyInfo& topo) {
     std::cout << "  " << t.desc->name
               << "  capabilities: " << cct::capability_names(t.desc->capabilities) << "\n    "
               << t.desc->doc << "\n";
-  std::cout << "\nAlgorithms (" << reg.algorithms().size() << "):\n";
-  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {
+  std::cout << "\nAlgorithms (" << reg.algorithms().size() << ") by collective:\n";
+  for (const cct::CollectiveInfo& c : cct::collectives()) {
+    std::cout << "  " << c.name << ": " << c.mpi_name << "; sized by " << c.size_key << "; default "
+              << c.default_algorithm << "\n";
     for (const auto& a : reg.algorithms()) {
       const cct_algorithm_desc& d = *a.desc;
-      if (d.collective != c) continue;
+      if (d.collective != c.id) continue;
       std::cout << "  " << cct::collective_name(d.collective) << "/" << d.name
                 << "  needs: " << cct::capability_names(d.required_caps)
                 << "  limits: " << cct::limit_names(d.limits) << "  ranks: " << ranks_text(d)
@@ -216,6 +219,20 @@ Json json_algorithms(const cct::Registry& reg) {
   return algorithms;
 }
 
+// The table of collectives, as the host runs them.
+Json json_collectives() {
+  Json collectives = Json::array();
+  for (const cct::CollectiveInfo& c : cct::collectives())
+    collectives.push_back({{"name", c.name},
+                           {"mpi", c.mpi_name},
+                           {"rooted", c.rooted},
+                           {"reduction", c.reduction},
+                           {"vector", c.vector},
+                           {"size_key", c.size_key},
+                           {"default", c.default_algorithm}});
+  return collectives;
+}
+
 Json json_topology(const TopologyInfo& topo) {
   if (!topo.topo) return {{"error", topo.error}};
   return {{"summary", topo.topo->summary()},
@@ -226,11 +243,9 @@ Json json_topology(const TopologyInfo& topo) {
 
 void print_json(const cct::Registry& reg, const TopologyInfo& topo,
                 const std::optional<cct::tools::ProfileInfo>& profile) {
-  Json j = {{"searched", reg.searched()},
-            {"warnings", reg.warnings()},
-            {"libraries", json_libraries(reg)},
-            {"transports", json_transports(reg)},
-            {"algorithms", json_algorithms(reg)}};
+  Json j = {{"searched", reg.searched()},         {"warnings", reg.warnings()},
+            {"libraries", json_libraries(reg)},   {"transports", json_transports(reg)},
+            {"algorithms", json_algorithms(reg)}, {"collectives", json_collectives()}};
   if (profile) j["profile"] = json_profile(*profile);
   j["topology"] = json_topology(topo);
   // A plugin's text that is not UTF-8 is still printed, not a failure.

@@ -82,10 +82,10 @@ CheckCount check_profile(Session& session, MPI_Comm comm, const std::string& res
                 "pick/2nd", "pick | runner-up");
   for (const auto& [key, candidates] : sizes) {
     const auto [collective, bytes] = key;
-    const cct_datatype dtype = tuner::measured_dtype({collective, bytes});
-    const cct_coll_args args{
-        sizeof(cct_coll_args),          CCT_ABI_VERSION, collective, send.data(), recv.data(),
-        bytes / sdk::dtype_size(dtype), dtype,           CCT_SUM,    0,           0};
+    EqualBlocks blocks;
+    cct_coll_args args = tuner::measured_args({collective, bytes}, c.size(), 0, blocks);
+    args.sendbuf = send.data();
+    args.recvbuf = recv.data();
     const Choice& pick = session.runtime().choice_for(args);
     const Measured* runner = nullptr;
     for (const Measured& m : candidates)

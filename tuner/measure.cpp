@@ -81,10 +81,11 @@ cct_datatype measured_dtype(const Call& call) {
   return reduction && call.bytes % 4 == 0 ? CCT_INT32 : CCT_UINT8;
 }
 
-cct_coll_args measured_args(const Call& call, uint32_t tag) {
+cct_coll_args measured_args(const Call& call, int np, uint32_t tag, EqualBlocks& blocks) {
   const cct_datatype dtype = measured_dtype(call);
   const std::size_t count = static_cast<std::size_t>(call.bytes) / sdk::dtype_size(dtype);
-  return make_args(call.collective, nullptr, nullptr, count, dtype, CCT_SUM, tag);
+  cct_coll_args args = make_args(call.collective, nullptr, nullptr, count, dtype, CCT_SUM, tag);
+  return blocks.fill(args, np);
 }
 
 PointResult summarize(std::vector<double> figures) {
@@ -102,7 +103,8 @@ bool spread_is_tight(std::vector<double> figures, double tight) {
 }
 
 Footprint footprint(const Call& call, int np) {
-  const cct_coll_args args = measured_args(call, 0);
+  EqualBlocks blocks;
+  const cct_coll_args args = measured_args(call, np, 0, blocks);
   const Extent root = collective_info(call.collective).extent(args, args.root, np);
   const std::size_t element = sdk::dtype_size(args.dtype);
   return {root.send * element, root.recv * element};
@@ -198,7 +200,7 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
 
 cct_coll_args Measurer::args_for(const Call& call, int rep) {
   Buffers& b = buffers_[rep % buffers_.size()];
-  cct_coll_args args = measured_args(call, kCallTag);
+  cct_coll_args args = measured_args(call, np_, kCallTag, blocks_);
   args.sendbuf = b.send.data();
   args.recvbuf = b.recv.data();
   return args;

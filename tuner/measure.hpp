@@ -28,6 +28,7 @@
 #include <span>
 #include <vector>
 
+#include "cct/collectives.hpp"
 #include "cct/communicator.hpp"
 #include "cct/registry.hpp"
 
@@ -46,9 +47,10 @@ struct Call {
 // byte count is representable. Root is always 0.
 cct_datatype measured_dtype(const Call& call);
 
-// The arguments a call is measured with, buffers left null: root 0, the
-// measured datatype, count from the call's bytes.
-cct_coll_args measured_args(const Call& call, uint32_t tag);
+// The arguments a call is measured with on np ranks, buffers left null:
+// root 0, the measured datatype, count from the call's bytes, and for the
+// vector collectives equal blocks of that count (in `blocks`).
+cct_coll_args measured_args(const Call& call, int np, uint32_t tag, EqualBlocks& blocks);
 
 // Bytes a call reads from sendbuf and writes to recvbuf, on the rank that
 // needs the most (the root of gather and scatter), on np ranks.
@@ -152,6 +154,7 @@ class Measurer {
   int np_;
   Footprint capacity_;
   std::vector<Buffers> buffers_;
+  EqualBlocks blocks_;  // the vector collectives' arrays of the call measured
   std::unique_ptr<Plan> barrier_;
   std::unique_ptr<Plan> reduce_max_;
   int next_rep_ = 0;  // rotates the buffer sets across points too

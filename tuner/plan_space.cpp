@@ -177,7 +177,8 @@ Point Point::at(int64_t bytes) const {
 }
 
 std::string why_unusable_here(const Point& p, const Communicator& comm) {
-  return why_unusable(*p.algorithm, comm, measured_args(p.call, 0), p.params);
+  EqualBlocks blocks;
+  return why_unusable(*p.algorithm, comm, measured_args(p.call, comm.size(), 0, blocks), p.params);
 }
 
 Space enumerate(const Registry& registry, const Communicator& comm, const SpaceFilter& filter) {

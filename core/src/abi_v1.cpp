@@ -181,6 +181,7 @@ cct_algorithm_desc metadata_of(const v1::cct_algorithm_desc& d) {
 
 const std::size_t kAlgorithmSetSize = sizeof(v1::cct_algorithm_set);
 const std::size_t kAlgorithmDescSize = sizeof(v1::cct_algorithm_desc);
+const int kCollectiveCount = v1::CCT_COLLECTIVE_COUNT;
 
 void stamp(cct_bootstrap* boot) {
   boot->struct_size = sizeof(v1::cct_bootstrap);

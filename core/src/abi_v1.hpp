@@ -23,6 +23,9 @@ struct cct_algorithm_desc;  // version 1's, defined in abi_v1.cpp alone
 // registry checks a version 1 library's headers against.
 extern const std::size_t kAlgorithmSetSize;
 extern const std::size_t kAlgorithmDescSize;
+// Version 1 had the first eight collectives: a version 1 entry naming a
+// later value is not one of them.
+extern const int kCollectiveCount;
 
 // Gives a version 1 transport the bootstrap it checks for: the same layout,
 // stamped with version 1 and version 1's struct_size.

@@ -425,6 +425,16 @@ std::size_t message_bytes(const cct_coll_args& args, int size) {
   return collective_info(args.collective).message_bytes(args, size);
 }
 
+cct_coll_args& EqualBlocks::fill(cct_coll_args& args, int size) {
+  if (!collective_info(args.collective).vector) return args;
+  counts_.assign(n_of(size), args.count);
+  displs_.resize(n_of(size));
+  for (std::size_t r = 0; r < displs_.size(); ++r) displs_[r] = r * args.count;
+  args.recvcounts = counts_.data();
+  args.rdispls = displs_.data();
+  return args;
+}
+
 cct_coll_args as_this_build(const cct_coll_args* args) {
   constexpr std::size_t kVersion1 = offsetof(cct_coll_args, sendcounts);
   if (args == nullptr) throw Error("the call's arguments are NULL", CCT_ERR_INVALID_ARG);

@@ -107,8 +107,10 @@ std::string check_header(uint32_t struct_size, uint32_t abi_version, unsigned ve
   return os.str();
 }
 
-bool known_collective(cct_collective c) {
-  return c >= 0 && c < CCT_COLLECTIVE_COUNT;
+// A collective of the entry's ABI version that this host runs.
+bool known_collective(const AlgorithmEntry& a) {
+  const cct_collective c = a.desc->collective;
+  return c >= 0 && c < (a.v1 ? abi_v1::kCollectiveCount : CCT_COLLECTIVE_COUNT);
 }
 
 std::string check_param(const cct_param_desc& p) {
@@ -148,7 +150,7 @@ std::string check_algorithm(const AlgorithmEntry& a) {
   const cct_algorithm_desc& d = *a.desc;
   if (!valid_name(d.name))
     return std::string("name '") + (d.name ? d.name : "(null)") + "' is not [a-z0-9_]+";
-  if (!known_collective(d.collective))
+  if (!known_collective(a))
     return "names collective " + std::to_string(static_cast<int>(d.collective)) +
            ", unknown to this host";
   if (!has_functions(a)) return "lacks a function (can_use/prepare/run/destroy)";
@@ -161,7 +163,7 @@ std::string check_algorithm(const AlgorithmEntry& a) {
 // How a refused entry is named: "bcast/name" where its header was read and
 // it has a valid name and a known collective, else by its place.
 std::string entry_label(const AlgorithmEntry& a, uint32_t index) {
-  if (a.desc && valid_name(a.desc->name) && known_collective(a.desc->collective))
+  if (a.desc && valid_name(a.desc->name) && known_collective(a))
     return std::string(collective_name(a.desc->collective)) + "/" + a.desc->name;
   return "entry " + std::to_string(index);
 }

@@ -1,4 +1,5 @@
 // The CCT_STATS table.
+#include <algorithm>
 #include <iomanip>
 #include <map>
 #include <ostream>
@@ -28,17 +29,25 @@ std::vector<StatsRow> Runtime::stats_rows() const {
   return out;
 }
 
+// The collective and algorithm columns are as wide as their longest entry
+// and a space, so that no two run together.
 void print_stats_rows(std::ostream& out, const std::vector<StatsRow>& rows) {
   const bool grouped = !rows.empty() && !rows.front().communicators.empty();
+  std::size_t collective = 11, algorithm = 34;
+  for (const StatsRow& r : rows) {
+    collective = std::max(collective, std::string(collective_name(r.collective)).size() + 1);
+    algorithm = std::max(algorithm, r.algorithm.size() + 1);
+  }
+  const auto width = [](std::size_t w) { return std::setw(static_cast<int>(w)); };
   if (grouped) out << std::left << std::setw(16) << "communicators" << std::setw(7) << "count";
-  out << std::left << std::setw(11) << "collective" << std::setw(34) << "algorithm" << std::right
-      << std::setw(10) << "calls" << std::setw(14) << "bytes" << std::setw(14) << "total us"
-      << std::setw(12) << "mean us"
+  out << std::left << width(collective) << "collective" << width(algorithm) << "algorithm"
+      << std::right << std::setw(10) << "calls" << std::setw(14) << "bytes" << std::setw(14)
+      << "total us" << std::setw(12) << "mean us"
       << "\n";
   for (const StatsRow& r : rows) {
     const double total = std::chrono::duration<double>(r.time).count();
     if (grouped) out << std::left << std::setw(16) << r.communicators << std::setw(7) << r.count;
-    out << std::left << std::setw(11) << collective_name(r.collective) << std::setw(34)
+    out << std::left << width(collective) << collective_name(r.collective) << width(algorithm)
         << r.algorithm << std::right << std::setw(10) << r.calls << std::setw(14) << r.bytes
         << std::setw(14) << format_micros(total) << std::setw(12)
         << format_micros(total / static_cast<double>(r.calls)) << "\n";

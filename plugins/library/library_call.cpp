@@ -20,7 +20,9 @@ bool has_library(const cct_comm& comm) {
          comm.library != nullptr;
 }
 
-template <cct_collective C>
+// kReduces: the collective combines with the call's op (the export list
+// below says which do).
+template <cct_collective C, bool kReduces = false>
 class LibraryCall {
  public:
   static constexpr cct::sdk::Info info{
@@ -36,8 +38,7 @@ class LibraryCall {
     if (a.count > INT_MAX) throw cct::sdk::Unsupported("MPI counts elements in int");
     // cct's 8-bit sums and products wrap; Open MPI 4.1's saturate.
     const bool narrow = a.dtype == CCT_INT8 || a.dtype == CCT_UINT8;
-    const bool reduction = C == CCT_REDUCE || C == CCT_ALLREDUCE;
-    if (reduction && narrow && (a.op == CCT_SUM || a.op == CCT_PROD))
+    if (kReduces && narrow && (a.op == CCT_SUM || a.op == CCT_PROD))
       throw cct::sdk::Unsupported("8-bit sums and products (the library may saturate them)");
   }
 
@@ -58,6 +59,8 @@ class LibraryCall {
 }  // namespace
 
 CCT_SDK_EXPORT_ALGORITHMS(LibraryCall<CCT_BARRIER>, LibraryCall<CCT_BCAST>, LibraryCall<CCT_GATHER>,
-                          LibraryCall<CCT_SCATTER>, LibraryCall<CCT_REDUCE>,
-                          LibraryCall<CCT_ALLREDUCE>, LibraryCall<CCT_ALLGATHER>,
-                          LibraryCall<CCT_ALLTOALL>)
+                          LibraryCall<CCT_SCATTER>, LibraryCall<CCT_REDUCE, true>,
+                          LibraryCall<CCT_ALLREDUCE, true>, LibraryCall<CCT_ALLGATHER>,
+                          LibraryCall<CCT_ALLTOALL>, LibraryCall<CCT_REDUCE_SCATTER_BLOCK, true>,
+                          LibraryCall<CCT_REDUCE_SCATTER, true>, LibraryCall<CCT_ALLGATHERV>,
+                          LibraryCall<CCT_SCAN, true>, LibraryCall<CCT_EXSCAN, true>)

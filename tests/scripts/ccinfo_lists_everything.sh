@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ccinfo on the build tree: every library loads, at least 24 algorithms over
-# all 8 collectives, the shm transport and the RapidIO simulator with their
-# capabilities, the switch-assisted algorithms, the real
+# every collective of the table (at least 13; each has its default), the
+# shm transport and the RapidIO simulator with their capabilities, the switch-assisted algorithms, the real
 # topology with a fingerprint; a library of another ABI version shown
 # refused with its reason beside the others, and a library's bad entries
 # shown refused under it, in text and in JSON; the profile section names the profile in
@@ -21,7 +21,8 @@ assert not refused, f"refused libraries: {refused}"
 algs = info["algorithms"]
 colls = {a["collective"] for a in algs}
 assert len(algs) >= 24, f"only {len(algs)} algorithms"
-assert len(colls) == 8, f"collectives covered: {sorted(colls)}"
+table = {c["name"] for c in info["collectives"]}
+assert len(table) >= 13 and colls == table, f"collectives covered: {sorted(colls)}, table {sorted(table)}"
 shm = [t for t in info["transports"] if t["name"] == "shm"]
 assert shm and "p2p" in shm[0]["capabilities"] and "shm" in shm[0]["capabilities"], info["transports"]
 rio = [t for t in info["transports"] if t["name"] == "rapidio_sim"]
@@ -35,7 +36,10 @@ assert "error" not in topo and len(topo["fingerprint"]) == 16 and topo["pus"] >=
 # The keys, in the order ccinfo has always written them.
 def keys(obj, want):
     assert list(obj) == want.split(), f"keys {list(obj)}, want {want}"
-keys(info, "searched warnings libraries transports algorithms profile topology")
+keys(info, "searched warnings libraries transports algorithms collectives profile topology")
+for c in info["collectives"]:
+    keys(c, "name mpi rooted reduction vector size_key default")
+    assert c["default"] in {a["name"] for a in algs if a["collective"] == c["name"]}, c
 for lib in info["libraries"]:
     keys(lib, "path loaded abi_version reason exports refused_entries")
 for t in info["transports"]:

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Every algorithm that needs only p2p, over the mpi transport: the
-# interposer (with CCT_TRANSPORT=mpi) runs tests/mpi/interposer_check on 3
-# and 4 ranks with CCT_FORCE choosing one algorithm per collective, round
-# after round until each algorithm had its turn. Every check passes, and on
-# 4 ranks the runtime's table shows the forced algorithm ran.
-# usage: mpi_transport.sh <interposer_check> <libcct_mpi.so> <ccinfo>
+# interposer (with CCT_TRANSPORT=mpi) runs tests/mpi/interposer_check and
+# tests/mpi/collectives_check on 3 and 4 ranks with CCT_FORCE choosing one
+# algorithm per collective, round after round until each algorithm had its
+# turn. Every check passes, and on 4 ranks the runtime's tables show the
+# forced algorithm ran.
+# usage: mpi_transport.sh <interposer_check> <collectives_check> <libcct_mpi.so> <ccinfo>
 set -euo pipefail
-program=$1
-interposer=$2
-ccinfo=$3
+programs=("$1" "$2")
+interposer=$3
+ccinfo=$4
 out=$(mktemp)
 err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
@@ -20,7 +21,9 @@ declare -A algorithms  # collective -> its p2p-only algorithms
 for entry in $("$ccinfo" | awk '$2 == "needs:" && $3 == "p2p" && $5 !~ /needs_levels/ {print $1}'); do
   algorithms[${entry%%/*}]+="${entry#*/} "
 done
-[ "${#algorithms[@]}" -eq 8 ] || fail "p2p algorithms for ${#algorithms[@]} collectives, want 8"
+collectives=$("$ccinfo" --json | python3 -c 'import json, sys; print(len(json.load(sys.stdin)["collectives"]))')
+[ "${#algorithms[@]}" -eq "$collectives" ] ||
+  fail "p2p algorithms for ${#algorithms[@]} collectives, want all $collectives"
 rounds=0
 for c in "${!algorithms[@]}"; do
   n=$(wc -w <<<"${algorithms[$c]}")
@@ -36,11 +39,14 @@ for ((round = 0; round < rounds; ++round)); do
     force+="$c:0-max:${chosen[$c]};"
   done
   for np in 3 4; do
-    mpirun --allow-run-as-root --oversubscribe -np "$np" -x LD_PRELOAD="$interposer" \
-      -x CCT_TRANSPORT=mpi -x CCT_STATS=1 -x CCT_FORCE="$force" "$program" >"$out" 2>"$err" ||
-      fail "np $np, CCT_FORCE=$force: exit status $?"
-    grep -q "^interposer_check: $np ranks, .* 0 failures on all ranks$" "$out" ||
-      fail "np $np, CCT_FORCE=$force: checks failed"
+    : >"$err"
+    for program in "${programs[@]}"; do
+      mpirun --allow-run-as-root --oversubscribe -np "$np" -x LD_PRELOAD="$interposer" \
+        -x CCT_TRANSPORT=mpi -x CCT_STATS=1 -x CCT_FORCE="$force" "$program" >"$out" 2>>"$err" ||
+        fail "np $np, CCT_FORCE=$force, $program: exit status $?"
+      grep -q "^[a-z_]*: $np ranks, .* 0 failures on all ranks$" "$out" ||
+        fail "np $np, CCT_FORCE=$force, $program: checks failed"
+    done
   done
   for c in "${!chosen[@]}"; do
     # The interposer's CCT_STATS rows: communicators, count, collective, algorithm, ...

@@ -88,6 +88,21 @@ const CollectiveInfo* find_collective(std::string_view name);
 // A call's message size as its row defines it (the profile's size key).
 std::size_t message_bytes(const cct_coll_args& args, int size);
 
+// The per-rank arrays of a call whose every block is args.count elements,
+// laid one after another: what the tools that make calls of one size (the
+// tuner, ccbench) pass to the vector collectives, whose size key is then
+// that count, as for the others.
+class EqualBlocks {
+ public:
+  // Points the vector fields of `args` (a call of its row on `size` ranks)
+  // here, valid while this object lives and fills no other call; leaves
+  // the others' NULL.
+  cct_coll_args& fill(cct_coll_args& args, int size);
+
+ private:
+  std::vector<std::size_t> counts_, displs_;
+};
+
 // A call's arguments as this build's struct, from a caller of any version:
 // a smaller struct_size (an older build) leaves the fields it lacks zero,
 // which is NULL counts and host memory; a larger one (a newer build) is

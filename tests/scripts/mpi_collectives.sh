@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The interposer (libcct_mpi.so) preloaded under tests/mpi/collectives_check
+# (the collectives after the first eight) on 1 to 5 ranks (oversubscribed
+# from 3): every check passes, each of its collectives ran on the runtime
+# (a CCT_STATS row), and the only calls passed to the MPI library are the
+# scans with a user operator (one per communicator), with their reason.
+# Then every one of them forced to the library's own call (`mpi`), and on
+# two virtual nodes, where the communicators that span both run on the mpi
+# transport.
+# usage: mpi_collectives.sh <collectives_check> <libcct_mpi.so>
+set -euo pipefail
+program=$1
+interposer=$2
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
+collectives="reduce_scatter_block reduce_scatter allgatherv scan exscan"
+run() {  # run <np> <label> [mpirun -x options...]
+  local np=$1 label=$2
+  shift 2
+  mpirun --allow-run-as-root --oversubscribe -np "$np" -x LD_PRELOAD="$interposer" \
+    -x CCT_STATS=1 "$@" "$program" >"$out" 2>"$err" || fail "$label: exit status $?"
+  grep -q "^collectives_check: $np ranks, .* 0 failures on all ranks$" "$out" ||
+    fail "$label: no clean summary line"
+}
+# CCT_STATS rows: communicators (world, self, size=N), count, collective, algorithm, ...
+row='^[a-z0-9=]+ +[0-9]+ +'
+for np in 1 2 3 4 5; do
+  run "$np" "np $np"
+  for c in $collectives; do
+    grep -Eq "${row}$c +[a-z_]+" "$err" || fail "np $np: no runtime stats row for $c"
+  done
+  grep -q "^  scan: 3 call(s): an operator the runtime does not take" "$err" ||
+    fail "np $np: the user-operator scan is not counted as passed through"
+  [ "$(grep -c '^  [a-z_]*: [0-9]* call(s): ' "$err")" -eq 1 ] || fail "np $np: other calls passed through"
+done
+all_mpi=""
+for c in $collectives; do all_mpi+="$c:0-max:mpi;"; done
+run 3 "all mpi" -x CCT_FORCE="$all_mpi"
+for c in $collectives; do
+  grep -Eq "^  $c: [0-9]+ call\(s\): the profile keeps the MPI library's own call" "$err" ||
+    fail "all mpi: $c was not kept on the library"
+done
+run 4 "two virtual nodes" -x CCT_VIRTUAL_NODES=2
+for c in $collectives; do
+  grep -Eq "${row}$c +[a-z_]+" "$err" || fail "two virtual nodes: no runtime stats row for $c"
+done
+echo "PASS: $collectives under the interposer on 1 to 5 ranks, kept on the library, and on two virtual nodes"
