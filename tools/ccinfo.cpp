@@ -227,7 +227,7 @@ Json json_collectives() {
                            {"mpi", c.mpi_name},
                            {"rooted", c.rooted},
                            {"reduction", c.reduction},
-                           {"vector", c.vector},
+                           {"vector", c.vector()},
                            {"size_key", c.size_key},
                            {"default", c.default_algorithm}});
   return collectives;

@@ -47,7 +47,9 @@ std::map<std::string, std::string> tuning_settings(const Options& opts) {
       {"max_bytes", format_bytes(opts.filter.max_bytes)},
       {"quick", opts.filter.quick ? "true" : "false"},
       {"budget_s", budget.str()},
-      {"search", opts.search.exhaustive ? "exhaustive" : "successive halving"}};
+      {"search", opts.search.exhaustive ? "exhaustive" : "successive halving"},
+      // The counts the vector collectives were measured with (EqualBlocks).
+      {"vector_counts", "equal"}};
   if (!opts.nps.empty()) settings["np"] = joined(opts.nps);
   if (!opts.nodes.empty()) settings["nodes"] = joined(opts.nodes);
   if (!opts.ranks_per_node.empty()) settings["ranks_per_node"] = joined(opts.ranks_per_node);

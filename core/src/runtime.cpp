@@ -58,6 +58,8 @@ void expect_valid(const cct_coll_args& args, int size) {
     bad("datatype " + std::to_string(args.dtype) + " is unknown");
   if (row.reduction && (args.op < 0 || args.op >= CCT_OP_COUNT))
     bad("operator " + std::to_string(args.op) + " is unknown");
+  if ((row.arrays & kRecvCounts) && args.recvcounts == nullptr) bad("recvcounts is NULL");
+  if ((row.arrays & kRecvDispls) && args.rdispls == nullptr) bad("rdispls is NULL");
   if (row.rooted && (args.root < 0 || args.root >= size))
     bad("root " + std::to_string(args.root) + " is outside 0.." + std::to_string(size - 1));
 }
@@ -114,7 +116,7 @@ bool Runtime::ask_usable(const Choice& choice, const cct_coll_args& args) const 
 // The vector collectives' arrays may decide too: their verdicts and
 // selections are not cached.
 bool Runtime::usable(Choice& choice, const cct_coll_args& args) const {
-  if (collective_info(args.collective).vector) return ask_usable(choice, args);
+  if (collective_info(args.collective).vector()) return ask_usable(choice, args);
   Choice::Verdict& v = choice.last;
   if (v.count != args.count || v.dtype != args.dtype || v.op != args.op || v.root != args.root)
     v = {args.count, args.dtype, args.op, args.root, ask_usable(choice, args)};
@@ -132,7 +134,7 @@ Choice& Runtime::choice_of(const Selection& s) {
 }
 
 Choice& Runtime::select(const cct_coll_args& args) {
-  if (collective_info(args.collective).vector) return select_afresh(args);
+  if (collective_info(args.collective).vector()) return select_afresh(args);
   Selected& last = selected_[args.collective];
   const bool same = last.count == args.count && last.dtype == args.dtype && last.op == args.op &&
                     last.root == args.root;

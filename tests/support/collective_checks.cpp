@@ -149,7 +149,7 @@ std::vector<CheckedCall> calls_to_check(cct_collective c, int size,
       if (root > 0 && !row.rooted) break;
       for (bool place : {false, true}) {
         if (place && !in_place) break;
-        if (!row.vector) {
+        if (!row.vector()) {
           calls.push_back({c, count, dtype, op, root, place, {}});
           continue;
         }

@@ -6,6 +6,7 @@
 #include <regex>
 #include <sstream>
 
+#include "cct/error.hpp"
 #include "cct/runtime.hpp"
 #include "support/algorithms.hpp"
 #include "support/harness.hpp"
@@ -184,4 +185,41 @@ TEST_CASE("runtime turns in-place calls into out-of-place ones for algorithms wi
             expect(calls_of(rt, CCT_ALLTOALL, "no_in_place") == 1, "alltoall not forced");
           }) == "");
   }
+}
+
+// What a careless C API caller can pass is refused with its reason before
+// anything is indexed by it, and costs only that call.
+TEST_CASE("runtime refuses unknown collectives, types, roots, missing arrays, device memory",
+          "[runtime]") {
+  CHECK(cct::test::on_ranks(1, [](cct::Communicator& comm) {
+          cct::Runtime rt(cct::test::registry(), share(comm), {});
+          int value = 7, result = 0;
+          const auto refused = [&](cct_coll_args args, cct_status status, const std::string& why) {
+            try {
+              rt.run(args);
+            } catch (const cct::Error& e) {
+              expect(e.status() == status && std::string(e.what()).find(why) != std::string::npos,
+                     std::string("refused as ") + e.what() + ", want " + why);
+              return;
+            }
+            expect(false, "not refused: " + why);
+          };
+          auto args = cct::test::coll_args(CCT_ALLREDUCE, &value, &result, 1, CCT_INT32, 0, 0);
+          args.collective = static_cast<cct_collective>(99);
+          refused(args, CCT_ERR_INVALID_ARG, "collective 99 is unknown");
+          args = cct::test::coll_args(CCT_ALLREDUCE, &value, &result, 1,
+                                      static_cast<cct_datatype>(42), 0, 0);
+          refused(args, CCT_ERR_INVALID_ARG, "datatype 42 is unknown");
+          args = cct::test::coll_args(CCT_BCAST, nullptr, &value, 1, CCT_INT32, 1, 0);
+          refused(args, CCT_ERR_INVALID_ARG, "root 1 is outside 0..0");
+          args = cct::test::coll_args(CCT_ALLGATHERV, &value, &result, 0, CCT_INT32, 0, 0);
+          refused(args, CCT_ERR_INVALID_ARG, "recvcounts is NULL");
+          args = cct::test::coll_args(CCT_ALLREDUCE, &value, &result, 1, CCT_INT32, 0, 0);
+          args.recvmem = CCT_MEMORY_DEVICE;
+          refused(args, CCT_ERR_UNSUPPORTED, "takes host memory only");
+          // The runtime is still whole: the same call in host memory runs.
+          args.recvmem = CCT_MEMORY_HOST;
+          rt.run(args);
+          expect(result == 7, "allreduce on one rank after the refusals");
+        }) == "");
 }

@@ -50,13 +50,21 @@ enum class InPlaceMark {
   kRecv,    // recvbuf: the rank's own result stays where it is in sendbuf
 };
 
+// The per-rank arrays of cct_coll_args, as a bit set.
+enum CountArray : unsigned {
+  kRecvCounts = 1u << 0,
+  kRecvDispls = 1u << 1,
+};
+
 struct CollectiveInfo {
   cct_collective id;
   const char* name;      // in profiles, logs, ccinfo, CCT_FORCE
   const char* mpi_name;  // the MPI call it stands for
   bool rooted;           // has a root (cct_coll_args.root matters)
   bool reduction;        // combines with cct_coll_args.op
-  bool vector;           // per-rank counts (cct_coll_args.recvcounts...)
+  // The per-rank arrays of cct_coll_args it reads (kRecvCounts | ...),
+  // none of them NULL; 0 for the collectives of one count.
+  unsigned arrays;
   // The algorithm a call runs where no rule applies: it runs on any
   // communicator, count, root, datatype and op, so a call always has one.
   const char* default_algorithm;
@@ -76,6 +84,9 @@ struct CollectiveInfo {
   // Rank `rank`'s expected result, given every rank's arguments (calls[r]
   // is rank r's).
   std::vector<Piece> (*expected)(std::span<const cct_coll_args> calls, int rank);
+
+  // A vector collective: its blocks have per-rank counts.
+  bool vector() const { return arrays != 0; }
 };
 
 // The row of c; throws cct::Error for a value that has none.
