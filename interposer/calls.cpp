@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "datatype_layout.hpp"
 #include "mpi_types.hpp"
@@ -38,26 +39,13 @@ int64_t times(int blocks, int count) {
   return int64_t{blocks} * count;
 }
 
-cct_coll_args call(cct_collective c, const void* send, void* recv, std::size_t count,
-                   cct_datatype dtype, cct_op op, int root) {
-  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
-                       .abi_version = CCT_ABI_VERSION,
-                       .collective = c,
-                       .sendbuf = send,
-                       .recvbuf = recv,
-                       .count = count,
-                       .dtype = dtype,
-                       .op = op,
-                       .root = root};
-}
-
 // Whether the runtime keeps a call on blocks of count x type on the library.
 // Arguments MPI judges are not decided here (false): the call's conversion
 // refuses them.
 bool kept(Runtime& rt, cct_collective c, int64_t count, MPI_Datatype type, int root) {
   const std::optional<Layout> block = layout_of(count, type);
   return block &&
-         rt.keeps_library(call(c, nullptr, nullptr, block->bytes, CCT_UINT8, CCT_SUM, root));
+         rt.keeps_library(make_call(c, nullptr, nullptr, block->bytes, CCT_UINT8, CCT_SUM, root));
 }
 
 // MPI's int counts as the runtime's, in storage kept per thread (a steady
@@ -78,7 +66,7 @@ std::optional<const std::size_t*> as_counts(const int* counts, int n,
 const char* const kKeptOnLibrary = "the profile keeps the MPI library's own call for this size";
 
 const char* barrier(Runtime& rt) {
-  if (rt.keeps_library(call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0)))
+  if (rt.keeps_library(make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0)))
     return kKeptOnLibrary;
   rt.barrier();
   return nullptr;
@@ -222,7 +210,8 @@ const char* reduction(Runtime& rt, const void* sendbuf, void* recvbuf, int count
   if (!t) return kType;
   if (!o) return kOp;
   if (count < 0) return kArguments;
-  cct_coll_args args = call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o, root);
+  cct_coll_args args =
+      make_call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o, root);
   if (rt.keeps_library(args)) return kKeptOnLibrary;
   args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
   args.recvbuf = recvbuf;
@@ -270,7 +259,7 @@ const char* reduce_scatter(Runtime& rt, const void* sendbuf, void* recvbuf, cons
   thread_local std::vector<std::size_t> counts;
   const auto mine = as_counts(recvcounts, rt.size(), counts);
   if (!mine) return kArguments;
-  cct_coll_args args = call(CCT_REDUCE_SCATTER, nullptr, nullptr, 0, *t, *o, 0);
+  cct_coll_args args = make_call(CCT_REDUCE_SCATTER, nullptr, nullptr, 0, *t, *o, 0);
   args.recvcounts = *mine;
   if (rt.keeps_library(args)) return kKeptOnLibrary;
   args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
@@ -312,7 +301,7 @@ const char* allgatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Data
   const std::optional<Layout> one = layout_of(1, recvtype);
   if (!one || !as_counts(recvcounts, rt.size(), bytes)) return kArguments;
   for (std::size_t& b : bytes) b *= one->bytes;
-  cct_coll_args args = call(CCT_ALLGATHERV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0);
+  cct_coll_args args = make_call(CCT_ALLGATHERV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0);
   args.recvcounts = bytes.data();
   if (rt.keeps_library(args)) return kKeptOnLibrary;
   PackTally tally;

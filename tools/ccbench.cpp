@@ -89,15 +89,8 @@ struct Bench {
 // A call of c on count elements (each rank's block, for the vector
 // collectives): int32 sums for the reductions, bytes for the others.
 cct_coll_args Bench::call(cct_collective c, const void* s, void* r, int count) {
-  cct_coll_args args{.struct_size = sizeof(cct_coll_args),
-                     .abi_version = CCT_ABI_VERSION,
-                     .collective = c,
-                     .sendbuf = s,
-                     .recvbuf = r,
-                     .count = static_cast<std::size_t>(count),
-                     .dtype = is_reduction(c) ? CCT_INT32 : CCT_UINT8,
-                     .op = CCT_SUM,
-                     .root = 0};
+  cct_coll_args args = cct::make_call(c, s, r, static_cast<std::size_t>(count),
+                                      is_reduction(c) ? CCT_INT32 : CCT_UINT8, CCT_SUM, 0);
   return blocks.fill(args, size);
 }
 

@@ -19,27 +19,13 @@ constexpr uint32_t kCallTag = 1;
 constexpr uint32_t kAlignTag = 2;
 constexpr uint32_t kTimesTag = 3;
 
-cct_coll_args make_args(cct_collective c, const void* send, void* recv, std::size_t count,
-                        cct_datatype dtype, cct_op op, uint32_t tag) {
-  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
-                       .abi_version = CCT_ABI_VERSION,
-                       .collective = c,
-                       .sendbuf = send,
-                       .recvbuf = recv,
-                       .count = count,
-                       .dtype = dtype,
-                       .op = op,
-                       .root = 0,
-                       .tag = tag};
-}
-
 // A plan of a baseline algorithm the measurement itself relies on.
 std::unique_ptr<Plan> helper_plan(const Registry& registry, const Communicator& comm,
                                   cct_collective c, const char* name) {
   const AlgorithmEntry* alg = registry.find_algorithm(c, name);
   const std::string label = std::string(collective_name(c)) + "/" + name;
   if (alg == nullptr) throw Error("measurement needs " + label + ", which is not registered");
-  const cct_coll_args sample = make_args(c, nullptr, nullptr, 0, CCT_DOUBLE, CCT_MAX, 0);
+  const cct_coll_args sample = make_call(c, nullptr, nullptr, 0, CCT_DOUBLE, CCT_MAX, 0, 0);
   const std::vector<int64_t> params = alg->default_params();
   if (std::string why = why_unusable(*alg, comm, sample, params); !why.empty())
     throw Error("measurement needs " + label + ", which cannot run here: " + why,
@@ -84,7 +70,7 @@ cct_datatype measured_dtype(const Call& call) {
 cct_coll_args measured_args(const Call& call, int np, uint32_t tag, EqualBlocks& blocks) {
   const cct_datatype dtype = measured_dtype(call);
   const std::size_t count = static_cast<std::size_t>(call.bytes) / sdk::dtype_size(dtype);
-  cct_coll_args args = make_args(call.collective, nullptr, nullptr, count, dtype, CCT_SUM, tag);
+  cct_coll_args args = make_call(call.collective, nullptr, nullptr, count, dtype, CCT_SUM, 0, tag);
   return blocks.fill(args, np);
 }
 
@@ -236,13 +222,13 @@ int next_round(const std::vector<double>& figures, const MeasureOptions& limits)
 
 std::vector<double> Measurer::rank_max(const std::vector<double>& mine) {
   std::vector<double> out(mine.size());
-  reduce_max_->run(make_args(CCT_ALLREDUCE, mine.data(), out.data(), mine.size(), CCT_DOUBLE,
-                             CCT_MAX, kTimesTag));
+  reduce_max_->run(make_call(CCT_ALLREDUCE, mine.data(), out.data(), mine.size(), CCT_DOUBLE,
+                             CCT_MAX, 0, kTimesTag));
   return out;
 }
 
 void Measurer::align() {
-  barrier_->run(make_args(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, kAlignTag));
+  barrier_->run(make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0, kAlignTag));
 }
 
 }  // namespace cct::tuner

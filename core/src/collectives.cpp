@@ -425,6 +425,20 @@ std::size_t message_bytes(const cct_coll_args& args, int size) {
   return collective_info(args.collective).message_bytes(args, size);
 }
 
+cct_coll_args make_call(cct_collective c, const void* send, void* recv, std::size_t count,
+                        cct_datatype dtype, cct_op op, int root, uint32_t tag) {
+  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
+                       .abi_version = CCT_ABI_VERSION,
+                       .collective = c,
+                       .sendbuf = send,
+                       .recvbuf = recv,
+                       .count = count,
+                       .dtype = dtype,
+                       .op = op,
+                       .root = root,
+                       .tag = tag};
+}
+
 cct_coll_args& EqualBlocks::fill(cct_coll_args& args, int size) {
   if (!collective_info(args.collective).vector()) return args;
   counts_.assign(n_of(size), args.count);

@@ -23,19 +23,6 @@ void log_line(const std::string& line) {
   if (::write(STDERR_FILENO, line.data(), line.size()) < 0) return;  // nowhere left to say it
 }
 
-cct_coll_args make_args(cct_collective c, const void* send, void* recv, std::size_t count,
-                        cct_datatype dtype, cct_op op, int root) {
-  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
-                       .abi_version = CCT_ABI_VERSION,
-                       .collective = c,
-                       .sendbuf = send,
-                       .recvbuf = recv,
-                       .count = count,
-                       .dtype = dtype,
-                       .op = op,
-                       .root = root};
-}
-
 // Device memory goes only to an algorithm that declares it takes it; the
 // buffers' kind may differ between ranks, so it never changes the choice:
 // a call the choice cannot take fails on the rank that passed it.
@@ -251,39 +238,39 @@ std::string Runtime::timed_out(const cct_coll_args& args, const std::string& why
 }
 
 void Runtime::barrier() {
-  run(make_args(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0));
+  run(make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0));
 }
 
 void Runtime::bcast(void* buf, std::size_t count, cct_datatype dtype, int root) {
-  run(make_args(CCT_BCAST, nullptr, buf, count, dtype, CCT_SUM, root));
+  run(make_call(CCT_BCAST, nullptr, buf, count, dtype, CCT_SUM, root));
 }
 
 void Runtime::gather(const void* send, void* recv, std::size_t count, cct_datatype dtype,
                      int root) {
-  run(make_args(CCT_GATHER, send, recv, count, dtype, CCT_SUM, root));
+  run(make_call(CCT_GATHER, send, recv, count, dtype, CCT_SUM, root));
 }
 
 void Runtime::scatter(const void* send, void* recv, std::size_t count, cct_datatype dtype,
                       int root) {
-  run(make_args(CCT_SCATTER, send, recv, count, dtype, CCT_SUM, root));
+  run(make_call(CCT_SCATTER, send, recv, count, dtype, CCT_SUM, root));
 }
 
 void Runtime::reduce(const void* send, void* recv, std::size_t count, cct_datatype dtype, cct_op op,
                      int root) {
-  run(make_args(CCT_REDUCE, send, recv, count, dtype, op, root));
+  run(make_call(CCT_REDUCE, send, recv, count, dtype, op, root));
 }
 
 void Runtime::allreduce(const void* send, void* recv, std::size_t count, cct_datatype dtype,
                         cct_op op) {
-  run(make_args(CCT_ALLREDUCE, send, recv, count, dtype, op, 0));
+  run(make_call(CCT_ALLREDUCE, send, recv, count, dtype, op, 0));
 }
 
 void Runtime::allgather(const void* send, void* recv, std::size_t count, cct_datatype dtype) {
-  run(make_args(CCT_ALLGATHER, send, recv, count, dtype, CCT_SUM, 0));
+  run(make_call(CCT_ALLGATHER, send, recv, count, dtype, CCT_SUM, 0));
 }
 
 void Runtime::alltoall(const void* send, void* recv, std::size_t count, cct_datatype dtype) {
-  run(make_args(CCT_ALLTOALL, send, recv, count, dtype, CCT_SUM, 0));
+  run(make_call(CCT_ALLTOALL, send, recv, count, dtype, CCT_SUM, 0));
 }
 
 }  // namespace cct

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "support/harness.hpp"
 
@@ -37,16 +38,7 @@ void launch(const AlgorithmEntry& alg, int ranks, const std::vector<int64_t>& pa
 
 cct_coll_args coll_args(cct_collective c, const void* sendbuf, void* recvbuf, std::size_t count,
                         cct_datatype dtype, int root, uint32_t tag, cct_op op) {
-  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
-                       .abi_version = CCT_ABI_VERSION,
-                       .collective = c,
-                       .sendbuf = sendbuf,
-                       .recvbuf = recvbuf,
-                       .count = count,
-                       .dtype = dtype,
-                       .op = op,
-                       .root = root,
-                       .tag = tag};
+  return make_call(c, sendbuf, recvbuf, count, dtype, op, root, tag);
 }
 
 void sweep(cct_collective c, std::string_view name,

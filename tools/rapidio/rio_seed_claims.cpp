@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "call_cost.hpp"
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "cct/sdk/comm.hpp"
 #include "simulated_job.hpp"
@@ -69,16 +70,7 @@ uint8_t pattern(std::size_t i, int seed) {
 
 cct_coll_args coll_args(cct_collective c, const void* send, void* recv, std::size_t count,
                         int root) {
-  return cct_coll_args{.struct_size = sizeof(cct_coll_args),
-                       .abi_version = CCT_ABI_VERSION,
-                       .collective = c,
-                       .sendbuf = send,
-                       .recvbuf = recv,
-                       .count = count,
-                       .dtype = CCT_UINT8,
-                       .op = CCT_SUM,
-                       .root = root,
-                       .tag = 1};
+  return cct::make_call(c, send, recv, count, CCT_UINT8, CCT_SUM, root, 1);
 }
 
 // One call of `algorithm` in a fresh job of n DSPs; returns its cost (rank

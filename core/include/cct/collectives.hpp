@@ -99,6 +99,11 @@ const CollectiveInfo* find_collective(std::string_view name);
 // A call's message size as its row defines it (the profile's size key).
 std::size_t message_bytes(const cct_coll_args& args, int size);
 
+// The arguments of one call of this build's ABI version: the vector
+// fields NULL, host memory.
+cct_coll_args make_call(cct_collective c, const void* send, void* recv, std::size_t count,
+                        cct_datatype dtype, cct_op op, int root, uint32_t tag = 0);
+
 // The per-rank arrays of a call whose every block is args.count elements,
 // laid one after another: what the tools that make calls of one size (the
 // tuner, ccbench) pass to the vector collectives, whose size key is then
