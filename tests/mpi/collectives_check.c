@@ -12,16 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-static int checks = 0;
-
-static void check(int ok, const char* what, int rank) {
-  ++checks;
-  if (!ok) {
-    ++failures;
-    fprintf(stderr, "collectives_check: rank %d: FAILED: %s\n", rank, what);
-  }
-}
+#define CHECK_PROGRAM "collectives_check"
+#include "checks.h"
 
 /* The value rank r contributes at index i of call `salt`. */
 static int value(int r, int i, int salt) {

@@ -29,16 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-static int checks = 0;
-
-static void check(int ok, const char* what, int rank) {
-  ++checks;
-  if (!ok) {
-    ++failures;
-    fprintf(stderr, "mixed_types_check: rank %d: FAILED: %s\n", rank, what);
-  }
-}
+#define CHECK_PROGRAM "mixed_types_check"
+#include "checks.h"
 
 /* The value source `id` contributes at index k of call `salt` (exact). */
 static double value(int id, int k, int salt) {
