@@ -35,8 +35,9 @@ void expect_memory_taken(const cct_coll_args& args, const cct_algorithm_desc& d)
 }
 
 // What the C API lets a careless caller pass, refused before anything is
-// indexed by it.
-void expect_valid(const cct_coll_args& args, int size) {
+// indexed by it. `arrays`: those of the row's arrays that must be there
+// (deciding reads the counts only; running reads all).
+void expect_valid(const cct_coll_args& args, int size, unsigned arrays) {
   const CollectiveInfo& row = collective_info(args.collective);
   const auto bad = [&](const std::string& what) {
     throw Error(std::string(row.name) + ": " + what, CCT_ERR_INVALID_ARG);
@@ -45,8 +46,8 @@ void expect_valid(const cct_coll_args& args, int size) {
     bad("datatype " + std::to_string(args.dtype) + " is unknown");
   if (row.reduction && (args.op < 0 || args.op >= CCT_OP_COUNT))
     bad("operator " + std::to_string(args.op) + " is unknown");
-  if ((row.arrays & kRecvCounts) && args.recvcounts == nullptr) bad("recvcounts is NULL");
-  if ((row.arrays & kRecvDispls) && args.rdispls == nullptr) bad("rdispls is NULL");
+  if ((arrays & kRecvCounts) && args.recvcounts == nullptr) bad("recvcounts is NULL");
+  if ((arrays & kRecvDispls) && args.rdispls == nullptr) bad("rdispls is NULL");
   if (row.rooted && (args.root < 0 || args.root >= size))
     bad("root " + std::to_string(args.root) + " is outside 0.." + std::to_string(size - 1));
 }
@@ -131,7 +132,7 @@ Choice& Runtime::select(const cct_coll_args& args) {
 }
 
 bool Runtime::keeps_library(const cct_coll_args& args) {
-  expect_valid(args, size());
+  expect_valid(args, size(), collective_info(args.collective).arrays & kRecvCounts);
   const Choice& choice = select(args);
   return (choice.algorithm->desc->required_caps & CCT_CAP_LIBRARY) != 0;
 }
@@ -195,7 +196,7 @@ cct_coll_args Runtime::out_of_place(const cct_coll_args& args, const Choice& cho
 void Runtime::run(cct_coll_args args) {
   if (!timed_out_.empty())
     throw Error(timed_out_ + "; the communicator cannot be used after that", CCT_ERR_TIMEOUT);
-  expect_valid(args, size());
+  expect_valid(args, size(), collective_info(args.collective).arrays);
   Choice& choice = select(args);
   expect_memory_taken(args, *choice.algorithm->desc);
   args = out_of_place(args, choice);
