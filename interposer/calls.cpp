@@ -268,27 +268,54 @@ const char* reduce_scatter(Runtime& rt, const void* sendbuf, void* recvbuf, cons
   return nullptr;
 }
 
-// A receive side of blocks at displacements, as bytes: every element from
-// the lowest displacement to the end of the furthest block is one run the
-// runtime writes blocks into (packed first where the type has gaps, so that
-// what lies between the blocks is put back as it was). `displs` gets each
-// block's displacement in that run, in bytes.
+// One side of blocks at displacements, as bytes: every element from the
+// lowest displacement to the end of the furthest block is one run the
+// runtime reads blocks from or writes them into (packed where the type has
+// gaps: a receive side packed first too, so that what lies between the
+// blocks is put back as it was). `displs` gets each block's displacement
+// in that run, in bytes.
 struct Span {
   std::optional<Bytes> bytes;
   int64_t elements = 0;
 };
 
-Span receive_span(PackTally& tally, void* recvbuf, const int* recvcounts, const int* rdispls,
-                  MPI_Datatype type, const Layout& one, int n, std::vector<std::size_t>& displs) {
+Span span_of(PackTally& tally, Scratch& scratch, const void* buf, const int* counts,
+             const int* displs_in, MPI_Datatype type, const Layout& one, int n,
+             std::vector<std::size_t>& displs) {
   int64_t lowest = 0, end = 0;
   for (int r = 0; r < n; ++r) {
-    lowest = std::min<int64_t>(lowest, rdispls[r]);
-    end = std::max<int64_t>(end, int64_t{rdispls[r]} + recvcounts[r]);
+    lowest = std::min<int64_t>(lowest, displs_in[r]);
+    end = std::max<int64_t>(end, int64_t{displs_in[r]} + counts[r]);
   }
   displs.resize(static_cast<std::size_t>(n));
-  for (int r = 0; r < n; ++r) displs[r] = static_cast<std::size_t>(rdispls[r] - lowest) * one.bytes;
-  auto* first = static_cast<unsigned char*>(recvbuf) + lowest * one.extent;
-  return {Bytes::of(tally, receive_scratch(), first, end - lowest, type), end - lowest};
+  for (int r = 0; r < n; ++r)
+    displs[r] = static_cast<std::size_t>(displs_in[r] - lowest) * one.bytes;
+  const auto* first = static_cast<const unsigned char*>(buf) + lowest * one.extent;
+  return {Bytes::of(tally, scratch, first, end - lowest, type), end - lowest};
+}
+
+// `counts` of `type` as bytes of its signature into `bytes`; an erroneous
+// count or type on this rank alone is an error here, since leaving the
+// call to the library on this rank would leave the others waiting.
+const std::size_t* bytes_of(const char* call, const int* counts, MPI_Datatype type, int n,
+                            std::vector<std::size_t>& bytes) {
+  const std::optional<Layout> one = layout_of(1, type);
+  if (!one || !as_counts(counts, n, bytes))
+    throw Error(std::string(call) + ": a negative count or a null datatype on this rank");
+  for (std::size_t& b : bytes) b *= one->bytes;
+  return bytes.data();
+}
+
+Layout one_of(const char* call, MPI_Datatype type) {
+  const std::optional<Layout> one = layout_of(1, type);
+  if (!one) throw Error(std::string(call) + ": a null datatype on this rank");
+  return *one;
+}
+
+// This rank's own block in bytes, as bytes_of judges it.
+std::size_t own_bytes(const char* call, int count, MPI_Datatype type) {
+  if (count < 0) throw Error(std::string(call) + ": a negative count on this rank");
+  return static_cast<std::size_t>(count) * one_of(call, type).bytes;
 }
 
 // allgatherv: the decision rests on recvcounts (equal on every rank) and
@@ -305,7 +332,8 @@ const char* allgatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Data
   args.recvcounts = bytes.data();
   if (rt.keeps_library(args)) return kKeptOnLibrary;
   PackTally tally;
-  Span all = receive_span(tally, recvbuf, recvcounts, rdispls, recvtype, *one, rt.size(), displs);
+  Span all = span_of(tally, receive_scratch(), recvbuf, recvcounts, rdispls, recvtype, *one,
+                     rt.size(), displs);
   if (!all.bytes) return kArguments;
   args.rdispls = displs.data();
   args.recvbuf = all.bytes->in_out(0, all.elements);
@@ -321,6 +349,105 @@ const char* allgatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Data
   rt.run(args);
   all.bytes->unpack();
   count_packing(CCT_ALLGATHERV, tally);
+  return nullptr;
+}
+
+// gatherv, scatterv and alltoallv: no rank knows the others' counts, so
+// the decision rests on the root and on the sum of every rank's share,
+// which the runtime agrees on where the profile's choice depends on it.
+const char* gatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype,
+                    int root) {
+  if (bad_root(rt, root)) return kArguments;
+  const bool at_root = rt.rank() == root, in_place = at_root && sendbuf == MPI_IN_PLACE;
+  thread_local std::vector<std::size_t> bytes, displs;
+  if (at_root) bytes_of("MPI_Gatherv", recvcounts, recvtype, rt.size(), bytes);
+  const std::size_t mine = in_place ? bytes[root] : own_bytes("MPI_Gatherv", sendcount, sendtype);
+  cct_coll_args args = make_call(CCT_GATHERV, nullptr, nullptr, mine, CCT_UINT8, CCT_SUM, root);
+  if (at_root) args.recvcounts = bytes.data();
+  if (rt.keeps_library(args)) return kKeptOnLibrary;
+  PackTally tally;
+  Span all;
+  if (at_root) {
+    all = span_of(tally, receive_scratch(), recvbuf, recvcounts, rdispls, recvtype,
+                  one_of("MPI_Gatherv", recvtype), rt.size(), displs);
+    args.rdispls = displs.data();
+    args.recvbuf = all.bytes->in_out(0, all.elements);
+  }
+  std::optional<Bytes> send;
+  if (in_place) {
+    args.sendbuf = CCT_IN_PLACE;
+  } else {
+    send = Bytes::of(tally, send_scratch(), sendbuf, sendcount, sendtype);
+    args.sendbuf = send->input();
+  }
+  rt.run(args);
+  if (at_root) all.bytes->unpack();
+  count_packing(CCT_GATHERV, tally);
+  return nullptr;
+}
+
+const char* scatterv(Runtime& rt, const void* sendbuf, const int* sendcounts, const int* sdispls,
+                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                     int root) {
+  if (bad_root(rt, root)) return kArguments;
+  const bool at_root = rt.rank() == root, in_place = at_root && recvbuf == MPI_IN_PLACE;
+  thread_local std::vector<std::size_t> bytes, displs;
+  if (at_root) bytes_of("MPI_Scatterv", sendcounts, sendtype, rt.size(), bytes);
+  const std::size_t mine = in_place ? bytes[root] : own_bytes("MPI_Scatterv", recvcount, recvtype);
+  cct_coll_args args = make_call(CCT_SCATTERV, nullptr, nullptr, mine, CCT_UINT8, CCT_SUM, root);
+  if (at_root) args.sendcounts = bytes.data();
+  if (rt.keeps_library(args)) return kKeptOnLibrary;
+  PackTally tally;
+  Span all;
+  if (at_root) {
+    all = span_of(tally, send_scratch(), sendbuf, sendcounts, sdispls, sendtype,
+                  one_of("MPI_Scatterv", sendtype), rt.size(), displs);
+    args.sdispls = displs.data();
+    args.sendbuf = all.bytes->input();
+  }
+  std::optional<Bytes> mine_out;
+  if (in_place) {
+    args.recvbuf = CCT_IN_PLACE;
+  } else {
+    mine_out = Bytes::of(tally, receive_scratch(), recvbuf, recvcount, recvtype);
+    args.recvbuf = mine_out->output();
+  }
+  rt.run(args);
+  if (mine_out) mine_out->unpack();
+  count_packing(CCT_SCATTERV, tally);
+  return nullptr;
+}
+
+const char* alltoallv(Runtime& rt, const void* sendbuf, const int* sendcounts, const int* sdispls,
+                      MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                      const int* rdispls, MPI_Datatype recvtype) {
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  thread_local std::vector<std::size_t> send_bytes, recv_bytes, send_displs, recv_displs;
+  cct_coll_args args = make_call(CCT_ALLTOALLV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0);
+  args.recvcounts = bytes_of("MPI_Alltoallv", recvcounts, recvtype, rt.size(), recv_bytes);
+  args.sendcounts = in_place
+                        ? args.recvcounts
+                        : bytes_of("MPI_Alltoallv", sendcounts, sendtype, rt.size(), send_bytes);
+  if (rt.keeps_library(args)) return kKeptOnLibrary;
+  PackTally tally;
+  Span all = span_of(tally, receive_scratch(), recvbuf, recvcounts, rdispls, recvtype,
+                     one_of("MPI_Alltoallv", recvtype), rt.size(), recv_displs);
+  args.rdispls = recv_displs.data();
+  args.recvbuf = all.bytes->in_out(0, all.elements);
+  Span out;
+  if (in_place) {
+    args.sendbuf = CCT_IN_PLACE;
+    args.sdispls = args.rdispls;
+  } else {
+    out = span_of(tally, send_scratch(), sendbuf, sendcounts, sdispls, sendtype,
+                  one_of("MPI_Alltoallv", sendtype), rt.size(), send_displs);
+    args.sdispls = send_displs.data();
+    args.sendbuf = out.bytes->input();
+  }
+  rt.run(args);
+  all.bytes->unpack();
+  count_packing(CCT_ALLTOALLV, tally);
   return nullptr;
 }
 

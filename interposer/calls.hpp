@@ -12,6 +12,10 @@
 // - allgatherv: as allgather, with recvcounts (equal on every rank by MPI's
 //   rules) in bytes of the type signature; each rank's displacements and
 //   datatypes are its own;
+// - gatherv, scatterv, alltoallv: every datatype, as bytes; no rank knows
+//   the others' counts, so the decision rests on the root and the sum of
+//   the ranks' shares, which the runtime agrees on where its choice
+//   depends on the size (Runtime::keeps_library);
 // - the reductions (reduce, allreduce, reduce_scatter_block,
 //   reduce_scatter, scan, exscan): MPI requires the same datatype,
 //   operator (and recvcounts) on every rank, and the runtime must compute
@@ -57,5 +61,14 @@ const char* scan(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI
                  MPI_Op op);
 const char* exscan(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                    MPI_Op op);
+const char* gatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                    void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype,
+                    int root);
+const char* scatterv(Runtime& rt, const void* sendbuf, const int* sendcounts, const int* sdispls,
+                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                     int root);
+const char* alltoallv(Runtime& rt, const void* sendbuf, const int* sendcounts, const int* sdispls,
+                      MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+                      const int* rdispls, MPI_Datatype recvtype);
 
 }  // namespace cct::interposer

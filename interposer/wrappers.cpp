@@ -226,4 +226,49 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
       [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); });
 }
 
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  return intercept(
+      CCT_GATHERV, comm,
+      [&] {
+        return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            root, comm);
+      },
+      [&](Runtime& rt) {
+        return gatherv(rt, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                       root);
+      });
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
+  return intercept(
+      CCT_SCATTERV, comm,
+      [&] {
+        return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                             root, comm);
+      },
+      [&](Runtime& rt) {
+        return scatterv(rt, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                        root);
+      });
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  return intercept(
+      CCT_ALLTOALLV, comm,
+      [&] {
+        return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                              recvtype, comm);
+      },
+      [&](Runtime& rt) {
+        return alltoallv(rt, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                         recvtype);
+      });
+}
+
 }  // extern "C"

@@ -17,6 +17,8 @@ struct MpiArgs {
   MPI_Comm comm;
   const int* recvcounts;
   const int* rdispls;
+  const int* sendcounts;
+  const int* sdispls;
 };
 
 // An array of `size` counts as MPI's ints, in storage kept per thread so
@@ -63,6 +65,18 @@ constexpr Call kCalls[] = {
     },
     [](const MpiArgs& a) { return PMPI_Scan(a.send, a.recv, a.count, a.type, a.op, a.comm); },
     [](const MpiArgs& a) { return PMPI_Exscan(a.send, a.recv, a.count, a.type, a.op, a.comm); },
+    [](const MpiArgs& a) {
+      return PMPI_Gatherv(a.send, a.count, a.type, a.recv, a.recvcounts, a.rdispls, a.type, a.root,
+                          a.comm);
+    },
+    [](const MpiArgs& a) {
+      return PMPI_Scatterv(a.send, a.sendcounts, a.sdispls, a.type, a.recv, a.count, a.type, a.root,
+                           a.comm);
+    },
+    [](const MpiArgs& a) {
+      return PMPI_Alltoallv(a.send, a.sendcounts, a.sdispls, a.type, a.recv, a.recvcounts,
+                            a.rdispls, a.type, a.comm);
+    },
 };
 static_assert(std::size(kCalls) == CCT_COLLECTIVE_COUNT, "every cct_collective needs its call");
 
@@ -81,7 +95,7 @@ MPI_Op mpi_op(cct_op op) {
 }
 
 int call_library(const cct_coll_args& a, MPI_Datatype type, MPI_Comm comm) {
-  thread_local std::vector<int> recvcounts, rdispls;
+  thread_local std::vector<int> recvcounts, rdispls, sendcounts, sdispls;
   int size = 0;
   PMPI_Comm_size(comm, &size);
   const MpiArgs mpi{.send = a.sendbuf == CCT_IN_PLACE ? MPI_IN_PLACE : a.sendbuf,
@@ -92,7 +106,9 @@ int call_library(const cct_coll_args& a, MPI_Datatype type, MPI_Comm comm) {
                     .root = a.root,
                     .comm = comm,
                     .recvcounts = as_ints(a.recvcounts, size, recvcounts),
-                    .rdispls = as_ints(a.rdispls, size, rdispls)};
+                    .rdispls = as_ints(a.rdispls, size, rdispls),
+                    .sendcounts = as_ints(a.sendcounts, size, sendcounts),
+                    .sdispls = as_ints(a.sdispls, size, sdispls)};
   return kCalls[a.collective](mpi);
 }
 

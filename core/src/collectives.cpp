@@ -42,6 +42,28 @@ std::size_t average_block_bytes(const cct_coll_args& a, int size) {
   return total_of(a.recvcounts, size) / n_of(size) * sdk::dtype_size(a.dtype);
 }
 
+// The end of the furthest block of counts at displacements (0 for NULL
+// arrays: a rank that passes none).
+std::size_t span_of(const std::size_t* counts, const std::size_t* displs, int size) {
+  std::size_t end = 0;
+  for (int r = 0; counts != nullptr && r < size; ++r) end = std::max(end, displs[r] + counts[r]);
+  return end;
+}
+
+// alltoallv's share: what this rank sends, in all.
+std::size_t sent_bytes(const cct_coll_args& a, int size) {
+  return total_of(a.sendcounts, size) * sdk::dtype_size(a.dtype);
+}
+
+// The parts an agreed total is the sum of: one block per rank, or one per
+// pair of ranks.
+std::size_t per_rank(int size) {
+  return n_of(size);
+}
+std::size_t per_pair(int size) {
+  return n_of(size) * n_of(size);
+}
+
 // Where rank r's block starts in a reduce_scatter's input: after the
 // blocks of the ranks before it.
 std::size_t block_start(const cct_coll_args& a, int r) {
@@ -88,6 +110,16 @@ Extent allgatherv_extent(const cct_coll_args& a, int rank, int size) {
   return {a.recvcounts[rank], end};
 }
 
+Extent gatherv_extent(const cct_coll_args& a, int rank, int size) {
+  return {a.count, rank == a.root ? span_of(a.recvcounts, a.rdispls, size) : 0};
+}
+Extent scatterv_extent(const cct_coll_args& a, int rank, int size) {
+  return {rank == a.root ? span_of(a.sendcounts, a.sdispls, size) : 0, a.count};
+}
+Extent alltoallv_extent(const cct_coll_args& a, int, int size) {
+  return {span_of(a.sendcounts, a.sdispls, size), span_of(a.recvcounts, a.rdispls, size)};
+}
+
 // ---- where the in-place input lies in recvbuf ------------------------
 
 Region no_region(const cct_coll_args&, int, int) {
@@ -111,6 +143,13 @@ Region whole_input(const cct_coll_args& a, int rank, int size) {
 }
 Region own_displaced_block(const cct_coll_args& a, int rank, int) {
   return {a.rdispls[rank], a.recvcounts[rank]};
+}
+
+Region root_displaced_block(const cct_coll_args& a, int, int) {
+  return {a.rdispls[a.root], a.recvcounts[a.root]};
+}
+Region received_span(const cct_coll_args& a, int rank, int size) {
+  return {0, alltoallv_extent(a, rank, size).recv};
 }
 
 // ---- expected results ------------------------------------------------
@@ -187,6 +226,27 @@ std::vector<Piece> gathered_at_displacements(Calls calls, int rank) {
   return out;
 }
 
+std::vector<Piece> gathered_at_root_displacements(Calls calls, int rank) {
+  if (rank != calls[rank].root) return {};
+  return gathered_at_displacements(calls, rank);
+}
+
+std::vector<Piece> scattered_from_displacements(Calls calls, int rank) {
+  const cct_coll_args& root = calls[calls[rank].root];
+  return {{0, calls[rank].count, root.root, root.root + 1, root.sdispls[rank]}};
+}
+
+// Block r of every rank, from where that rank keeps it, to where this rank
+// takes it.
+std::vector<Piece> exchanged_at_displacements(Calls calls, int rank) {
+  std::vector<Piece> out;
+  const cct_coll_args& mine = calls[rank];
+  for (int from = 0; from < size_of(calls); ++from)
+    out.push_back(
+        {mine.rdispls[from], mine.recvcounts[from], from, from + 1, calls[from].sdispls[rank]});
+  return out;
+}
+
 // Ranks 0..rank inclusive (scan), or before rank (exscan; none on rank 0).
 std::vector<Piece> prefix(Calls calls, int rank) {
   return {{0, calls[0].count, 0, rank + 1, 0}};
@@ -204,10 +264,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = false,
      .reduction = false,
      .arrays = 0,
+     .arrays_at_root = false,
      .default_algorithm = "dissemination",
      .size_key = "none: 0",
      .sized = false,
      .message_bytes = no_bytes,
+     .key_parts = nullptr,
      .extent = nothing,
      .in_place = InPlaceMark::kNone,
      .in_place_root_only = false,
@@ -219,10 +281,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = true,
      .reduction = false,
      .arrays = 0,
+     .arrays_at_root = false,
      .default_algorithm = "binomial",
      .size_key = "the buffer",
      .sized = true,
      .message_bytes = count_bytes,
+     .key_parts = nullptr,
      .extent = bcast_extent,
      .in_place = InPlaceMark::kAlways,
      .in_place_root_only = true,
@@ -234,10 +298,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = true,
      .reduction = false,
      .arrays = 0,
+     .arrays_at_root = false,
      .default_algorithm = "binomial",
      .size_key = "one rank's block",
      .sized = true,
      .message_bytes = count_bytes,
+     .key_parts = nullptr,
      .extent = gather_extent,
      .in_place = InPlaceMark::kSend,
      .in_place_root_only = true,
@@ -249,10 +315,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = true,
      .reduction = false,
      .arrays = 0,
+     .arrays_at_root = false,
      .default_algorithm = "binomial",
      .size_key = "one rank's block",
      .sized = true,
      .message_bytes = count_bytes,
+     .key_parts = nullptr,
      .extent = scatter_extent,
      .in_place = InPlaceMark::kRecv,
      .in_place_root_only = true,
@@ -264,10 +332,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = true,
      .reduction = true,
      .arrays = 0,
+     .arrays_at_root = false,
      .default_algorithm = "binomial",
      .size_key = "the vector",
      .sized = true,
      .message_bytes = count_bytes,
+     .key_parts = nullptr,
      .extent = reduce_extent,
      .in_place = InPlaceMark::kSend,
      .in_place_root_only = true,
@@ -279,10 +349,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = false,
      .reduction = true,
      .arrays = 0,
+     .arrays_at_root = false,
      .default_algorithm = "recursive_doubling",
      .size_key = "the vector",
      .sized = true,
      .message_bytes = count_bytes,
+     .key_parts = nullptr,
      .extent = vector_extent,
      .in_place = InPlaceMark::kSend,
      .in_place_root_only = false,
@@ -294,10 +366,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = false,
      .reduction = false,
      .arrays = 0,
+     .arrays_at_root = false,
      .default_algorithm = "ring",
      .size_key = "one rank's block",
      .sized = true,
      .message_bytes = count_bytes,
+     .key_parts = nullptr,
      .extent = allgather_extent,
      .in_place = InPlaceMark::kSend,
      .in_place_root_only = false,
@@ -309,10 +383,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = false,
      .reduction = false,
      .arrays = 0,
+     .arrays_at_root = false,
      .default_algorithm = "pairwise",
      .size_key = "the bytes sent to each peer",
      .sized = true,
      .message_bytes = count_bytes,
+     .key_parts = nullptr,
      .extent = alltoall_extent,
      .in_place = InPlaceMark::kSend,
      .in_place_root_only = false,
@@ -324,10 +400,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = false,
      .reduction = true,
      .arrays = 0,
+     .arrays_at_root = false,
      .default_algorithm = "recursive_halving",
      .size_key = "one rank's block of the result",
      .sized = true,
      .message_bytes = count_bytes,
+     .key_parts = nullptr,
      .extent = reduce_scatter_block_extent,
      .in_place = InPlaceMark::kSend,
      .in_place_root_only = false,
@@ -339,10 +417,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = false,
      .reduction = true,
      .arrays = kRecvCounts,
+     .arrays_at_root = false,
      .default_algorithm = "ring",
      .size_key = "the average block of the result: the input's bytes / ranks",
      .sized = true,
      .message_bytes = average_block_bytes,
+     .key_parts = nullptr,
      .extent = reduce_scatter_extent,
      .in_place = InPlaceMark::kSend,
      .in_place_root_only = false,
@@ -354,10 +434,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = false,
      .reduction = false,
      .arrays = kRecvCounts | kRecvDispls,
+     .arrays_at_root = false,
      .default_algorithm = "ring",
      .size_key = "the average block: the bytes every rank receives / ranks",
      .sized = true,
      .message_bytes = average_block_bytes,
+     .key_parts = nullptr,
      .extent = allgatherv_extent,
      .in_place = InPlaceMark::kSend,
      .in_place_root_only = false,
@@ -369,10 +451,12 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = false,
      .reduction = true,
      .arrays = 0,
+     .arrays_at_root = false,
      .default_algorithm = "recursive_doubling",
      .size_key = "the vector",
      .sized = true,
      .message_bytes = count_bytes,
+     .key_parts = nullptr,
      .extent = vector_extent,
      .in_place = InPlaceMark::kSend,
      .in_place_root_only = false,
@@ -384,15 +468,68 @@ constexpr CollectiveInfo kCollectives[] = {
      .rooted = false,
      .reduction = true,
      .arrays = 0,
+     .arrays_at_root = false,
      .default_algorithm = "recursive_doubling",
      .size_key = "the vector",
      .sized = true,
      .message_bytes = count_bytes,
+     .key_parts = nullptr,
      .extent = vector_extent,
      .in_place = InPlaceMark::kSend,
      .in_place_root_only = false,
      .in_place_input = first_block,
      .expected = exclusive_prefix},
+    {.id = CCT_GATHERV,
+     .name = "gatherv",
+     .mpi_name = "MPI_Gatherv",
+     .rooted = true,
+     .reduction = false,
+     .arrays = kRecvCounts | kRecvDispls,
+     .arrays_at_root = true,
+     .default_algorithm = "linear",
+     .size_key = "the average block: the bytes the root receives / ranks (agreed)",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .key_parts = per_rank,
+     .extent = gatherv_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = true,
+     .in_place_input = root_displaced_block,
+     .expected = gathered_at_root_displacements},
+    {.id = CCT_SCATTERV,
+     .name = "scatterv",
+     .mpi_name = "MPI_Scatterv",
+     .rooted = true,
+     .reduction = false,
+     .arrays = kSendCounts | kSendDispls,
+     .arrays_at_root = true,
+     .default_algorithm = "linear",
+     .size_key = "the average block: the bytes the root sends / ranks (agreed)",
+     .sized = true,
+     .message_bytes = count_bytes,
+     .key_parts = per_rank,
+     .extent = scatterv_extent,
+     .in_place = InPlaceMark::kRecv,
+     .in_place_root_only = true,
+     .in_place_input = no_region,
+     .expected = scattered_from_displacements},
+    {.id = CCT_ALLTOALLV,
+     .name = "alltoallv",
+     .mpi_name = "MPI_Alltoallv",
+     .rooted = false,
+     .reduction = false,
+     .arrays = kSendCounts | kSendDispls | kRecvCounts | kRecvDispls,
+     .arrays_at_root = false,
+     .default_algorithm = "pairwise",
+     .size_key = "the average block of a pair: the bytes all ranks send / ranks^2 (agreed)",
+     .sized = true,
+     .message_bytes = sent_bytes,
+     .key_parts = per_pair,
+     .extent = alltoallv_extent,
+     .in_place = InPlaceMark::kSend,
+     .in_place_root_only = false,
+     .in_place_input = received_span,
+     .expected = exchanged_at_displacements},
 };
 
 constexpr bool in_enum_order() {
@@ -440,12 +577,14 @@ cct_coll_args make_call(cct_collective c, const void* send, void* recv, std::siz
 }
 
 cct_coll_args& EqualBlocks::fill(cct_coll_args& args, int size) {
-  if (!collective_info(args.collective).vector()) return args;
+  const unsigned arrays = collective_info(args.collective).arrays;
   counts_.assign(n_of(size), args.count);
   displs_.resize(n_of(size));
   for (std::size_t r = 0; r < displs_.size(); ++r) displs_[r] = r * args.count;
-  args.recvcounts = counts_.data();
-  args.rdispls = displs_.data();
+  if (arrays & kRecvCounts) args.recvcounts = counts_.data();
+  if (arrays & kRecvDispls) args.rdispls = displs_.data();
+  if (arrays & kSendCounts) args.sendcounts = counts_.data();
+  if (arrays & kSendDispls) args.sdispls = displs_.data();
   return args;
 }
 

@@ -109,4 +109,20 @@ const Selection* Selector::select(cct_collective c, std::size_t bytes) const noe
   return nullptr;
 }
 
+// Sizes from 0 up, each range of the first matching rule or of no rule
+// (the default) in turn: one and the same selection throughout, or not.
+bool Selector::size_matters(cct_collective c) const noexcept {
+  if (c < 0 || c >= CCT_COLLECTIVE_COUNT || ranges_[c].empty()) return false;
+  const Selection* first = select(c, 0);
+  for (const Range& r : ranges_[c]) {
+    const Selection* at_lo = select(c, r.lo);
+    const Selection* after = r.last == SIZE_MAX ? at_lo : select(c, r.last + 1);
+    for (const Selection* s : {at_lo, after})
+      if (s != first && (s == nullptr || first == nullptr || s->algorithm != first->algorithm ||
+                         s->params != first->params))
+        return true;
+  }
+  return false;
+}
+
 }  // namespace cct

@@ -48,6 +48,8 @@ void expect_valid(const cct_coll_args& args, int size, unsigned arrays) {
     bad("operator " + std::to_string(args.op) + " is unknown");
   if ((arrays & kRecvCounts) && args.recvcounts == nullptr) bad("recvcounts is NULL");
   if ((arrays & kRecvDispls) && args.rdispls == nullptr) bad("rdispls is NULL");
+  if ((arrays & kSendCounts) && args.sendcounts == nullptr) bad("sendcounts is NULL");
+  if ((arrays & kSendDispls) && args.sdispls == nullptr) bad("sdispls is NULL");
   if (row.rooted && (args.root < 0 || args.root >= size))
     bad("root " + std::to_string(args.root) + " is outside 0.." + std::to_string(size - 1));
 }
@@ -122,25 +124,54 @@ Choice& Runtime::choice_of(const Selection& s) {
 }
 
 Choice& Runtime::select(const cct_coll_args& args) {
-  if (collective_info(args.collective).vector()) return select_afresh(args);
+  const CollectiveInfo& row = collective_info(args.collective);
+  if (row.key_parts != nullptr) return select_afresh(args, agreed_key(args, row));
+  if (row.vector()) return select_afresh(args, message_bytes(args, size()));
   Selected& last = selected_[args.collective];
   const bool same = last.count == args.count && last.dtype == args.dtype && last.op == args.op &&
                     last.root == args.root;
   if (same && options_.log != Log::kDebug) return *last.choice;  // debug logs every call
-  last = {args.count, args.dtype, args.op, args.root, &select_afresh(args)};
+  last = {args.count, args.dtype, args.op, args.root,
+          &select_afresh(args, message_bytes(args, size()))};
   return *last.choice;
 }
 
-bool Runtime::keeps_library(const cct_coll_args& args) {
-  expect_valid(args, size(), collective_info(args.collective).arrays & kRecvCounts);
-  const Choice& choice = select(args);
-  return (choice.algorithm->desc->required_caps & CCT_CAP_LIBRARY) != 0;
+// No rank knows the size of such a call alone. Where every size chooses
+// alike the size does not matter and nothing is spent; otherwise the ranks
+// sum their shares (one small allreduce, with the default's algorithm). A
+// decision of keeps_library() hands its sum to the run() that follows, so
+// a call agrees once.
+std::size_t Runtime::agreed_key(const cct_coll_args& args, const CollectiveInfo& row) {
+  if (!selector_.size_matters(args.collective)) return 0;
+  if (agreed_.collective == args.collective) {
+    agreed_.collective = CCT_COLLECTIVE_COUNT;
+    return agreed_.bytes;
+  }
+  const Choice& sum = *defaults_[CCT_ALLREDUCE];
+  if (!agree_) agree_ = std::make_unique<Plan>(*sum.algorithm, *comm_, sum.params);
+  uint64_t share = row.message_bytes(args, size()), total = 0;
+  agree_->run(make_call(CCT_ALLREDUCE, &share, &total, 1, CCT_UINT64, CCT_SUM, 0, next_tag_++));
+  last_agreed_ = total / row.key_parts(size());
+  return last_agreed_;
 }
 
-// First match of the profile (or CCT_FORCE) that can run this call, else
-// the built-in default.
-Choice& Runtime::select_afresh(const cct_coll_args& args) {
-  const std::size_t bytes = message_bytes(args, size());
+bool Runtime::keeps_library(const cct_coll_args& args) {
+  const CollectiveInfo& row = collective_info(args.collective);
+  // Deciding reads the counts only, and where only the root has arrays
+  // (gatherv, scatterv), only there.
+  expect_valid(
+      args, size(),
+      row.arrays_at_root && rank() != args.root ? 0 : row.arrays & (kRecvCounts | kSendCounts));
+  const Choice& choice = select(args);
+  const bool kept = (choice.algorithm->desc->required_caps & CCT_CAP_LIBRARY) != 0;
+  if (!kept && row.key_parts != nullptr && selector_.size_matters(args.collective))
+    agreed_ = {args.collective, last_agreed_};
+  return kept;
+}
+
+// First match of the profile (or CCT_FORCE) that can run this call of
+// `bytes` (the size key), else the built-in default.
+Choice& Runtime::select_afresh(const cct_coll_args& args, std::size_t bytes) {
   if (const Selection* s = selector_.select(args.collective, bytes)) {
     Choice& choice = choice_of(*s);
     if (usable(choice, args)) return noted(choice, args, s->forced ? "CCT_FORCE" : "profile");
@@ -196,12 +227,13 @@ cct_coll_args Runtime::out_of_place(const cct_coll_args& args, const Choice& cho
 void Runtime::run(cct_coll_args args) {
   if (!timed_out_.empty())
     throw Error(timed_out_ + "; the communicator cannot be used after that", CCT_ERR_TIMEOUT);
-  expect_valid(args, size(), collective_info(args.collective).arrays);
-  Choice& choice = select(args);
-  expect_memory_taken(args, *choice.algorithm->desc);
-  args = out_of_place(args, choice);
-  args.tag = next_tag_++;
+  const CollectiveInfo& row = collective_info(args.collective);
+  expect_valid(args, size(), row.arrays_at_root && rank() != args.root ? 0 : row.arrays);
   try {
+    Choice& choice = select(args);
+    expect_memory_taken(args, *choice.algorithm->desc);
+    args = out_of_place(args, choice);
+    args.tag = next_tag_++;
     if (!choice.plan)
       choice.plan = std::make_unique<Plan>(*choice.algorithm, *comm_, choice.params);
     run_choice(choice, args);

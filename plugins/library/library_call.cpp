@@ -63,4 +63,6 @@ CCT_SDK_EXPORT_ALGORITHMS(LibraryCall<CCT_BARRIER>, LibraryCall<CCT_BCAST>, Libr
                           LibraryCall<CCT_ALLREDUCE, true>, LibraryCall<CCT_ALLGATHER>,
                           LibraryCall<CCT_ALLTOALL>, LibraryCall<CCT_REDUCE_SCATTER_BLOCK, true>,
                           LibraryCall<CCT_REDUCE_SCATTER, true>, LibraryCall<CCT_ALLGATHERV>,
-                          LibraryCall<CCT_SCAN, true>, LibraryCall<CCT_EXSCAN, true>)
+                          LibraryCall<CCT_SCAN, true>, LibraryCall<CCT_EXSCAN, true>,
+                          LibraryCall<CCT_GATHERV>, LibraryCall<CCT_SCATTERV>,
+                          LibraryCall<CCT_ALLTOALLV>)

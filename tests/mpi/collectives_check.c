@@ -1,6 +1,7 @@
 /* An MPI program of our own for the interposer's later collectives
  * (interposer_check.c has the first eight): MPI_Reduce_scatter_block,
- * MPI_Reduce_scatter, MPI_Allgatherv, MPI_Scan and MPI_Exscan, with
+ * MPI_Reduce_scatter, MPI_Allgatherv, MPI_Scan, MPI_Exscan, MPI_Gatherv,
+ * MPI_Scatterv and MPI_Alltoallv, with
  * several counts, uneven and empty blocks, displacements with gaps and in
  * reverse order, a receive datatype with holes, the MPI_IN_PLACE forms and
  * a user operator (left to the library), on MPI_COMM_WORLD and on
@@ -111,14 +112,91 @@ static void test_allgatherv(MPI_Comm comm, int salt) {
       for (int i = 0; i < stride * span; ++i) untouched += all[i] == -7;
       for (int r = 0; r < size; ++r) gaps += counts[r];
       ok &= untouched == stride * span - gaps;
-      check(ok, form == 0 ? "allgatherv MPI_INT" : form == 1 ? "allgatherv in place"
-                                                               : "allgatherv into a strided type",
+      check(ok,
+            form == 0   ? "allgatherv MPI_INT"
+            : form == 1 ? "allgatherv in place"
+                        : "allgatherv into a strided type",
             rank);
     }
     free(mine), free(all);
   }
   free(counts), free(displs);
   MPI_Type_free(&strided);
+}
+
+/* gatherv, then scatterv back, at every root: blocks of block_of() ints at
+ * displacements one element apart (reverse order on odd ranks), in place
+ * at the root too. */
+static void test_rooted_v(MPI_Comm comm, int salt) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int* counts = malloc(size * sizeof(int));
+  int* displs = malloc(size * sizeof(int));
+  for (int base = 0; base <= 3000; base = base ? base * 30 : 1)
+    for (int root = 0; root < size; ++root)
+      for (int in_place = 0; in_place < 2; ++in_place) {
+        for (int r = 0; r < size; ++r) counts[r] = block_of(r, size, base);
+        const int span = place_blocks(counts, size, rank, displs);
+        int* mine = malloc((counts[rank] + 1) * sizeof(int));
+        int* all = malloc((span + 1) * sizeof(int));
+        for (int i = 0; i < counts[rank]; ++i) mine[i] = value(rank, i, salt);
+        for (int i = 0; i < span; ++i) all[i] = -7;
+        const int root_in_place = in_place && rank == root;
+        if (root_in_place)
+          for (int i = 0; i < counts[rank]; ++i) all[displs[rank] + i] = mine[i];
+        MPI_Gatherv(root_in_place ? MPI_IN_PLACE : mine, counts[rank], MPI_INT, all, counts, displs,
+                    MPI_INT, root, comm);
+        int ok = 1;
+        for (int r = 0; rank == root && r < size; ++r)
+          for (int i = 0; i < counts[r]; ++i) ok &= all[displs[r] + i] == value(r, i, salt);
+        check(ok, in_place ? "gatherv in place" : "gatherv MPI_INT", rank);
+        /* The root scatters what it gathered; everyone gets its own back. */
+        for (int i = 0; i < counts[rank]; ++i) mine[i] = -1;
+        MPI_Scatterv(all, counts, displs, MPI_INT, root_in_place ? MPI_IN_PLACE : mine,
+                     counts[rank], MPI_INT, root, comm);
+        ok = 1;
+        for (int i = 0; !root_in_place && i < counts[rank]; ++i)
+          ok &= mine[i] == value(rank, i, salt);
+        check(ok, in_place ? "scatterv in place" : "scatterv MPI_INT", rank);
+        free(mine), free(all);
+      }
+  free(counts), free(displs);
+}
+
+/* Rank i sends block_of((i + 2j) mod n) ints to rank j, at displacements
+ * one element apart; in place every pair exchanges block_of((i + j) mod n). */
+static void test_alltoallv(MPI_Comm comm, int salt) {
+  int rank, size;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int *sc = malloc(size * sizeof(int)), *sd = malloc(size * sizeof(int));
+  int *rc = malloc(size * sizeof(int)), *rd = malloc(size * sizeof(int));
+  for (int base = 0; base <= 3000; base = base ? base * 30 : 1)
+    for (int in_place = 0; in_place < 2; ++in_place) {
+      const int spread = in_place ? 1 : 2;
+      for (int j = 0; j < size; ++j) {
+        sc[j] = block_of((spread * rank + j) % size, size, base);
+        rc[j] = block_of((spread * j + rank) % size, size, base);
+      }
+      const int sspan = place_blocks(sc, size, rank + 1, sd);
+      const int rspan = place_blocks(rc, size, rank, rd);
+      int* out = malloc((sspan + 1) * sizeof(int));
+      int* in = malloc((rspan + 1) * sizeof(int));
+      for (int j = 0; j < size; ++j)
+        for (int i = 0; i < sc[j]; ++i) out[sd[j] + i] = value(rank, j * 100000 + i, salt);
+      for (int i = 0; i < rspan; ++i) in[i] = -7;
+      if (in_place)
+        for (int j = 0; j < size; ++j)
+          for (int i = 0; i < rc[j]; ++i) in[rd[j] + i] = value(rank, j * 100000 + i, salt);
+      MPI_Alltoallv(in_place ? MPI_IN_PLACE : out, sc, sd, MPI_INT, in, rc, rd, MPI_INT, comm);
+      int ok = 1;
+      for (int j = 0; j < size; ++j)
+        for (int i = 0; i < rc[j]; ++i) ok &= in[rd[j] + i] == value(j, rank * 100000 + i, salt);
+      check(ok, in_place ? "alltoallv in place" : "alltoallv MPI_INT", rank);
+      free(out), free(in);
+    }
+  free(sc), free(sd), free(rc), free(rd);
 }
 
 /* Keeps the larger absolute value: a user operator, left to the library. */
@@ -153,8 +231,9 @@ static void test_scans(MPI_Comm comm, int salt) {
           for (int r = 0; r <= last; ++r) want += value(r, i, salt);
           ok &= out[i] == want;
         }
-        check(ok, exclusive ? (in_place ? "exscan in place" : "exscan MPI_INT MPI_SUM")
-                            : (in_place ? "scan in place" : "scan MPI_INT MPI_SUM"),
+        check(ok,
+              exclusive ? (in_place ? "exscan in place" : "exscan MPI_INT MPI_SUM")
+                        : (in_place ? "scan in place" : "scan MPI_INT MPI_SUM"),
               rank);
       }
     free(in), free(out);
@@ -171,6 +250,8 @@ static void test_everything(MPI_Comm comm, int salt) {
   test_reduce_scatter(comm, salt);
   test_allgatherv(comm, salt);
   test_scans(comm, salt);
+  test_rooted_v(comm, salt);
+  test_alltoallv(comm, salt);
 }
 
 int main(int argc, char** argv) {

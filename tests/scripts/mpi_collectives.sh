@@ -4,9 +4,10 @@
 # from 3): every check passes, each of its collectives ran on the runtime
 # (a CCT_STATS row), and the only calls passed to the MPI library are the
 # scans with a user operator (one per communicator), with their reason.
-# Then every one of them forced to the library's own call (`mpi`), and on
-# two virtual nodes, where the communicators that span both run on the mpi
-# transport.
+# Then every one of them forced to the library's own call (`mpi`); rules
+# by size for gatherv, scatterv and alltoallv, whose size the ranks must
+# agree on; and two virtual nodes, where the communicators that span both
+# run on the mpi transport.
 # usage: mpi_collectives.sh <collectives_check> <libcct_mpi.so>
 set -euo pipefail
 program=$1
@@ -15,7 +16,7 @@ out=$(mktemp)
 err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
-collectives="reduce_scatter_block reduce_scatter allgatherv scan exscan"
+collectives="reduce_scatter_block reduce_scatter allgatherv scan exscan gatherv scatterv alltoallv"
 run() {  # run <np> <label> [mpirun -x options...]
   local np=$1 label=$2
   shift 2
@@ -41,6 +42,19 @@ run 3 "all mpi" -x CCT_FORCE="$all_mpi"
 for c in $collectives; do
   grep -Eq "^  $c: [0-9]+ call\(s\): the profile keeps the MPI library's own call" "$err" ||
     fail "all mpi: $c was not kept on the library"
+done
+# Rules that choose by size, for the collectives whose size no rank knows
+# alone: the ranks agree on it, and each size goes where its rule says, to
+# the runtime or to the library, on every rank alike.
+by_size="alltoallv:0-64:linear;alltoallv:64-max:pairwise;gatherv:0-64:linear;gatherv:64-max:mpi;"
+by_size+="scatterv:0-64:mpi;scatterv:64-max:linear"
+run 4 "rules by size" -x CCT_FORCE="$by_size"
+for rule in "alltoallv +linear" "alltoallv +pairwise" "gatherv +linear" "scatterv +linear"; do
+  grep -Eq "${row}$rule " "$err" || fail "rules by size: no runtime stats row for $rule"
+done
+for c in gatherv scatterv; do
+  grep -Eq "^  $c: [0-9]+ call\(s\): the profile keeps the MPI library's own call" "$err" ||
+    fail "rules by size: no $c kept on the library"
 done
 run 4 "two virtual nodes" -x CCT_VIRTUAL_NODES=2
 for c in $collectives; do

@@ -48,18 +48,55 @@ std::vector<std::size_t> displacements(const std::vector<std::size_t>& counts, i
   return displs;
 }
 
-// Every rank's arguments (the arrays they point to live in `displs`).
-std::vector<cct_coll_args> calls_of(const CheckedCall& c, int size, uint32_t tag,
-                                    std::vector<std::vector<std::size_t>>& displs) {
+// The arrays of every rank's call, kept alive with the calls (moving an
+// inner vector keeps its data where it is).
+using Arrays = std::vector<std::vector<std::size_t>>;
+
+const std::size_t* kept(Arrays& arrays, std::vector<std::size_t> values) {
+  arrays.push_back(std::move(values));
+  return arrays.back().data();
+}
+
+// alltoallv: rank i sends counts[(2i + j) mod n] elements to rank j, or,
+// in place, where what a rank sends and receives must be laid out alike,
+// counts[(i + j) mod n].
+std::size_t pair_count(const CheckedCall& c, int from, int to) {
+  const std::size_t n = c.counts.size();
+  const std::size_t spread = c.in_place ? 1 : 2;
+  return c.counts[(spread * static_cast<std::size_t>(from) + static_cast<std::size_t>(to)) % n];
+}
+
+// Rank r's arrays as its row asks for them: the same counts on every rank
+// (allgatherv, reduce_scatter), at the root only with each rank's own
+// count (gatherv, scatterv), or a rank's sends and receives (alltoallv).
+void add_arrays(const CollectiveInfo& row, const CheckedCall& c, int r, cct_coll_args& args,
+                Arrays& arrays) {
+  const int n = static_cast<int>(c.counts.size());
+  if (row.arrays_at_root) args.count = c.counts[r];
+  if (row.arrays_at_root && r != c.root) return;
+  std::vector<std::size_t> sends = c.counts, receives = c.counts;
+  if ((row.arrays & kSendCounts) && (row.arrays & kRecvCounts))
+    for (int k = 0; k < n; ++k) sends[k] = pair_count(c, r, k), receives[k] = pair_count(c, k, r);
+  if (row.arrays & kRecvCounts) {
+    args.recvcounts = kept(arrays, receives);
+    args.rdispls = kept(arrays, displacements(receives, r));
+  }
+  if (row.arrays & kSendCounts) {
+    args.sendcounts = kept(arrays, sends);
+    // alltoallv in place: the input lies at the receive displacements.
+    const bool at_receives = c.in_place && (row.arrays & kRecvDispls);
+    args.sdispls = at_receives ? args.rdispls : kept(arrays, displacements(sends, r + 1));
+  }
+}
+
+// Every rank's arguments (the arrays they point to live in `arrays`).
+std::vector<cct_coll_args> calls_of(const CheckedCall& c, int size, uint32_t tag, Arrays& arrays) {
+  const CollectiveInfo& row = collective_info(c.collective);
   const cct_coll_args args =
       coll_args(c.collective, nullptr, nullptr, c.count, c.dtype, c.root, tag, c.op);
   std::vector<cct_coll_args> calls(size, args);
   if (c.counts.empty()) return calls;
-  for (int r = 0; r < size; ++r) displs.push_back(displacements(c.counts, r));
-  for (int r = 0; r < size; ++r) {
-    calls[r].recvcounts = c.counts.data();
-    calls[r].rdispls = displs[r].data();
-  }
+  for (int r = 0; r < size; ++r) add_arrays(row, c, r, calls[r], arrays);
   return calls;
 }
 
@@ -78,9 +115,9 @@ struct RankBuffers {
 RankBuffers buffers_of(const CollectiveInfo& row, const CheckedCall& c, const cct_coll_args& args,
                        int rank, int size, int salt) {
   const Extent extent = row.extent(args, rank, size);
-  const Region held = row.in_place_input(args, rank, size);
   const bool input_held = (row.in_place == InPlaceMark::kAlways && rank == c.root) ||
                           (row.in_place == InPlaceMark::kSend && passes_in_place(row, c, rank));
+  const Region held = input_held ? row.in_place_input(args, rank, size) : Region{};
   const std::size_t held_end = input_held ? held.offset + held.count : 0;
   const std::size_t recv = std::max(extent.recv, held_end);
   RankBuffers b{buffer(input_held ? held.count : extent.send, c.dtype),
@@ -106,8 +143,8 @@ RankBuffers buffers_of(const CollectiveInfo& row, const CheckedCall& c, const cc
 void check_call(Communicator& comm, Plan& plan, const CheckedCall& c, uint32_t tag) {
   const CollectiveInfo& row = collective_info(c.collective);
   const int salt = static_cast<int>(tag), rank = comm.rank(), size = comm.size();
-  std::vector<std::vector<std::size_t>> displs;
-  const std::vector<cct_coll_args> calls = calls_of(c, size, tag, displs);
+  Arrays arrays;
+  const std::vector<cct_coll_args> calls = calls_of(c, size, tag, arrays);
   cct_coll_args args = calls[rank];
   RankBuffers b = buffers_of(row, c, args, rank, size, salt);
   Bytes want = b.recv;

@@ -63,20 +63,25 @@ TEST_CASE("collectives: extents, in-place inputs and expected pieces agree", "[c
     for (int size : {1, 3, 4})
       for (int root = 0; root < (row.rooted ? size : 1); ++root) {
         INFO(row.name << " on " << size << " ranks, root " << root);
-        // Blocks of 0, 7, 14... elements, one after another.
+        // Blocks of 0, 7, 14... elements, one after another (alltoallv: 7
+        // each, since what i sends j is what j receives from i).
+        const bool pairs = (row.arrays & cct::kSendCounts) && (row.arrays & cct::kRecvCounts);
         std::vector<std::size_t> counts, displs;
         for (int r = 0; r < size; ++r) {
           displs.push_back(r == 0 ? 0 : displs.back() + counts.back());
-          counts.push_back(7 * static_cast<std::size_t>(r));
+          counts.push_back(pairs ? 7 : 7 * static_cast<std::size_t>(r));
         }
         cct_coll_args args = call(row.id, 7, CCT_INT32, root);
-        args.recvcounts = counts.data();
-        args.rdispls = displs.data();
-        const std::vector<cct_coll_args> calls(size, args);
+        args.recvcounts = args.sendcounts = counts.data();
+        args.rdispls = args.sdispls = displs.data();
+        std::vector<cct_coll_args> calls(size, args);
+        // gatherv and scatterv: each rank's own count is its block.
+        for (int r = 0; row.arrays_at_root && r < size; ++r) calls[r].count = counts[r];
         for (int rank = 0; rank < size; ++rank) {
-          const cct::Extent mine = row.extent(args, rank, size);
-          const cct::Region held = row.in_place_input(args, rank, size);
-          if (row.in_place == cct::InPlaceMark::kSend) CHECK(held.count == mine.send);
+          const cct::Extent mine = row.extent(calls[rank], rank, size);
+          const cct::Region held = row.in_place_input(calls[rank], rank, size);
+          const bool may = !row.in_place_root_only || rank == root;
+          if (row.in_place == cct::InPlaceMark::kSend && may) CHECK(held.count == mine.send);
           if (row.in_place == cct::InPlaceMark::kAlways)
             CHECK(held.offset + held.count <= mine.recv);
           for (const cct::Piece& p : row.expected(calls, rank)) {

@@ -223,3 +223,33 @@ TEST_CASE("runtime refuses unknown collectives, types, roots, missing arrays, de
           expect(result == 7, "allreduce on one rank after the refusals");
         }) == "");
 }
+
+// alltoallv's size is known to no rank alone: where the rules choose by
+// size the ranks agree on it, so that every rank runs the same algorithm
+// even though only rank 0 sends anything. Rank 0 sends b bytes to each of
+// 3 ranks: the key is 3b / 9 = b / 3.
+TEST_CASE("runtime agrees on the size of a call whose counts differ between ranks", "[runtime]") {
+  const auto force =
+      cct::parse_force("alltoallv:0-64:linear;alltoallv:64-max:pairwise", &cct::test::registry());
+  CHECK(cct::test::on_ranks(3, [&](cct::Communicator& comm) {
+          cct::Selector selector({}, force, cct::test::registry(), "shm", comm.size());
+          cct::Runtime rt(cct::test::registry(), share(comm), {.stats = true}, std::move(selector));
+          for (std::size_t b : {std::size_t{30}, std::size_t{600}}) {
+            const std::size_t mine = rt.rank() == 0 ? b : 0;
+            const std::vector<std::size_t> sends(3, mine), sdispls{0, mine, 2 * mine};
+            const std::vector<std::size_t> receives{b, 0, 0}, rdispls{0, b, b};
+            std::vector<unsigned char> in(3 * mine), out(b, 0);
+            for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<unsigned char>(i);
+            auto args =
+                cct::make_call(CCT_ALLTOALLV, in.data(), out.data(), 0, CCT_UINT8, CCT_SUM, 0);
+            args.sendcounts = sends.data(), args.sdispls = sdispls.data();
+            args.recvcounts = receives.data(), args.rdispls = rdispls.data();
+            rt.run(args);
+            for (std::size_t i = 0; i < b; ++i)
+              expect(out[i] == static_cast<unsigned char>(rt.rank() * b + i),
+                     "alltoallv byte " + std::to_string(i));
+          }
+          expect(calls_of(rt, CCT_ALLTOALLV, "linear") == 1, "the small call: linear");
+          expect(calls_of(rt, CCT_ALLTOALLV, "pairwise") == 1, "the large call: pairwise");
+        }) == "");
+}

@@ -54,6 +54,8 @@ enum class InPlaceMark {
 enum CountArray : unsigned {
   kRecvCounts = 1u << 0,
   kRecvDispls = 1u << 1,
+  kSendCounts = 1u << 2,
+  kSendDispls = 1u << 3,
 };
 
 struct CollectiveInfo {
@@ -63,8 +65,10 @@ struct CollectiveInfo {
   bool rooted;           // has a root (cct_coll_args.root matters)
   bool reduction;        // combines with cct_coll_args.op
   // The per-rank arrays of cct_coll_args it reads (kRecvCounts | ...),
-  // none of them NULL; 0 for the collectives of one count.
+  // none of them NULL; 0 for the collectives of one count. Only the root
+  // passes them where arrays_at_root (gatherv, scatterv).
   unsigned arrays;
+  bool arrays_at_root;
   // The algorithm a call runs where no rule applies: it runs on any
   // communicator, count, root, datatype and op, so a call always has one.
   const char* default_algorithm;
@@ -75,6 +79,11 @@ struct CollectiveInfo {
   const char* size_key;
   bool sized;
   std::size_t (*message_bytes)(const cct_coll_args& args, int size);
+  // Where no rank knows the size key alone (gatherv, scatterv, alltoallv):
+  // message_bytes is this rank's share of the key's total, the ranks sum
+  // their shares and the key is that sum / key_parts(size). Null where
+  // message_bytes is the key itself.
+  std::size_t (*key_parts)(int size);
   // The elements rank `rank` of `size` reads and writes (out of place).
   Extent (*extent)(const cct_coll_args& args, int rank, int size);
   InPlaceMark in_place;

@@ -215,6 +215,9 @@ class Selector {
   // The first rule of collective c whose range holds `bytes`, or nullptr
   // when none does (the caller then uses its built-in default).
   const Selection* select(cct_collective c, std::size_t bytes) const noexcept;
+  // Whether the rules of c choose differently for different sizes (then
+  // a call whose size no rank knows alone must agree on it first).
+  bool size_matters(cct_collective c) const noexcept;
   const std::vector<std::string>& warnings() const { return warnings_; }
   // How many selections select() can return (their `index` is below this).
   uint32_t selections() const { return selections_; }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cct/abi/algorithm.h"
+#include "cct/collectives.hpp"
 #include "cct/communicator.hpp"
 #include "cct/profile.hpp"
 #include "cct/registry.hpp"
@@ -119,7 +120,8 @@ class Runtime {
   Choice& add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t> params);
   Choice& default_choice(cct_collective c);
   Choice& select(const cct_coll_args& args);
-  Choice& select_afresh(const cct_coll_args& args);
+  Choice& select_afresh(const cct_coll_args& args, std::size_t bytes);
+  std::size_t agreed_key(const cct_coll_args& args, const CollectiveInfo& row);
   Choice& choice_of(const Selection& selection);
   Choice& noted(Choice& choice, const cct_coll_args& args, const char* origin);
   bool usable(Choice& choice, const cct_coll_args& args) const;
@@ -144,6 +146,14 @@ class Runtime {
     int32_t root = 0;
     Choice* choice = nullptr;
   } selected_[CCT_COLLECTIVE_COUNT];
+  // The sums of shares of the calls whose size no rank knows alone
+  // (agreed_key): the last one, and the one a decision hands to its run.
+  std::unique_ptr<Plan> agree_;  // an allreduce, prepared on first use
+  std::size_t last_agreed_ = 0;
+  struct Agreed {
+    cct_collective collective = CCT_COLLECTIVE_COUNT;  // none
+    std::size_t bytes = 0;
+  } agreed_;
   std::vector<unsigned char> in_place_copy_;  // grows, never shrinks
   uint32_t next_tag_ = 1;
   std::string timed_out_;  // the message of the call that timed out, or empty

@@ -132,12 +132,31 @@ typedef struct cct_comm {
  *            0..r, in rank order. In-place: sendbuf == CCT_IN_PLACE.
  * exscan:    as scan over ranks 0..r-1; rank 0's recvbuf is left as it
  *            is. In-place: sendbuf == CCT_IN_PLACE.
+ * gatherv:   sendbuf count elements from each rank (counts differ); at
+ *            the root recvbuf gets rank r's block at rdispls[r], of
+ *            recvcounts[r] elements (the root's arrays; NULL elsewhere).
+ *            Root in-place: sendbuf == CCT_IN_PLACE, its block already at
+ *            rdispls[root], count equal to recvcounts[root].
+ * scatterv:  at the root sendbuf holds rank r's block at sdispls[r], of
+ *            sendcounts[r] elements (the root's arrays; NULL elsewhere);
+ *            each rank receives its count elements into recvbuf. Root
+ *            in-place: recvbuf == CCT_IN_PLACE.
+ * alltoallv: sendbuf holds the block for rank r at sdispls[r], of
+ *            sendcounts[r] elements; recvbuf gets rank r's block at
+ *            rdispls[r], of recvcounts[r] elements; sendcounts[j] on rank
+ *            i equals recvcounts[i] on rank j. count is not used.
+ *            In-place: sendbuf == CCT_IN_PLACE, the input in recvbuf at
+ *            rdispls, and sendcounts, sdispls passed equal to recvcounts,
+ *            rdispls.
  *
  * op is read by the reductions (reduce, allreduce, reduce_scatter_block,
- * reduce_scatter, scan, exscan), root by bcast, gather and scatter.
+ * reduce_scatter, scan, exscan), root by bcast, gather, scatter, reduce,
+ * gatherv and scatterv.
  * Every rank passes equal collective, dtype, op and root, and equal count
- * where the collective reads one. can_use must decide only from those, the
- * arrays stated equal above, and the communicator.
+ * where the collective reads one but for gatherv and scatterv. can_use
+ * must decide only from those, the arrays stated equal above, and the
+ * communicator: gatherv's, scatterv's and alltoallv's counts differ
+ * between ranks and tell no rank the others'.
  *
  * Every field through `tag` has the layout of version 1. Version 2 appends
  * the per-rank counts of the vector collectives and the memory kind of

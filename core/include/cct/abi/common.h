@@ -77,7 +77,10 @@ typedef enum cct_collective {
   CCT_ALLGATHERV = 10,
   CCT_SCAN = 11,
   CCT_EXSCAN = 12,
-  CCT_COLLECTIVE_COUNT = 13
+  CCT_GATHERV = 13,
+  CCT_SCATTERV = 14,
+  CCT_ALLTOALLV = 15,
+  CCT_COLLECTIVE_COUNT = 16
 } cct_collective;
 
 /* Element types. Integer reductions wrap modulo 2^bits (two's complement),

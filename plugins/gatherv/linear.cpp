@@ -1,0 +1,26 @@
+#include "gatherv/linear.hpp"
+
+#include "common/args.hpp"
+
+namespace cct::plugins::gatherv {
+
+Linear::Linear(const sdk::Comm& comm, std::span<const int64_t>)
+    : comm_(comm), receives_(static_cast<std::size_t>(comm.size())) {}
+
+void Linear::run(const cct_coll_args& a) {
+  const std::size_t elem = elem_size(a);
+  if (comm_.rank() != a.root) {
+    comm_.send(a.sendbuf, a.count * elem, a.root, a.tag);
+    return;
+  }
+  std::byte* out = output_of(a);
+  std::size_t posted = 0;
+  for (int r = 0; r < comm_.size(); ++r)
+    if (r != a.root)
+      comm_.irecv(out + a.rdispls[r] * elem, a.recvcounts[r] * elem, r, a.tag, receives_[posted++]);
+  if (!in_place(a))
+    copy_bytes(out + a.rdispls[a.root] * elem, input_of(a), a.recvcounts[a.root] * elem);
+  comm_.waitall(receives_.data(), posted);
+}
+
+}  // namespace cct::plugins::gatherv
