@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cct/sdk/algorithm.hpp"
+#include "common/window_param.hpp"
 
 namespace cct::plugins::scatter {
 
@@ -27,19 +28,7 @@ class LinearThrottled {
       .required_caps = CCT_CAP_P2P,
       .limits = CCT_LIMIT_IN_PLACE,
   };
-  static constexpr std::array<int64_t, 4> kWindowCandidates{1, 2, 4, 8};
-  static constexpr std::array<cct_param_desc, 1> params{{{
-      .name = "max_outstanding",
-      .doc = "sends in flight at the root",
-      .type = CCT_PARAM_INT,
-      .default_value = 4,
-      .candidates = kWindowCandidates.data(),
-      .ncandidates = kWindowCandidates.size(),
-      .lo = 0,
-      .hi = 0,
-      .step = 0,
-      .step_kind = CCT_STEP_ADD,
-  }}};
+  static constexpr std::array<cct_param_desc, 1> params{{kWindowParam}};
 
   static void check(const cct::sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);

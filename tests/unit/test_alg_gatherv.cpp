@@ -39,3 +39,7 @@ void check_all(cct::Communicator& comm, cct::Plan& plan) {
 TEST_CASE("gatherv linear", "[gatherv][algorithms]") {
   cct::test::sweep(CCT_GATHERV, "linear", check_all);
 }
+
+TEST_CASE("gatherv linear_throttled", "[gatherv][algorithms]") {
+  cct::test::sweep(CCT_GATHERV, "linear_throttled", check_all);
+}

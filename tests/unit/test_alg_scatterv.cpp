@@ -39,3 +39,7 @@ void check_all(cct::Communicator& comm, cct::Plan& plan) {
 TEST_CASE("scatterv linear", "[scatterv][algorithms]") {
   cct::test::sweep(CCT_SCATTERV, "linear", check_all);
 }
+
+TEST_CASE("scatterv linear_throttled", "[scatterv][algorithms]") {
+  cct::test::sweep(CCT_SCATTERV, "linear_throttled", check_all);
+}
