@@ -43,3 +43,7 @@ TEST_CASE("allgatherv ring", "[allgatherv][algorithms]") {
 TEST_CASE("allgatherv bruck", "[allgatherv][algorithms]") {
   cct::test::sweep(CCT_ALLGATHERV, "bruck", check_all);
 }
+
+TEST_CASE("allgatherv gatherv_bcast", "[allgatherv][algorithms]") {
+  cct::test::sweep(CCT_ALLGATHERV, "gatherv_bcast", check_all);
+}
