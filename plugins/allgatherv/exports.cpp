@@ -1,4 +1,8 @@
 // The allgatherv library, exported as libcct_allgatherv.
+#include "allgatherv/bruck.hpp"
+#include "allgatherv/gatherv_bcast.hpp"
 #include "allgatherv/ring.hpp"
 
-CCT_SDK_EXPORT_ALGORITHMS(cct::plugins::allgatherv::Ring)
+namespace allgatherv = cct::plugins::allgatherv;
+
+CCT_SDK_EXPORT_ALGORITHMS(allgatherv::Ring, allgatherv::Bruck, allgatherv::GathervBcast)

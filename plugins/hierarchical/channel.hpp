@@ -61,22 +61,41 @@ class Channel {
   // Reader: done with chunk `n`; the writer may reuse its slot.
   void release(int self, uint64_t n) const { cct::sdk::store_release(done(self), n + 1); }
 
+  // Writer: streams `bytes` as chunks first, first + 1, ...;
+  // fill(slot, offset, length) puts the stream's bytes from offset into the
+  // chunk's slot.
+  template <class Fill>
+  void write_with(const cct::sdk::SharedRegion& region, std::span<const int> participants, int self,
+                  std::size_t bytes, uint64_t first, Fill fill) const {
+    for (uint64_t i = 0; i * chunk_ < bytes; ++i) {
+      fill(slot_to_write(region, participants, self, first + i), i * chunk_, length(bytes, i));
+      publish(self, first + i);
+    }
+  }
+  // Reader: the other end of write_with; drain(offset, slot, length) takes
+  // each chunk out of its slot.
+  template <class Drain>
+  void read_with(const cct::sdk::SharedRegion& region, int self, std::size_t bytes, uint64_t first,
+                 Drain drain) const {
+    for (uint64_t i = 0; i * chunk_ < bytes; ++i) {
+      drain(i * chunk_, slot_to_read(region, first + i), length(bytes, i));
+      release(self, first + i);
+    }
+  }
   // Writer: streams `bytes` from src as chunks first, first + 1, ...
   void write_all(const cct::sdk::SharedRegion& region, std::span<const int> participants, int self,
                  const std::byte* src, std::size_t bytes, uint64_t first) const {
-    for (uint64_t i = 0; i * chunk_ < bytes; ++i) {
-      std::memcpy(slot_to_write(region, participants, self, first + i), src + i * chunk_,
-                  length(bytes, i));
-      publish(self, first + i);
-    }
+    write_with(
+        region, participants, self, bytes, first,
+        [src](std::byte* slot, std::size_t at, std::size_t n) { std::memcpy(slot, src + at, n); });
   }
   // Reader: the other end of write_all, into dst.
   void read_all(const cct::sdk::SharedRegion& region, int self, std::byte* dst, std::size_t bytes,
                 uint64_t first) const {
-    for (uint64_t i = 0; i * chunk_ < bytes; ++i) {
-      std::memcpy(dst + i * chunk_, slot_to_read(region, first + i), length(bytes, i));
-      release(self, first + i);
-    }
+    read_with(region, self, bytes, first,
+              [dst](std::size_t at, const std::byte* slot, std::size_t n) {
+                std::memcpy(dst + at, slot, n);
+              });
   }
   // Bytes of chunk i of a `bytes`-byte stream.
   std::size_t length(std::size_t bytes, uint64_t i) const {

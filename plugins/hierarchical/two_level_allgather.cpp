@@ -15,83 +15,117 @@ std::size_t leader_requests(const Groups& groups, int group, int size) {
 
 }  // namespace
 
-void TwoLevelAllgather::check(const cct::sdk::Comm&, const cct_coll_args&,
-                              std::span<const int64_t> params) {
+template <cct_collective C>
+void TwoLevelAllgather<C>::check(const cct::sdk::Comm&, const cct_coll_args&,
+                                 std::span<const int64_t> params) {
   validate_level(params[0]);
   validate_chunk(params[1]);
 }
 
-TwoLevelAllgather::TwoLevelAllgather(const cct::sdk::Comm& comm, std::span<const int64_t> params)
+template <cct_collective C>
+TwoLevelAllgather<C>::TwoLevelAllgather(const cct::sdk::Comm& comm, std::span<const int64_t> params)
     : comm_(comm),
       groups_(split_at_level(levels_of(*comm.raw()), comm.size(), validate_level(params[0]))),
       chunk_(validate_chunk(params[1])),
       region_(comm, channel_bytes(comm.size(), chunk_)),
+      streamed_(static_cast<std::size_t>(comm.size())),
+      stream_(comm.size()),
       requests_(leader_requests(groups_, groups_.group_of[comm.rank()], comm.size())) {}
 
-void TwoLevelAllgather::run(const cct_coll_args& args) {
-  const std::size_t block = args.count * elem_size(args);
-  if (block == 0) return;
+template <cct_collective C>
+BlockLayout TwoLevelAllgather<C>::layout_of(const cct_coll_args& args) {
+  if constexpr (C == CCT_ALLGATHERV)
+    return {args.recvcounts, args.rdispls, 0, elem_size(args)};
+  else
+    return {nullptr, nullptr, args.count, elem_size(args)};
+}
+
+template <cct_collective C>
+void TwoLevelAllgather<C>::run(const cct_coll_args& args) {
+  const BlockLayout layout = layout_of(args);
+  stream_.assign(layout, comm_.size());
+  if (stream_.total_bytes() == 0) return;
   std::byte* out = output_of(args);
-  gather(args, block);
+  gather(args, layout);
   if (groups_.leader(groups_.group_of[comm_.rank()]) == comm_.rank())
-    across_leaders(out, block, args.tag);
-  release(out, block * comm_.size());
+    across_leaders(out, layout, args.tag);
+  release(out);
 }
 
 // Step 1: every member's block reaches its leader's result buffer.
-void TwoLevelAllgather::gather(const cct_coll_args& args, std::size_t block) {
+template <cct_collective C>
+void TwoLevelAllgather<C>::gather(const cct_coll_args& args, const BlockLayout& layout) {
   const int self = comm_.rank();
   const int group = groups_.group_of[self];
   const int leader = groups_.leader(group);
-  const uint64_t first = gathered_;
-  gathered_ += chunks_in(block, chunk_);
-  const std::byte* mine = input_of(args) + (in_place(args) ? self * block : 0);
   std::byte* out = output_of(args);
+  const std::byte* mine = in_place(args) ? out + layout.offset(self) : input_of(args);
+  const auto next_chunks = [&](int member) {
+    const uint64_t first = streamed_[member];
+    streamed_[member] += chunks_in(layout.bytes(member), chunk_);
+    return first;
+  };
   if (self != leader) {
     const int participants[] = {leader, self};
     Channel(region_.peer(self), comm_.size(), chunk_)
-        .write_all(region_, participants, self, mine, block, first);
+        .write_all(region_, participants, self, mine, layout.bytes(self), next_chunks(self));
     return;
   }
-  copy_bytes(out + self * block, mine, block);
+  copy_bytes(out + layout.offset(self), mine, layout.bytes(self));
   for (int member : groups_.members[group])
     if (member != leader)
       Channel(region_.peer(member), comm_.size(), chunk_)
-          .read_all(region_, self, out + member * block, block, first);
+          .read_all(region_, self, out + layout.offset(member), layout.bytes(member),
+                    next_chunks(member));
 }
 
 // Step 2: each leader sends its group's blocks to every other leader and
 // receives theirs, all in flight at once.
-void TwoLevelAllgather::across_leaders(std::byte* out, std::size_t block, uint32_t tag) {
+template <cct_collective C>
+void TwoLevelAllgather<C>::across_leaders(std::byte* out, const BlockLayout& layout, uint32_t tag) {
   const int group = groups_.group_of[comm_.rank()];
+  const auto block = [&](int member) { return out + layout.offset(member); };
   std::size_t posted = 0;
   for (int other = 0; other < groups_.count(); ++other) {
     if (other == group) continue;
     for (int member : groups_.members[other])
-      comm_.irecv(out + member * block, block, groups_.leader(other), tag, requests_[posted++]);
+      comm_.irecv(block(member), layout.bytes(member), groups_.leader(other), tag,
+                  requests_[posted++]);
   }
   for (int other = 0; other < groups_.count(); ++other) {
     if (other == group) continue;
     for (int member : groups_.members[group])
-      comm_.isend(out + member * block, block, groups_.leader(other), tag, requests_[posted++]);
+      comm_.isend(block(member), layout.bytes(member), groups_.leader(other), tag,
+                  requests_[posted++]);
   }
   comm_.waitall(requests_.data(), posted);
 }
 
-// Step 3: the leader streams the whole result to its group.
-void TwoLevelAllgather::release(std::byte* out, std::size_t bytes) {
+// Step 3: the leader streams the whole result to its group, each end
+// through its own placement of the blocks.
+template <cct_collective C>
+void TwoLevelAllgather<C>::release(std::byte* out) {
   const int self = comm_.rank();
   const int group = groups_.group_of[self];
+  const int leader = groups_.leader(group);
   const std::vector<int>& members = groups_.members[group];
-  const uint64_t chunks = chunks_in(bytes, chunk_);
-  const uint64_t first = released_;
-  released_ += chunks;
+  const std::size_t bytes = stream_.total_bytes();
+  const uint64_t first = streamed_[leader];
+  streamed_[leader] += chunks_in(bytes, chunk_);
   if (members.size() < 2) return;
-  const Channel channel(region_.peer(groups_.leader(group)), comm_.size(), chunk_);
-  if (groups_.leader(group) == self)
-    channel.write_all(region_, members, self, out, bytes, first);
+  const Channel channel(region_.peer(leader), comm_.size(), chunk_);
+  if (leader == self)
+    channel.write_with(
+        region_, members, self, bytes, first,
+        [&](std::byte* slot, std::size_t at, std::size_t n) { stream_.pack(slot, out, at, n); });
   else
-    channel.read_all(region_, self, out, bytes, first);
+    channel.read_with(region_, self, bytes, first,
+                      [&](std::size_t at, const std::byte* slot, std::size_t n) {
+                        stream_.unpack(out, slot, at, n);
+                      });
 }
+
+template class TwoLevelAllgather<CCT_ALLGATHER>;
+template class TwoLevelAllgather<CCT_ALLGATHERV>;
 
 }  // namespace cct::plugins::hierarchical

@@ -1,5 +1,5 @@
-// Two-level allgather through shared caches (the multicore collectives
-// seed, docs/design.md: two-level allgather).
+// Two-level allgather and allgatherv through shared caches (the multicore
+// collectives seed, docs/design.md: two-level allgather).
 //
 // The ranks split into groups that share a cache (the `level` parameter,
 // see groups.hpp), each led by its lowest rank. Three steps:
@@ -14,6 +14,12 @@
 // from the cache the group shares. Gather and release go through the
 // channels' small slots (`chunk`), so any size fits a region sized once at
 // prepare, and copying in overlaps copying out.
+//
+// allgatherv is the same with a block of its own size per rank, each at the
+// rank's own displacement: a leader streams the result as the blocks one
+// after another in rank order (blocks_stream.hpp), and each member puts
+// them where its displacements say. allgather is the case of equal blocks
+// in rank order, a single contiguous run.
 #pragma once
 
 #include <array>
@@ -21,17 +27,19 @@
 #include <vector>
 
 #include "cct/sdk/algorithm.hpp"
+#include "hierarchical/blocks_stream.hpp"
 #include "hierarchical/groups.hpp"
 #include "hierarchical/params.hpp"
 
 namespace cct::plugins::hierarchical {
 
+template <cct_collective C>
 class TwoLevelAllgather {
  public:
   static constexpr cct::sdk::Info info{
       .name = "two_level",
       .doc = "gather per shared-cache group in shared memory, leaders exchange, groups copy out",
-      .collective = CCT_ALLGATHER,
+      .collective = C,
       .required_caps = CCT_CAP_P2P | CCT_CAP_SHM,
       .limits = CCT_LIMIT_IN_PLACE,
   };
@@ -43,16 +51,19 @@ class TwoLevelAllgather {
   void run(const cct_coll_args& args);
 
  private:
-  void gather(const cct_coll_args& args, std::size_t block);
-  void across_leaders(std::byte* out, std::size_t block, uint32_t tag);
-  void release(std::byte* out, std::size_t bytes);
+  static BlockLayout layout_of(const cct_coll_args& args);
+  void gather(const cct_coll_args& args, const BlockLayout& layout);
+  void across_leaders(std::byte* out, const BlockLayout& layout, uint32_t tag);
+  void release(std::byte* out);
 
   cct::sdk::Comm comm_;
   Groups groups_;
   std::size_t chunk_;
   cct::sdk::SharedRegion region_;
-  uint64_t gathered_ = 0;              // chunks through each member's channel so far
-  uint64_t released_ = 0;              // chunks through each leader's channel so far
+  // Chunks through each rank's channel so far: a member's carries its
+  // block to the leader in step 1, a leader's the result in step 3.
+  std::vector<uint64_t> streamed_;
+  BlocksStream stream_;                // this rank's result as step 3 streams it
   std::vector<cct_request> requests_;  // a leader's receives and sends in step 2
 };
 

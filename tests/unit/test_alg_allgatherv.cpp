@@ -39,3 +39,11 @@ void check_all(cct::Communicator& comm, cct::Plan& plan) {
 TEST_CASE("allgatherv ring", "[allgatherv][algorithms]") {
   cct::test::sweep(CCT_ALLGATHERV, "ring", check_all);
 }
+
+TEST_CASE("allgatherv bruck", "[allgatherv][algorithms]") {
+  cct::test::sweep(CCT_ALLGATHERV, "bruck", check_all);
+}
+
+TEST_CASE("allgatherv gatherv_bcast", "[allgatherv][algorithms]") {
+  cct::test::sweep(CCT_ALLGATHERV, "gatherv_bcast", check_all);
+}

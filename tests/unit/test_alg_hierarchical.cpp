@@ -1,5 +1,5 @@
-// The seed's hierarchical algorithms (plugins/hierarchical): two_level bcast
-// and allgather, numa allreduce.
+// The seed's hierarchical algorithms (plugins/hierarchical): two_level bcast,
+// allgather and allgatherv, numa allreduce.
 //
 // Where they split: the groups computed from a communicator's levels
 // (groups.hpp, the very header the algorithms use) on synthetic topologies,
@@ -7,8 +7,10 @@
 // communicator the algorithms get. What they compute: every algorithm over
 // 1..8 ranks and its parameter candidates (cct::test::sweep), every root,
 // counts 0, 1, 7, p + 1, 3p - 1 and a few MiB (many chunks through the
-// pipeline), in place, every datatype x operator for the allreduce; and the
-// same on synthetic shapes whose levels split the ranks into groups.
+// pipeline), in place, every datatype x operator for the allreduce, the
+// allgatherv's count patterns with displacements that differ between ranks
+// (collective_checks.hpp); and the same on synthetic shapes whose levels
+// split the ranks into groups.
 #include <hwloc.h>
 
 #include <algorithm>
@@ -208,6 +210,18 @@ void all_allgathers(cct::Communicator& comm, cct::Plan& plan) {
   check_allgather(comm, plan, large, CCT_DOUBLE, true, tag++);
 }
 
+void all_allgathervs(cct::Communicator& comm, cct::Plan& plan) {
+  const std::size_t p = comm.size();
+  uint32_t tag = 1;
+  for (const auto& call : cct::test::calls_to_check(
+           CCT_ALLGATHERV, comm.size(), {0, 1, 7, p + 1, 3 * p - 1}, CCT_INT32, CCT_SUM, true))
+    cct::test::check_call(comm, plan, call, tag++);
+  for (const auto& call :
+       cct::test::calls_to_check(CCT_ALLGATHERV, comm.size(),
+                                 {elements(kLargeBytes / p, CCT_INT64)}, CCT_INT64, CCT_SUM, true))
+    cct::test::check_call(comm, plan, call, tag++);
+}
+
 void all_allreduces(cct::Communicator& comm, cct::Plan& plan) {
   uint32_t tag = 1;
   for (std::size_t count : small_counts(comm.size())) {
@@ -253,6 +267,10 @@ TEST_CASE("allgather two_level", "[hierarchical][allgather][algorithms]") {
   cct::test::sweep(CCT_ALLGATHER, "two_level", all_allgathers);
 }
 
+TEST_CASE("allgatherv two_level", "[hierarchical][allgatherv][algorithms]") {
+  cct::test::sweep(CCT_ALLGATHERV, "two_level", all_allgathervs);
+}
+
 TEST_CASE("allreduce numa", "[hierarchical][allreduce][algorithms]") {
   cct::test::sweep(CCT_ALLREDUCE, "numa", all_allreduces);
 }
@@ -263,9 +281,12 @@ TEST_CASE("two_level runs split at every level of a cache hierarchy",
   for (auto [level, groups] : {std::pair<int64_t, std::size_t>{-1, 2}, {1, 1}}) {
     on_shape(kCachesShape, 8, CCT_BCAST, "two_level", {level, kChunk}, groups, all_bcasts);
     on_shape(kCachesShape, 8, CCT_ALLGATHER, "two_level", {level, kChunk}, groups, all_allgathers);
+    on_shape(kCachesShape, 8, CCT_ALLGATHERV, "two_level", {level, kChunk}, groups,
+             all_allgathervs);
   }
   on_shape(kFlatShape, 8, CCT_BCAST, "two_level", {-1, kChunk}, 1, all_bcasts);
   on_shape(kFlatShape, 8, CCT_ALLGATHER, "two_level", {-1, kChunk}, 1, all_allgathers);
+  on_shape(kFlatShape, 8, CCT_ALLGATHERV, "two_level", {-1, kChunk}, 1, all_allgathervs);
 }
 
 TEST_CASE("numa runs over NUMA nodes", "[hierarchical][algorithms]") {
@@ -280,6 +301,8 @@ TEST_CASE("hierarchical parameters are validated", "[hierarchical][algorithms]")
           cct::test::expect_refused(comm, CCT_BCAST, "two_level", {-2, 32 << 10}, "level -2 < -1");
           cct::test::expect_refused(comm, CCT_ALLGATHER, "two_level", {0, 100},
                                     "chunk 100 is not a positive multiple of 64");
+          cct::test::expect_refused(comm, CCT_ALLGATHERV, "two_level", {-3, 32 << 10},
+                                    "level -3 < -1");
           cct::test::expect_refused(comm, CCT_ALLREDUCE, "numa", {0},
                                     "chunk 0 is not a positive multiple of 64");
         }) == "");

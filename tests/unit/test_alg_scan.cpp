@@ -42,3 +42,11 @@ TEST_CASE("scan recursive_doubling", "[scan][algorithms]") {
 TEST_CASE("exscan recursive_doubling", "[scan][algorithms]") {
   cct::test::sweep(CCT_EXSCAN, "recursive_doubling", check_all);
 }
+
+TEST_CASE("scan chain", "[scan][algorithms]") {
+  cct::test::sweep(CCT_SCAN, "chain", check_all);
+}
+
+TEST_CASE("exscan chain", "[scan][algorithms]") {
+  cct::test::sweep(CCT_EXSCAN, "chain", check_all);
+}

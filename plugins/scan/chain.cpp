@@ -1,0 +1,147 @@
+#include "scan/chain.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "common/args.hpp"
+
+namespace cct::plugins::scan {
+namespace {
+
+std::size_t checked_segment(std::span<const int64_t> params) {
+  if (params[0] < 1) throw sdk::Unsupported("segment " + std::to_string(params[0]) + " < 1");
+  return static_cast<std::size_t>(params[0]);
+}
+
+}  // namespace
+
+template <cct_collective C>
+struct Chain<C>::Call {
+  const cct_coll_args& a;
+  const std::byte* in;
+  std::byte* out;
+  std::size_t elem;
+  std::size_t bytes;      // the whole vector
+  std::size_t seg_bytes;  // a whole number of elements, at least one
+  std::size_t nseg;
+  int prev;  // the rank the prefix comes from, -1 on rank 0
+  int next;  // the rank it goes on to, -1 on the last rank
+
+  std::size_t offset(std::size_t s) const { return s * seg_bytes; }
+  std::size_t length(std::size_t s) const { return std::min(seg_bytes, bytes - offset(s)); }
+  std::size_t slot_bytes() const { return std::min(seg_bytes, bytes); }
+};
+
+template <cct_collective C>
+void Chain<C>::check(const sdk::Comm&, const cct_coll_args&, std::span<const int64_t> params) {
+  checked_segment(params);
+}
+
+template <cct_collective C>
+Chain<C>::Chain(const sdk::Comm& comm, std::span<const int64_t> params)
+    : comm_(comm), segment_(checked_segment(params)) {}
+
+template <cct_collective C>
+void Chain<C>::run(const cct_coll_args& a) {
+  if (a.count == 0) return;
+  const Call c = call_of(a);
+  if (c.prev < 0)
+    head(c);
+  else
+    relay(c);
+  wait_sends(c);
+}
+
+template <cct_collective C>
+typename Chain<C>::Call Chain<C>::call_of(const cct_coll_args& a) const {
+  const int n = comm_.size(), rank = comm_.rank();
+  const std::size_t elem = elem_size(a);
+  const std::size_t seg_bytes = std::max<std::size_t>(1, segment_ / elem) * elem;
+  return Call{.a = a,
+              .in = input_of(a),
+              .out = output_of(a),
+              .elem = elem,
+              .bytes = a.count * elem,
+              .seg_bytes = seg_bytes,
+              .nseg = (a.count * elem + seg_bytes - 1) / seg_bytes,
+              .prev = rank - 1,
+              .next = rank + 1 < n ? rank + 1 : -1};
+}
+
+// Rank 0's prefix is its input alone (scan: also its result), sent on as it
+// is, kSlots segments in flight.
+template <cct_collective C>
+void Chain<C>::head(const Call& c) {
+  if (C == CCT_SCAN) copy_bytes(c.out, c.in, c.bytes);
+  if (c.next < 0) return;
+  for (std::size_t s = 0; s < c.nseg; ++s) {
+    if (s >= kSlots) wait_send(s - kSlots);
+    send(c, s, c.in + c.offset(s));
+  }
+}
+
+// Segment s + 1 is being received while segment s is combined and segment
+// s - 1 sent, each in a slot of its own.
+template <cct_collective C>
+void Chain<C>::relay(const Call& c) {
+  std::byte* slots = scratch_.get((C == CCT_SCAN ? 1 : 2) * kSlots * c.slot_bytes());
+  receive(c, 0, slots);
+  for (std::size_t s = 0; s < c.nseg; ++s) {
+    if (s + 1 < c.nseg) receive(c, s + 1, slots);
+    if (c.next >= 0 && s >= kSlots) wait_send(s - kSlots);
+    comm_.waitall(&recv_req_[s % kSlots], 1);
+    combine(c, s, slots);
+  }
+}
+
+// Segment s of the prefix is in its slot among the first kSlots, lower
+// ranks' data on the left. Scan: the result is prefix op input, and it is
+// what goes on. Exscan: the prefix is the result, and prefix op input goes
+// on from a slot among the next kSlots (computed first: in place, the input
+// is the result's buffer).
+template <cct_collective C>
+void Chain<C>::combine(const Call& c, std::size_t s, std::byte* slots) {
+  const std::size_t count = c.length(s) / c.elem;
+  const std::byte* prefix = slots + s % kSlots * c.slot_bytes();
+  std::byte* result = c.out + c.offset(s);
+  const std::byte* input = c.in + c.offset(s);
+  if constexpr (C == CCT_SCAN) {
+    sdk::reduce_into(result, prefix, input, count, c.a.dtype, c.a.op);
+    if (c.next >= 0) send(c, s, result);
+  } else {
+    if (c.next >= 0) {
+      std::byte* carry = slots + (kSlots + s % kSlots) * c.slot_bytes();
+      sdk::reduce_into(carry, prefix, input, count, c.a.dtype, c.a.op);
+      send(c, s, carry);
+    }
+    copy_bytes(result, prefix, c.length(s));
+  }
+}
+
+template <cct_collective C>
+void Chain<C>::receive(const Call& c, std::size_t s, std::byte* slots) {
+  comm_.irecv(slots + s % kSlots * c.slot_bytes(), c.length(s), c.prev, c.a.tag,
+              recv_req_[s % kSlots]);
+}
+
+template <cct_collective C>
+void Chain<C>::send(const Call& c, std::size_t s, const std::byte* seg) {
+  comm_.isend(seg, c.length(s), c.next, c.a.tag, send_req_[s % kSlots]);
+}
+
+template <cct_collective C>
+void Chain<C>::wait_send(std::size_t s) {
+  comm_.waitall(&send_req_[s % kSlots], 1);
+}
+
+// The sends not yet waited for: the last kSlots segments.
+template <cct_collective C>
+void Chain<C>::wait_sends(const Call& c) {
+  if (c.next < 0) return;
+  for (std::size_t s = c.nseg > kSlots ? c.nseg - kSlots : 0; s < c.nseg; ++s) wait_send(s);
+}
+
+template class Chain<CCT_SCAN>;
+template class Chain<CCT_EXSCAN>;
+
+}  // namespace cct::plugins::scan
