@@ -23,9 +23,13 @@ void check_all(cct::Communicator& comm, cct::Plan& plan) {
   for (const auto& call : cct::test::calls_to_check(
            CCT_ALLTOALLV, comm.size(), {0, 1, 7, p + 1, 3 * p - 1}, CCT_INT32, CCT_SUM, true))
     cct::test::check_call(comm, plan, call, tag++);
-  for (const auto& call : cct::test::calls_to_check(CCT_ALLTOALLV, comm.size(), {kLargeBlock},
-                                                    CCT_DOUBLE, CCT_SUM, false))
-    cct::test::check_call(comm, plan, call, tag++);
+  // Over 4 MiB in equal blocks only: the skewed patterns at that size
+  // (one rank 100 times the others) would take minutes on 8 ranks.
+  cct::test::check_call(comm, plan,
+                        cct::test::calls_to_check(CCT_ALLTOALLV, comm.size(), {kLargeBlock},
+                                                  CCT_DOUBLE, CCT_SUM, false)
+                            .front(),
+                        tag++);
   for (cct_datatype dtype : kTypes) {
     const bool in_place = tag % 2 == 0;
     auto calls =
