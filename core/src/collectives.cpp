@@ -103,11 +103,8 @@ Extent reduce_scatter_block_extent(const cct_coll_args& a, int, int size) {
 Extent reduce_scatter_extent(const cct_coll_args& a, int rank, int size) {
   return {total_of(a.recvcounts, size), a.recvcounts[rank]};
 }
-// The receive side reaches as far as its furthest block.
 Extent allgatherv_extent(const cct_coll_args& a, int rank, int size) {
-  std::size_t end = 0;
-  for (int r = 0; r < size; ++r) end = std::max(end, a.rdispls[r] + a.recvcounts[r]);
-  return {a.recvcounts[rank], end};
+  return {a.recvcounts[rank], span_of(a.recvcounts, a.rdispls, size)};
 }
 
 Extent gatherv_extent(const cct_coll_args& a, int rank, int size) {

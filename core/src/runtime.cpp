@@ -123,8 +123,10 @@ Choice& Runtime::choice_of(const Selection& s) {
   return *(cached = &add_choice(s.algorithm, s.params));
 }
 
-Choice& Runtime::select(const cct_coll_args& args) {
+Choice& Runtime::select(const cct_coll_args& args, bool agree) {
   const CollectiveInfo& row = collective_info(args.collective);
+  if (row.key_parts != nullptr && !agree)
+    return select_afresh(args, row.message_bytes(args, size()) * size() / row.key_parts(size()));
   if (row.key_parts != nullptr) return select_afresh(args, agreed_key(args, row));
   if (row.vector()) return select_afresh(args, message_bytes(args, size()));
   Selected& last = selected_[args.collective];

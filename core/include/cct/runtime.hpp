@@ -100,7 +100,10 @@ class Runtime {
   void run(cct_coll_args args);
 
   // The algorithm chosen for a call with these arguments (for logs and tests).
-  const Choice& choice_for(const cct_coll_args& args) { return select(args); }
+  // Local: where no rank knows the call's size alone (gatherv, scatterv,
+  // alltoallv) it takes this rank's share as every rank's, which is exact
+  // for equal blocks, instead of agreeing with the others.
+  const Choice& choice_for(const cct_coll_args& args) { return select(args, false); }
 
   // Whether a call with these arguments goes to the MPI library's own
   // collective (the profile or CCT_FORCE keeps the library for it). The MPI
@@ -119,7 +122,8 @@ class Runtime {
  private:
   Choice& add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t> params);
   Choice& default_choice(cct_collective c);
-  Choice& select(const cct_coll_args& args);
+  // agree: the ranks agree on a size no rank knows alone (collective).
+  Choice& select(const cct_coll_args& args, bool agree = true);
   Choice& select_afresh(const cct_coll_args& args, std::size_t bytes);
   std::size_t agreed_key(const cct_coll_args& args, const CollectiveInfo& row);
   Choice& choice_of(const Selection& selection);
