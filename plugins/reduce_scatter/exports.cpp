@@ -1,5 +1,6 @@
 // The reduce-scatter library: each algorithm for reduce_scatter_block and
 // for reduce_scatter, exported as libcct_reduce_scatter.
+#include "reduce_scatter/pairwise.hpp"
 #include "reduce_scatter/recursive_halving.hpp"
 #include "reduce_scatter/ring.hpp"
 
@@ -7,4 +8,5 @@ namespace rs = cct::plugins::reduce_scatter;
 
 CCT_SDK_EXPORT_ALGORITHMS(rs::RecursiveHalving<CCT_REDUCE_SCATTER_BLOCK>,
                           rs::RecursiveHalving<CCT_REDUCE_SCATTER>,
-                          rs::Ring<CCT_REDUCE_SCATTER_BLOCK>, rs::Ring<CCT_REDUCE_SCATTER>)
+                          rs::Ring<CCT_REDUCE_SCATTER_BLOCK>, rs::Ring<CCT_REDUCE_SCATTER>,
+                          rs::Pairwise<CCT_REDUCE_SCATTER_BLOCK>, rs::Pairwise<CCT_REDUCE_SCATTER>)

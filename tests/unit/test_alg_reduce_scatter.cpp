@@ -46,10 +46,18 @@ TEST_CASE("reduce_scatter_block ring", "[reduce_scatter][algorithms]") {
   cct::test::sweep(CCT_REDUCE_SCATTER_BLOCK, "ring", check_all);
 }
 
+TEST_CASE("reduce_scatter_block pairwise", "[reduce_scatter][algorithms]") {
+  cct::test::sweep(CCT_REDUCE_SCATTER_BLOCK, "pairwise", check_all);
+}
+
 TEST_CASE("reduce_scatter recursive_halving", "[reduce_scatter][algorithms]") {
   cct::test::sweep(CCT_REDUCE_SCATTER, "recursive_halving", check_all);
 }
 
 TEST_CASE("reduce_scatter ring", "[reduce_scatter][algorithms]") {
   cct::test::sweep(CCT_REDUCE_SCATTER, "ring", check_all);
+}
+
+TEST_CASE("reduce_scatter pairwise", "[reduce_scatter][algorithms]") {
+  cct::test::sweep(CCT_REDUCE_SCATTER, "pairwise", check_all);
 }
