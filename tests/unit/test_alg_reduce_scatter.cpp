@@ -54,6 +54,10 @@ TEST_CASE("reduce_scatter_block reduce_then_scatter", "[reduce_scatter][algorith
   cct::test::sweep(CCT_REDUCE_SCATTER_BLOCK, "reduce_then_scatter", check_all);
 }
 
+TEST_CASE("reduce_scatter_block shm_direct", "[reduce_scatter][algorithms]") {
+  cct::test::sweep(CCT_REDUCE_SCATTER_BLOCK, "shm_direct", check_all);
+}
+
 TEST_CASE("reduce_scatter recursive_halving", "[reduce_scatter][algorithms]") {
   cct::test::sweep(CCT_REDUCE_SCATTER, "recursive_halving", check_all);
 }
@@ -68,4 +72,8 @@ TEST_CASE("reduce_scatter pairwise", "[reduce_scatter][algorithms]") {
 
 TEST_CASE("reduce_scatter reduce_then_scatter", "[reduce_scatter][algorithms]") {
   cct::test::sweep(CCT_REDUCE_SCATTER, "reduce_then_scatter", check_all);
+}
+
+TEST_CASE("reduce_scatter shm_direct", "[reduce_scatter][algorithms]") {
+  cct::test::sweep(CCT_REDUCE_SCATTER, "shm_direct", check_all);
 }
