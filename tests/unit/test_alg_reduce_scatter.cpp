@@ -49,10 +49,34 @@ TEST_CASE("reduce_scatter_block ring", "[reduce_scatter][algorithms]") {
   cct::test::sweep(CCT_REDUCE_SCATTER_BLOCK, "ring", check_all);
 }
 
+TEST_CASE("reduce_scatter_block pairwise", "[reduce_scatter][algorithms]") {
+  cct::test::sweep(CCT_REDUCE_SCATTER_BLOCK, "pairwise", check_all);
+}
+
+TEST_CASE("reduce_scatter_block reduce_then_scatter", "[reduce_scatter][algorithms]") {
+  cct::test::sweep(CCT_REDUCE_SCATTER_BLOCK, "reduce_then_scatter", check_all);
+}
+
+TEST_CASE("reduce_scatter_block shm_direct", "[reduce_scatter][algorithms]") {
+  cct::test::sweep(CCT_REDUCE_SCATTER_BLOCK, "shm_direct", check_all);
+}
+
 TEST_CASE("reduce_scatter recursive_halving", "[reduce_scatter][algorithms]") {
   cct::test::sweep(CCT_REDUCE_SCATTER, "recursive_halving", check_all);
 }
 
 TEST_CASE("reduce_scatter ring", "[reduce_scatter][algorithms]") {
   cct::test::sweep(CCT_REDUCE_SCATTER, "ring", check_all);
+}
+
+TEST_CASE("reduce_scatter pairwise", "[reduce_scatter][algorithms]") {
+  cct::test::sweep(CCT_REDUCE_SCATTER, "pairwise", check_all);
+}
+
+TEST_CASE("reduce_scatter reduce_then_scatter", "[reduce_scatter][algorithms]") {
+  cct::test::sweep(CCT_REDUCE_SCATTER, "reduce_then_scatter", check_all);
+}
+
+TEST_CASE("reduce_scatter shm_direct", "[reduce_scatter][algorithms]") {
+  cct::test::sweep(CCT_REDUCE_SCATTER, "shm_direct", check_all);
 }

@@ -1,0 +1,33 @@
+#include "reduce_scatter/pairwise.hpp"
+
+#include "common/args.hpp"
+
+namespace cct::plugins::reduce_scatter {
+
+template <cct_collective C>
+Pairwise<C>::Pairwise(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}
+
+// The result accumulates in recvbuf, starting from this rank's own input
+// block; in place it accumulates in acc instead, since recvbuf still holds
+// the blocks that later steps send.
+template <cct_collective C>
+void Pairwise<C>::run(const cct_coll_args& a) {
+  const int n = comm_.size(), me = comm_.rank();
+  const CountedBlocks& blocks = ranks_.of(a, n);
+  const std::byte* input = input_of(a);
+  const std::byte* own = input + blocks.offset(me);
+  std::byte* acc = in_place(a) ? acc_.get(blocks.bytes(me)) : output_of(a);
+  std::byte* tmp = tmp_.get(blocks.bytes(me));
+  for (int s = 1; s < n; ++s) {
+    const int to = (me + s) % n, from = (me - s + n) % n;
+    comm_.sendrecv(input + blocks.offset(to), blocks.bytes(to), to, tmp, blocks.bytes(me), from,
+                   a.tag);
+    sdk::reduce_into(acc, s == 1 ? own : acc, tmp, blocks.count(me), a.dtype, a.op);
+  }
+  copy_bytes(output_of(a), n == 1 ? own : acc, blocks.bytes(me));
+}
+
+template class Pairwise<CCT_REDUCE_SCATTER_BLOCK>;
+template class Pairwise<CCT_REDUCE_SCATTER>;
+
+}  // namespace cct::plugins::reduce_scatter
