@@ -592,6 +592,16 @@ cct_coll_args as_this_build(const cct_coll_args* args) {
     throw Error("the call's cct_coll_args.struct_size is " + std::to_string(args->struct_size) +
                     ", smaller than any version's",
                 CCT_ERR_INVALID_ARG);
+  const auto outside = [](int value, int count) { return value < 0 || value >= count; };
+  if (outside(raw_enum(args->collective), CCT_COLLECTIVE_COUNT))
+    throw Error("collective " + std::to_string(raw_enum(args->collective)) + " is unknown",
+                CCT_ERR_INVALID_ARG);
+  if (outside(raw_enum(args->dtype), CCT_DATATYPE_COUNT))
+    throw Error("datatype " + std::to_string(raw_enum(args->dtype)) + " is unknown",
+                CCT_ERR_INVALID_ARG);
+  if (collective_info(args->collective).reduction && outside(raw_enum(args->op), CCT_OP_COUNT))
+    throw Error("operator " + std::to_string(raw_enum(args->op)) + " is unknown",
+                CCT_ERR_INVALID_ARG);
   cct_coll_args out{};
   std::memcpy(&out, args, std::min<std::size_t>(args->struct_size, sizeof out));
   out.struct_size = sizeof out;

@@ -16,6 +16,7 @@
 
 #include "abi_v1.hpp"
 #include "cct/abi/export.h"
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "elf_exports.hpp"
 
@@ -109,7 +110,7 @@ std::string check_header(uint32_t struct_size, uint32_t abi_version, unsigned ve
 
 // A collective of the entry's ABI version that this host runs.
 bool known_collective(const AlgorithmEntry& a) {
-  const cct_collective c = a.desc->collective;
+  const int c = raw_enum(a.desc->collective);  // a plugin's value may lie outside the enum
   return c >= 0 && c < (a.v1 ? abi_v1::kCollectiveCount : CCT_COLLECTIVE_COUNT);
 }
 
@@ -151,8 +152,7 @@ std::string check_algorithm(const AlgorithmEntry& a) {
   if (!valid_name(d.name))
     return std::string("name '") + (d.name ? d.name : "(null)") + "' is not [a-z0-9_]+";
   if (!known_collective(a))
-    return "names collective " + std::to_string(static_cast<int>(d.collective)) +
-           ", unknown to this host";
+    return "names collective " + std::to_string(raw_enum(d.collective)) + ", unknown to this host";
   if (!has_functions(a)) return "lacks a function (can_use/prepare/run/destroy)";
   if (d.nparams > 0 && d.params == nullptr) return "declares parameters but no table";
   for (uint32_t i = 0; i < d.nparams; ++i)

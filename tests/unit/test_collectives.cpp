@@ -2,6 +2,7 @@
 // and with what the rest of the host reads from them.
 #include <catch2/catch.hpp>
 #include <cstddef>
+#include <cstring>
 #include <set>
 #include <string>
 
@@ -116,6 +117,15 @@ TEST_CASE("collectives: a caller's arguments of another version", "[collectives]
     const cct_coll_args got = cct::as_this_build(&newer);
     CHECK(got.recvcounts == counts);
     CHECK(got.recvmem == CCT_MEMORY_DEVICE);
+  }
+  SECTION("a C caller's value outside an enum is refused before it is loaded as the enum") {
+    const int collective = 99, datatype = 42;
+    cct_coll_args bad = newer;
+    std::memcpy(&bad.collective, &collective, sizeof collective);
+    CHECK_THROWS_WITH(cct::as_this_build(&bad), Catch::Contains("collective 99 is unknown"));
+    bad = newer;
+    std::memcpy(&bad.dtype, &datatype, sizeof datatype);
+    CHECK_THROWS_WITH(cct::as_this_build(&bad), Catch::Contains("datatype 42 is unknown"));
   }
   SECTION("NULL, or smaller than version 1's, is refused") {
     CHECK_THROWS_AS(cct::as_this_build(nullptr), cct::Error);

@@ -2,6 +2,7 @@
 // result (in place too), plans are prepared once and reused, and the stats
 // count what ran.
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <memory>
 #include <regex>
 #include <sstream>
@@ -188,8 +189,9 @@ TEST_CASE("runtime turns in-place calls into out-of-place ones for algorithms wi
 }
 
 // What a careless C API caller can pass is refused with its reason before
-// anything is indexed by it, and costs only that call.
-TEST_CASE("runtime refuses unknown collectives, types, roots, missing arrays, device memory",
+// anything is indexed by it, and costs only that call (values outside the
+// enums are refused at the C API's door: see test_collectives.cpp).
+TEST_CASE("runtime refuses roots outside the communicator, missing arrays, device memory",
           "[runtime]") {
   CHECK(cct::test::on_ranks(1, [](cct::Communicator& comm) {
           cct::Runtime rt(cct::test::registry(), share(comm), {});
@@ -204,13 +206,7 @@ TEST_CASE("runtime refuses unknown collectives, types, roots, missing arrays, de
             }
             expect(false, "not refused: " + why);
           };
-          auto args = cct::test::coll_args(CCT_ALLREDUCE, &value, &result, 1, CCT_INT32, 0, 0);
-          args.collective = static_cast<cct_collective>(99);
-          refused(args, CCT_ERR_INVALID_ARG, "collective 99 is unknown");
-          args = cct::test::coll_args(CCT_ALLREDUCE, &value, &result, 1,
-                                      static_cast<cct_datatype>(42), 0, 0);
-          refused(args, CCT_ERR_INVALID_ARG, "datatype 42 is unknown");
-          args = cct::test::coll_args(CCT_BCAST, nullptr, &value, 1, CCT_INT32, 1, 0);
+          auto args = cct::test::coll_args(CCT_BCAST, nullptr, &value, 1, CCT_INT32, 1, 0);
           refused(args, CCT_ERR_INVALID_ARG, "root 1 is outside 0..0");
           args = cct::test::coll_args(CCT_ALLGATHERV, &value, &result, 0, CCT_INT32, 0, 0);
           refused(args, CCT_ERR_INVALID_ARG, "recvcounts is NULL");

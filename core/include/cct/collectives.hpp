@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -105,6 +106,17 @@ std::span<const CollectiveInfo> collectives();
 // The row named `name`, or null.
 const CollectiveInfo* find_collective(std::string_view name);
 
+// The integer a C caller stored in an enum field, read without loading
+// the enum: a value outside the enum's range (99 for a collective) is
+// legal in C, but loading it as the C++ enum is undefined.
+template <class Enum>
+int raw_enum(const Enum& field) {
+  static_assert(sizeof(Enum) == sizeof(int));
+  int value;
+  std::memcpy(&value, &field, sizeof value);
+  return value;
+}
+
 // A call's message size as its row defines it (the profile's size key).
 std::size_t message_bytes(const cct_coll_args& args, int size);
 
@@ -131,8 +143,9 @@ class EqualBlocks {
 // A call's arguments as this build's struct, from a caller of any version:
 // a smaller struct_size (an older build) leaves the fields it lacks zero,
 // which is NULL counts and host memory; a larger one (a newer build) is
-// read as far as this build knows. Throws cct::Error for NULL or a
-// struct_size below version 1's.
+// read as far as this build knows. Throws cct::Error for NULL, a
+// struct_size below version 1's, or a collective, datatype or operator
+// outside this build's enums.
 cct_coll_args as_this_build(const cct_coll_args* args);
 
 // Whether a call passes the in-place form (either buffer CCT_IN_PLACE).
