@@ -54,6 +54,12 @@ void expect_valid(const cct_coll_args& args, int size, unsigned arrays) {
     bad("root " + std::to_string(args.root) + " is outside 0.." + std::to_string(size - 1));
 }
 
+// The arrays of its row this rank passes: all of them, but where only the
+// root has any (gatherv, scatterv). Deciding reads the counts of them only.
+unsigned arrays_passed(const CollectiveInfo& row, const cct_coll_args& args, int rank) {
+  return row.arrays_at_root && rank != args.root ? 0 : row.arrays;
+}
+
 }  // namespace
 
 Runtime::Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, Options options,
@@ -159,11 +165,7 @@ std::size_t Runtime::agreed_key(const cct_coll_args& args, const CollectiveInfo&
 
 bool Runtime::keeps_library(const cct_coll_args& args) {
   const CollectiveInfo& row = collective_info(args.collective);
-  // Deciding reads the counts only, and where only the root has arrays
-  // (gatherv, scatterv), only there.
-  expect_valid(
-      args, size(),
-      row.arrays_at_root && rank() != args.root ? 0 : row.arrays & (kRecvCounts | kSendCounts));
+  expect_valid(args, size(), arrays_passed(row, args, rank()) & (kRecvCounts | kSendCounts));
   const Choice& choice = select(args);
   const bool kept = (choice.algorithm->desc->required_caps & CCT_CAP_LIBRARY) != 0;
   if (!kept && row.key_parts != nullptr && selector_.size_matters(args.collective))
@@ -230,7 +232,7 @@ void Runtime::run(cct_coll_args args) {
   if (!timed_out_.empty())
     throw Error(timed_out_ + "; the communicator cannot be used after that", CCT_ERR_TIMEOUT);
   const CollectiveInfo& row = collective_info(args.collective);
-  expect_valid(args, size(), row.arrays_at_root && rank() != args.root ? 0 : row.arrays);
+  expect_valid(args, size(), arrays_passed(row, args, rank()));
   try {
     Choice& choice = select(args);
     expect_memory_taken(args, *choice.algorithm->desc);

@@ -197,6 +197,25 @@ std::vector<CheckedCall> calls_to_check(cct_collective c, int size,
   return calls;
 }
 
+void check_vector_calls(Communicator& comm, Plan& plan) {
+  constexpr std::size_t kLargeBlock = (4 << 20) / 8 / 8 + 1;
+  constexpr cct_datatype kTypes[] = {CCT_INT8,   CCT_INT16,  CCT_INT32,  CCT_INT64, CCT_UINT8,
+                                     CCT_UINT16, CCT_UINT32, CCT_UINT64, CCT_FLOAT, CCT_DOUBLE};
+  const cct_collective c = plan.algorithm().desc->collective;
+  const int size = comm.size();
+  const std::size_t p = static_cast<std::size_t>(size);
+  uint32_t tag = 1;
+  for (const CheckedCall& call :
+       calls_to_check(c, size, {0, 1, 7, p + 1, 3 * p - 1}, CCT_INT32, CCT_SUM, true))
+    check_call(comm, plan, call, tag++);
+  check_call(comm, plan, calls_to_check(c, size, {kLargeBlock}, CCT_DOUBLE, CCT_SUM, false).front(),
+             tag++);
+  for (cct_datatype dtype : kTypes) {
+    const bool in_place = tag % 2 == 0;
+    check_call(comm, plan, calls_to_check(c, size, {19}, dtype, CCT_SUM, in_place).back(), tag++);
+  }
+}
+
 void check_bcast_call(Communicator& comm, Plan& plan, int root, std::size_t count,
                       cct_datatype dtype, uint32_t tag) {
   check_call(comm, plan, {CCT_BCAST, count, dtype, CCT_SUM, root, false}, tag);

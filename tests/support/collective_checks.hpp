@@ -51,6 +51,14 @@ std::vector<CheckedCall> calls_to_check(cct_collective c, int size,
                                         std::initializer_list<std::size_t> counts,
                                         cct_datatype dtype, cct_op op, bool in_place);
 
+// What every algorithm of a data-moving vector collective (allgatherv,
+// gatherv, scatterv, alltoallv) is checked with, by its plan's
+// collective: blocks around 0, 1, 7, p + 1 and 3p - 1 elements in every
+// count pattern, at the first and last root, out of place and in place;
+// over 4 MiB in equal blocks (the skewed patterns at that size would take
+// minutes on 8 ranks); and one call of 19-element blocks per datatype.
+void check_vector_calls(Communicator& comm, Plan& plan);
+
 // Shorthands for the first eight collectives.
 void check_bcast_call(Communicator& comm, Plan& plan, int root, std::size_t count,
                       cct_datatype dtype, uint32_t tag);
