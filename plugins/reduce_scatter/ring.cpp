@@ -1,7 +1,6 @@
 #include "reduce_scatter/ring.hpp"
 
 #include <algorithm>
-#include <cstring>
 
 #include "common/args.hpp"
 
@@ -45,7 +44,7 @@ void Ring<C>::run(const cct_coll_args& a) {
   if (n == 1)
     copy_bytes(output_of(a), input, blocks.bytes(me));
   else if (in_place(a))
-    std::memmove(output_of(a), acc, blocks.bytes(me));
+    copy_bytes(output_of(a), acc, blocks.bytes(me));
 }
 
 template class Ring<CCT_REDUCE_SCATTER_BLOCK>;

@@ -70,10 +70,12 @@ void ShmDirect<C>::hand_in(const cct_coll_args& a, const CountedBlocks& blocks) 
   ++calls_;
   const std::byte* input = input_of(a);
   const std::size_t own_end = blocks.offset(me) + blocks.bytes(me);
-  std::memcpy(slot(me), input, blocks.offset(me));
-  std::memcpy(slot(me) + own_end, input + own_end, blocks.total_bytes() - own_end);
+  copy_bytes(slot(me), input, blocks.offset(me));
+  copy_bytes(slot(me) + own_end, input + own_end, blocks.total_bytes() - own_end);
   sdk::store_release(arrived(me), calls_);
-  if (in_place(a)) std::memmove(output_of(a), input + blocks.offset(me), blocks.bytes(me));
+  // memmove: the block may overlap the front of recvbuf it moves to.
+  if (in_place(a) && blocks.bytes(me) > 0)
+    std::memmove(output_of(a), input + blocks.offset(me), blocks.bytes(me));
 }
 
 // This rank's block: its own contribution combined with each peer's copy,

@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  printf("timeout_check: rank %d: pid %ld\n", rank, (long)getpid());
+  fflush(stdout); /* a rank the job kills loses what it buffered */
   call(argv[1]);
   if (rank == atoi(argv[2])) {
     raise(SIGSTOP);

@@ -30,9 +30,14 @@ run() {
   if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     fail "$label: hung (killed after 60 s)"
   fi
-  local left
-  left=$(ls /dev/shm | grep '^cct-' || true)
+  # Only this job's segments: other tests running beside this one have
+  # theirs. A segment's name carries its creator's pid.
+  local left pid f
+  left=$(for pid in $(sed -n 's/^timeout_check: rank [0-9]*: pid \([0-9]*\)$/\1/p' "$out"); do
+    for f in /dev/shm/cct-*-shm-"$pid"-*; do [ -e "$f" ] && echo "${f#/dev/shm/}"; done
+  done)
   [ -z "$left" ] || fail "$label: left in /dev/shm: $left"
+  grep -q '^timeout_check: rank 0: pid' "$out" || fail "$label: rank 0 printed no pid"
 }
 
 # <label> <regex the abort message must match>
