@@ -1,8 +1,8 @@
 // alltoallv's blocks as bytes: where rank r's outgoing and incoming blocks
 // lie and how long they are. In place the input is in recvbuf, at the
 // receive displacements (cct_coll_args: sendcounts and sdispls equal
-// recvcounts and rdispls then), and is copied aside first, since the
-// blocks received overwrite it.
+// recvcounts and rdispls then): read there, or copied aside first where
+// the blocks received would overwrite blocks not yet sent.
 #pragma once
 
 #include <algorithm>
@@ -16,8 +16,10 @@ namespace cct::plugins::alltoallv {
 
 class Blocks {
  public:
-  Blocks(const cct_coll_args& a, int n, Scratch& aside) : a_(a), elem_(elem_size(a)) {
-    in_ = static_cast<const std::byte*>(a.sendbuf);
+  // The outgoing blocks where the call has them (in place: in recvbuf).
+  explicit Blocks(const cct_coll_args& a) : a_(a), elem_(elem_size(a)), in_(input_of(a)) {}
+  // In place, the outgoing blocks copied aside to `aside` first.
+  Blocks(const cct_coll_args& a, int n, Scratch& aside) : Blocks(a) {
     if (!in_place(a)) return;
     std::size_t end = 0;
     for (int r = 0; r < n; ++r) end = std::max(end, (a.rdispls[r] + a.recvcounts[r]) * elem_);

@@ -1,5 +1,5 @@
-// The window of the throttled linear algorithms (gather, scatter): how many
-// transfers the root keeps in flight.
+// The window of the throttled linear algorithms (window_param.hpp): how many
+// transfers the root (each rank, for alltoallv) keeps in flight.
 #pragma once
 
 #include <algorithm>

@@ -1,5 +1,6 @@
 // The parameter of the throttled linear algorithms (gather, scatter,
-// gatherv, scatterv): how many transfers the root keeps in flight.
+// gatherv, scatterv, alltoallv): how many transfers the root (each rank,
+// for alltoallv) keeps in flight.
 #pragma once
 
 #include <array>
@@ -12,7 +13,7 @@ namespace cct::plugins {
 inline constexpr std::array<int64_t, 4> kWindowCandidates{1, 2, 4, 8};
 inline constexpr cct_param_desc kWindowParam{
     .name = "max_outstanding",
-    .doc = "transfers in flight at the root",
+    .doc = "transfers in flight at the root (at each rank: alltoallv)",
     .type = CCT_PARAM_INT,
     .default_value = 4,
     .candidates = kWindowCandidates.data(),

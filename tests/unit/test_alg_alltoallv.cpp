@@ -18,3 +18,18 @@ TEST_CASE("alltoallv pairwise", "[alltoallv][algorithms]") {
 TEST_CASE("alltoallv linear", "[alltoallv][algorithms]") {
   cct::test::sweep(CCT_ALLTOALLV, "linear", cct::test::check_vector_calls);
 }
+
+TEST_CASE("alltoallv scheduled", "[alltoallv][algorithms]") {
+  cct::test::sweep(CCT_ALLTOALLV, "scheduled", cct::test::check_vector_calls);
+}
+
+TEST_CASE("alltoallv linear_throttled", "[alltoallv][algorithms]") {
+  cct::test::sweep(CCT_ALLTOALLV, "linear_throttled", cct::test::check_vector_calls);
+}
+
+TEST_CASE("alltoallv parameters are validated", "[alltoallv][algorithms]") {
+  CHECK(cct::test::on_ranks(1, [](cct::Communicator& comm) {
+          cct::test::expect_refused(comm, CCT_ALLTOALLV, "linear_throttled", {0},
+                                    "max_outstanding 0 < 1");
+        }) == "");
+}
