@@ -18,3 +18,7 @@ TEST_CASE("gatherv linear", "[gatherv][algorithms]") {
 TEST_CASE("gatherv linear_throttled", "[gatherv][algorithms]") {
   cct::test::sweep(CCT_GATHERV, "linear_throttled", cct::test::check_vector_calls);
 }
+
+TEST_CASE("gatherv binomial", "[gatherv][algorithms]") {
+  cct::test::sweep(CCT_GATHERV, "binomial", cct::test::check_vector_calls);
+}

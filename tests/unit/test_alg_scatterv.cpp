@@ -18,3 +18,7 @@ TEST_CASE("scatterv linear", "[scatterv][algorithms]") {
 TEST_CASE("scatterv linear_throttled", "[scatterv][algorithms]") {
   cct::test::sweep(CCT_SCATTERV, "linear_throttled", cct::test::check_vector_calls);
 }
+
+TEST_CASE("scatterv binomial", "[scatterv][algorithms]") {
+  cct::test::sweep(CCT_SCATTERV, "binomial", cct::test::check_vector_calls);
+}
