@@ -34,6 +34,17 @@ bool every_thread_has_a_core(int threads) {
   return static_cast<unsigned>(threads) <= std::thread::hardware_concurrency();
 }
 
+// alltoall's equal blocks in the interface of plugins/alltoallv/blocks.hpp.
+struct EqualBlocks {
+  const std::byte* in;
+  std::byte* out;
+  std::size_t bytes;
+  const std::byte* to(int r) const { return in + r * bytes; }
+  std::size_t to_bytes(int) const { return bytes; }
+  std::byte* from(int r) const { return out + r * bytes; }
+  std::size_t from_bytes(int) const { return bytes; }
+};
+
 void require_in(const char* name, int64_t value, int64_t lo, int64_t hi) {
   if (value < lo || value > hi)
     throw sdk::Unsupported(std::string(name) + " " + std::to_string(value) + " outside " +
@@ -89,36 +100,42 @@ PdbpAlltoall::RowCounters& PdbpAlltoall::row(int writer, int reader) const {
 }
 
 // A row's ring holds as many slots as the pool has blocks: no row can hold
-// more, so a slot is never reused before its chunk was drained.
+// more, so a slot is never reused before its chunk was drained. `chunk`
+// counts from the row's first call.
 uint32_t& PdbpAlltoall::slot(int writer, int reader, uint64_t chunk) const {
   auto* rings =
       reinterpret_cast<uint32_t*>(static_cast<std::byte*>(region_.peer(writer)) + ring_offset_);
-  return rings[reader * pool_blocks_ + (chunks_before_ + chunk) % pool_blocks_];
+  return rings[reader * pool_blocks_ + chunk % pool_blocks_];
 }
 
 std::byte* PdbpAlltoall::block_at(int owner, uint32_t block) const {
   return static_cast<std::byte*>(region_.peer(owner)) + blocks_offset_ + block * block_;
 }
 
-std::size_t PdbpAlltoall::chunk_bytes(uint64_t chunk) const {
-  return std::min(block_, bytes_ - chunk * block_);
+std::size_t PdbpAlltoall::chunk_bytes(const Flow& flow, uint64_t chunk) const {
+  return std::min(block_, flow.bytes - chunk * block_);
 }
 
 void PdbpAlltoall::run(const cct_coll_args& a) {
   if (a.count == 0) return;
   const int n = comm_.size(), rank = comm_.rank();
-  bytes_ = a.count * elem_size(a);
-  chunks_ = (bytes_ + block_ - 1) / block_;
-  in_ = alltoall::outgoing_blocks(a, scratch_, n * bytes_);
-  out_ = output_of(a);
-  copy_bytes(out_ + rank * bytes_, in_ + rank * bytes_, bytes_);
+  const std::size_t bytes = a.count * elem_size(a);
+  const EqualBlocks blocks{alltoall::outgoing_blocks(a, scratch_, n * bytes), output_of(a), bytes};
+  copy_bytes(blocks.from(rank), blocks.to(rank), bytes);
+  exchange(blocks);
+}
+
+void PdbpAlltoall::move_flows() {
   policy_.start_call();
-  for (Flow& flow : flows_) flow.done = flow.reclaimed = 0;
+  for (Flow& flow : flows_) {
+    flow.chunks = (flow.bytes + block_ - 1) / block_;
+    flow.done = flow.reclaimed = 0;
+  }
   // The flows poll the peers' rows themselves, so CCT_TIMEOUT is theirs
   // to keep (cct_comm.timeout_s): a pool thread stuck that long ends it.
   if (!pool_.run(flows_.size(), step_fn_))
     throw sdk::TransportError(CCT_ERR_TIMEOUT, stalled_flows());
-  chunks_before_ += chunks_;
+  for (Flow& flow : flows_) flow.before += flow.chunks;
 }
 
 // "pdbp: no flow moved for 2 s; waiting for rank 1 (to write), rank 3
@@ -128,7 +145,7 @@ std::string PdbpAlltoall::stalled_flows() const {
   text << "pdbp: no flow moved for " << comm_.timeout_s() << " s; waiting for";
   const char* separator = " ";
   for (const Flow& flow : flows_) {
-    const bool done = flow.done == chunks_ && (!flow.writes || flow.reclaimed == chunks_);
+    const bool done = flow.done == flow.chunks && (!flow.writes || flow.reclaimed == flow.chunks);
     if (done) continue;
     text << separator << "rank " << flow.peer << (flow.writes ? " (to drain)" : " (to write)");
     separator = ", ";
@@ -142,11 +159,10 @@ Step PdbpAlltoall::step(Flow& flow) {
 
 // Returns the blocks of the chunks the peer drained to the pool.
 bool PdbpAlltoall::reclaim(Flow& flow) {
-  const uint64_t drained =
-      sdk::load_acquire(&row(comm_.rank(), flow.peer).consumed) - chunks_before_;
+  const uint64_t drained = sdk::load_acquire(&row(comm_.rank(), flow.peer).consumed) - flow.before;
   const bool any = flow.reclaimed < drained;
   for (; flow.reclaimed < drained; ++flow.reclaimed)
-    policy_.release(flow.peer, slot(comm_.rank(), flow.peer, flow.reclaimed));
+    policy_.release(flow.peer, slot(comm_.rank(), flow.peer, flow.before + flow.reclaimed));
   return any;
 }
 
@@ -154,37 +170,37 @@ Step PdbpAlltoall::write_step(Flow& flow) {
   const int rank = comm_.rank();
   const bool reclaimed = reclaim(flow);
   const uint64_t first = flow.done;
-  while (flow.done < chunks_) {
+  while (flow.done < flow.chunks) {
     const auto block = policy_.acquire(flow.peer, patience_);
     if (!block) break;
-    const std::size_t bytes = chunk_bytes(flow.done);
-    std::memcpy(block_at(rank, *block), in_ + flow.peer * bytes_ + flow.done * block_, bytes);
-    slot(rank, flow.peer, flow.done) = *block;
+    const std::size_t bytes = chunk_bytes(flow, flow.done);
+    std::memcpy(block_at(rank, *block), flow.in + flow.done * block_, bytes);
+    slot(rank, flow.peer, flow.before + flow.done) = *block;
     policy_.record_sent(flow.peer, bytes);
     ++flow.done;
   }
-  if (flow.done > first)
-    sdk::store_release(&row(rank, flow.peer).written, chunks_before_ + flow.done);
-  if (flow.done == chunks_ && flow.reclaimed == chunks_) return Step::done;
+  if (flow.done > first) sdk::store_release(&row(rank, flow.peer).written, flow.before + flow.done);
+  if (flow.done == flow.chunks && flow.reclaimed == flow.chunks) return Step::done;
   return reclaimed || flow.done > first ? Step::moved : Step::stuck;
 }
 
 Step PdbpAlltoall::read_step(Flow& flow) {
+  if (flow.done == flow.chunks) return Step::done;  // an empty row
   const int rank = comm_.rank();
   RowCounters& counters = row(flow.peer, rank);
   // The writer may already be publishing its next call's chunks.
-  const uint64_t ready = std::min(chunks_, sdk::load_acquire(&counters.written) - chunks_before_);
+  const uint64_t ready = std::min(flow.chunks, sdk::load_acquire(&counters.written) - flow.before);
   if (flow.done == ready) return Step::stuck;
   std::size_t bytes = 0;
   for (; flow.done < ready; ++flow.done) {
-    const std::size_t chunk = chunk_bytes(flow.done);
-    std::memcpy(out_ + flow.peer * bytes_ + flow.done * block_,
-                block_at(flow.peer, slot(flow.peer, rank, flow.done)), chunk);
+    const std::size_t chunk = chunk_bytes(flow, flow.done);
+    std::memcpy(flow.out + flow.done * block_,
+                block_at(flow.peer, slot(flow.peer, rank, flow.before + flow.done)), chunk);
     bytes += chunk;
   }
-  sdk::store_release(&counters.consumed, chunks_before_ + flow.done);
+  sdk::store_release(&counters.consumed, flow.before + flow.done);
   policy_.record_received(flow.peer, bytes);
-  return flow.done == chunks_ ? Step::done : Step::moved;
+  return flow.done == flow.chunks ? Step::done : Step::moved;
 }
 
 }  // namespace cct::plugins::pdbp

@@ -28,9 +28,13 @@
 // size (copy granularity), the initial slots per row, the growth threshold
 // and the pool threads (1 by default: ranks may outnumber cores).
 //
-// Counters only grow, across calls: a call's chunks are numbered after the
-// previous calls' on both sides (every rank passes the same count), so a
-// rank may start the next call while a slower peer still drains this one.
+// Counters only grow, across calls: a row's chunks are numbered after the
+// previous calls' on both sides (the writer's bytes for a peer are the
+// bytes that peer receives from it), so a rank may start the next call
+// while a slower peer still drains this one.
+//
+// PdbpAlltoallv (pdbp_alltoallv.hpp) runs the same flows with each pair's
+// own byte counts.
 #pragma once
 
 #include <array>
@@ -91,6 +95,27 @@ class PdbpAlltoall {
   PdbpAlltoall(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& a);
 
+ protected:
+  // Sets the write flow to each peer to send to(peer) (to_bytes(peer)
+  // bytes) and the read flow from each peer to drain into from(peer)
+  // (from_bytes(peer) bytes), then moves them all: the Blocks interface
+  // of plugins/alltoallv/blocks.hpp.
+  template <class Blocks>
+  void exchange(const Blocks& blocks) {
+    for (Flow& flow : flows_) {
+      if (flow.writes) {
+        flow.in = blocks.to(flow.peer);
+        flow.bytes = blocks.to_bytes(flow.peer);
+      } else {
+        flow.out = blocks.from(flow.peer);
+        flow.bytes = blocks.from_bytes(flow.peer);
+      }
+    }
+    move_flows();
+  }
+  sdk::Comm comm_;
+  Scratch scratch_;  // a copy of recvbuf for the in-place form
+
  private:
   // The parameter values, checked.
   struct Settings {
@@ -105,10 +130,16 @@ class PdbpAlltoall {
     alignas(64) uint64_t written;   // chunks published, stored by the writer
     alignas(64) uint64_t consumed;  // chunks drained, stored by the reader
   };
-  // A flow's progress in the current call, in chunks.
+  // A flow: its row's chunks of the previous calls, and its part and
+  // progress in the current call, in chunks.
   struct Flow {
     bool writes;
     int peer;
+    uint64_t before = 0;            // the row's chunks of the previous calls
+    const std::byte* in = nullptr;  // what a write flow sends
+    std::byte* out = nullptr;       // where a read flow drains to
+    std::size_t bytes = 0;
+    uint64_t chunks = 0;
     uint64_t done = 0;       // written (write flow) or drained (read flow)
     uint64_t reclaimed = 0;  // blocks returned to the pool (write flow)
   };
@@ -116,7 +147,9 @@ class PdbpAlltoall {
   RowCounters& row(int writer, int reader) const;
   uint32_t& slot(int writer, int reader, uint64_t chunk) const;
   std::byte* block_at(int owner, uint32_t block) const;
-  std::size_t chunk_bytes(uint64_t chunk) const;
+  std::size_t chunk_bytes(const Flow& flow, uint64_t chunk) const;
+
+  void move_flows();
 
   WorkStealingPool::Step step(Flow& flow);
   WorkStealingPool::Step write_step(Flow& flow);
@@ -124,7 +157,6 @@ class PdbpAlltoall {
   bool reclaim(Flow& flow);
   std::string stalled_flows() const;
 
-  sdk::Comm comm_;
   std::size_t block_;
   int pool_blocks_;
   std::size_t ring_offset_, blocks_offset_;  // in each rank's part
@@ -133,15 +165,7 @@ class PdbpAlltoall {
   BufferPolicy policy_;
   WorkStealingPool pool_;
   std::vector<Flow> flows_;
-  Scratch scratch_;  // a copy of recvbuf for the in-place form
   WorkStealingPool::StepFn step_fn_;
-
-  // The current call.
-  const std::byte* in_ = nullptr;
-  std::byte* out_ = nullptr;
-  std::size_t bytes_ = 0;       // per peer
-  uint64_t chunks_ = 0;         // per peer
-  uint64_t chunks_before_ = 0;  // per row: the chunks of the previous calls
 };
 
 }  // namespace cct::plugins::pdbp

@@ -27,6 +27,10 @@ TEST_CASE("alltoallv linear_throttled", "[alltoallv][algorithms]") {
   cct::test::sweep(CCT_ALLTOALLV, "linear_throttled", cct::test::check_vector_calls);
 }
 
+TEST_CASE("alltoallv pdbp", "[alltoallv][algorithms][pdbp]") {
+  cct::test::sweep(CCT_ALLTOALLV, "pdbp", cct::test::check_vector_calls);
+}
+
 TEST_CASE("alltoallv parameters are validated", "[alltoallv][algorithms]") {
   CHECK(cct::test::on_ranks(1, [](cct::Communicator& comm) {
           cct::test::expect_refused(comm, CCT_ALLTOALLV, "linear_throttled", {0},
