@@ -61,10 +61,7 @@ void Allgather::check(const sdk::Comm& comm, const cct_coll_args&,
 }
 
 Allgather::Allgather(const sdk::Comm& comm, std::span<const int64_t> params)
-    : comm_(comm), split_(comm, checked_level(comm, params)), ranges_(true) {
-  const int per = static_cast<int>(split_.members(0).size());
-  for (int g = 0; g < split_.groups(); ++g)
-    for (int j = 0; j < per; ++j) ranges_ = ranges_ && split_.members(g)[j] == g * per + j;
+    : comm_(comm), split_(comm, checked_level(comm, params)), ranges_(split_.ranges()) {
   if (!split_.alone()) {
     const sdk::Comm group(split_.group().raw());
     gather_ = make_gather(params[1], group);

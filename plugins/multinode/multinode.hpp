@@ -32,10 +32,12 @@
 #include <array>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "cct/sdk/algorithm.hpp"
 #include "common/scratch.hpp"
 #include "multinode/split.hpp"
+#include "reduce_scatter/rank_blocks.hpp"
 
 namespace cct::plugins::multinode {
 
@@ -222,6 +224,99 @@ class Allgather {
   std::unique_ptr<sdk::LeadersComm> leaders_;  // on the leaders only
   std::unique_ptr<Sub> outer_;
   Scratch packed_;  // a leader's blocks in group order, when that is not rank order
+};
+
+// Reduce-scatter (reduce_scatter_block and reduce_scatter, one template as
+// in plugins/reduce_scatter): reduce the whole vector to each group's
+// leader in shared memory, reduce-scatter among the leaders over p2p with
+// one piece per group (the sum of its members' blocks), then scatter the
+// piece from the leader in its group in shared memory. The network carries
+// one piece per node instead of one block per rank, and the reduction of a
+// node's inputs happens where they lie. Groups need not be ranges of
+// consecutive ranks (the leader packs the reduced vector in group order
+// first) nor of equal size (the pieces are counted per group). The
+// reduction is no longer in rank order: commutative operators only.
+template <cct_collective C>
+class ReduceScatter {
+ public:
+  static constexpr sdk::Info info{
+      .name = "multinode",
+      .doc =
+          "reduce per node in shared memory, reduce-scatter of node pieces among leaders, "
+          "scatterv per node",
+      .collective = C,
+      .required_caps = CCT_CAP_P2P,
+      .limits = kLimits | CCT_LIMIT_IN_PLACE | CCT_LIMIT_COMMUTATIVE};
+  static constexpr std::array<int64_t, 3> kInner = iota<3>();
+  static constexpr std::array<int64_t, 2> kOuter = iota<2>();
+  static constexpr std::array<cct_param_desc, 3> params{{
+      kSplitParam,
+      choice("inner", "reduce in a node: 0 = binomial, 1 = rabenseifner, 2 = chain", kInner),
+      choice("outer", "0 = ring, 1 = recursive_halving", kOuter),
+  }};
+
+  static void check(const sdk::Comm& comm, const cct_coll_args& args,
+                    std::span<const int64_t> params);
+  ReduceScatter(const sdk::Comm& comm, std::span<const int64_t> params);
+  void run(const cct_coll_args& args);
+
+ private:
+  const std::byte* reduced(const cct_coll_args& args, const CountedBlocks& blocks);
+  void count_pieces(const CountedBlocks& blocks);
+
+  sdk::Comm comm_;
+  Split split_;
+  bool ranges_;                                // every group is a range of consecutive ranks
+  std::unique_ptr<Sub> reduce_, scatter_;      // null when alone in the group
+  std::unique_ptr<sdk::LeadersComm> leaders_;  // on the leaders only
+  std::unique_ptr<Sub> outer_;
+  reduce_scatter::RankBlocks ranks_;
+  std::vector<std::size_t> pieces_;                         // per group, in elements
+  std::vector<std::size_t> member_counts_, member_displs_;  // this group's, in its piece
+  Scratch whole_, packed_, piece_;
+};
+
+// Allgatherv: gatherv each group's blocks at its leader in shared memory,
+// packed in member order, allgatherv the packed pieces among the leaders
+// over p2p (a group's piece: its members' counts summed), bcast the packed
+// whole in each group in shared memory, and every rank unpacks it to its
+// own displacements (writing nothing between the blocks). A group's blocks
+// cross the network as one message per step instead of one per rank, and
+// groups may be of any size, with any counts (zero included).
+class Allgatherv {
+ public:
+  static constexpr sdk::Info info{
+      .name = "multinode",
+      .doc = "gatherv per node in shared memory, allgatherv of node pieces among leaders, bcast",
+      .collective = CCT_ALLGATHERV,
+      .required_caps = CCT_CAP_P2P,
+      .limits = kLimits | CCT_LIMIT_IN_PLACE};
+  static constexpr std::array<int64_t, 2> kInner = iota<2>();
+  static constexpr std::array<cct_param_desc, 3> params{{
+      kSplitParam,
+      choice("inner", "gatherv + bcast in a node: 0 = linear + binomial, 1 = linear + two_level",
+             kInner),
+      choice("outer", "0 = ring, 1 = bruck", kInner),
+  }};
+
+  static void check(const sdk::Comm& comm, const cct_coll_args& args,
+                    std::span<const int64_t> params);
+  Allgatherv(const sdk::Comm& comm, std::span<const int64_t> params);
+  void run(const cct_coll_args& args);
+
+ private:
+  void count_pieces(const cct_coll_args& args);
+  void unpack(const cct_coll_args& args, const std::byte* packed) const;
+
+  sdk::Comm comm_;
+  Split split_;
+  std::unique_ptr<Sub> gatherv_, bcast_;       // null when alone in the group
+  std::unique_ptr<sdk::LeadersComm> leaders_;  // on the leaders only
+  std::unique_ptr<Sub> outer_;
+  std::vector<std::size_t> offsets_;                // per rank, in the packed whole (elements)
+  std::vector<std::size_t> pieces_, piece_displs_;  // per group, in elements
+  std::vector<std::size_t> member_counts_, member_displs_;  // this group's, in its piece
+  Scratch packed_;
 };
 
 }  // namespace cct::plugins::multinode

@@ -118,6 +118,15 @@ class Split {
   sdk::GroupComm& group() const { return *group_; }
   bool alone() const { return group_->size() == 1; }
   bool leads() const { return group_->rank() == 0; }
+  // Whether every group is a range of consecutive ranks, the groups in rank
+  // order: then the groups' members, packed in group order, are in rank order.
+  bool ranges() const {
+    int next = 0;
+    for (const auto& m : members_)
+      for (int r : m)
+        if (r != next++) return false;
+    return true;
+  }
 
  private:
   int level_;

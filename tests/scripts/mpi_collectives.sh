@@ -6,8 +6,9 @@
 # scans with a user operator (one per communicator), with their reason.
 # Then every one of them forced to the library's own call (`mpi`); rules
 # by size for gatherv, scatterv and alltoallv, whose size the ranks must
-# agree on; and two virtual nodes, where the communicators that span both
-# run on the mpi transport.
+# agree on; two virtual nodes, where the communicators that span both
+# run on the mpi transport; and the multinode reduce-scatters and
+# allgatherv forced on three.
 # usage: mpi_collectives.sh <collectives_check> <libcct_mpi.so>
 set -euo pipefail
 program=$1
@@ -60,4 +61,13 @@ run 4 "two virtual nodes" -x CCT_VIRTUAL_NODES=2
 for c in $collectives; do
   grep -Eq "${row}$c +[a-z_]+" "$err" || fail "two virtual nodes: no runtime stats row for $c"
 done
-echo "PASS: $collectives under the interposer on 1 to 5 ranks, kept on the library, and on two virtual nodes"
+# The multinode forms forced on 3 virtual nodes of 2, 2 and 1 ranks (groups
+# of unequal size): MPI_COMM_WORLD's rows show them dispatched.
+multinode="reduce_scatter_block:0-max:multinode;reduce_scatter:0-max:multinode(inner=1,outer=1);"
+multinode+="allgatherv:0-max:multinode(inner=1,outer=1)"
+run 5 "multinode on three virtual nodes" -x CCT_VIRTUAL_NODES=3 -x CCT_FORCE="$multinode"
+for c in reduce_scatter_block reduce_scatter allgatherv; do
+  grep -Eq "^world +[0-9]+ +$c +multinode" "$err" || fail "three virtual nodes: $c did not run multinode"
+done
+echo "PASS: $collectives under the interposer on 1 to 5 ranks, kept on the library, on two virtual" \
+  "nodes, and multinode on three"

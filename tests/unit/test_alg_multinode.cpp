@@ -12,7 +12,9 @@
 //     inner and outer, on 1..8 ranks over 2 and 3 nodes: the combinations
 //     that cannot run must be refused with the expected reason, the others
 //     must compute (every root, counts 0, 1, 7, one large count on some
-//     rank counts, in place, datatypes x operators for the reductions);
+//     rank counts, in place, datatypes x operators for the reductions; the
+//     vector forms in every count pattern, so zero-count ranks and groups
+//     and groups of unequal size, e.g. 5 ranks on 3 nodes);
 //   - split > 0 on synthetic shapes where a node holds two packages (and
 //     caches shared by hyperthreads), with groups that are not rank ranges,
 //     groups of one rank and nodes of different sizes;
@@ -457,6 +459,43 @@ void allgathers(cct::Communicator& comm, cct::Plan& plan, int index, bool big) {
                                     CCT_DOUBLE, index % 2 == 0, tag++);
 }
 
+// reduce_scatter_block or reduce_scatter, by the plan's collective: blocks
+// around 0, 1 and 7 elements (reduce_scatter: in every count pattern, so
+// zero-count ranks and groups), out of place and in place.
+void reduce_scatters(cct::Communicator& comm, cct::Plan& plan, int index, bool big) {
+  const cct_collective c = plan.algorithm().desc->collective;
+  const int size = comm.size();
+  uint32_t tag = 1;
+  for (const cct::test::CheckedCall& call :
+       cct::test::calls_to_check(c, size, {0, 1, 7}, kTypes[index % 10], kOps[index % 4], true))
+    cct::test::check_call(comm, plan, call, tag++);
+  if (!big) return;
+  const std::size_t large = elements(kLargeBytes / size, CCT_DOUBLE);
+  cct::test::check_call(
+      comm, plan, cct::test::calls_to_check(c, size, {large}, CCT_DOUBLE, CCT_SUM, false).front(),
+      tag++);
+  if (index > 0) return;
+  for (cct_datatype dtype : kTypes)
+    for (cct_op op : kOps) {
+      const bool in_place = tag % 2 == 0;
+      cct::test::check_call(
+          comm, plan, cct::test::calls_to_check(c, size, {19}, dtype, op, in_place).back(), tag++);
+    }
+}
+
+// The calls every allgatherv algorithm is checked with where `big`, else
+// blocks around 0, 1 and 7 elements in every count pattern.
+void allgathervs(cct::Communicator& comm, cct::Plan& plan, int index, bool big) {
+  if (big) {
+    cct::test::check_vector_calls(comm, plan);
+    return;
+  }
+  uint32_t tag = 1;
+  for (const cct::test::CheckedCall& call : cct::test::calls_to_check(
+           CCT_ALLGATHERV, comm.size(), {0, 1, 7}, kTypes[index % 10], CCT_SUM, true))
+    cct::test::check_call(comm, plan, call, tag++);
+}
+
 }  // namespace
 
 TEST_CASE("barrier multinode", "[multinode][barrier][algorithms]") {
@@ -503,13 +542,29 @@ TEST_CASE("allgather multinode", "[multinode][allgather][algorithms]") {
   on_shapes(CCT_ALLGATHER, allgathers);
 }
 
+TEST_CASE("reduce_scatter_block multinode", "[multinode][reduce_scatter_block][algorithms]") {
+  sweep(CCT_REDUCE_SCATTER_BLOCK, reduce_scatters);
+  on_shapes(CCT_REDUCE_SCATTER_BLOCK, reduce_scatters);
+}
+
+TEST_CASE("reduce_scatter multinode", "[multinode][reduce_scatter][algorithms]") {
+  sweep(CCT_REDUCE_SCATTER, reduce_scatters);
+  on_shapes(CCT_REDUCE_SCATTER, reduce_scatters);
+}
+
+TEST_CASE("allgatherv multinode", "[multinode][allgatherv][algorithms]") {
+  sweep(CCT_ALLGATHERV, allgathervs);
+  on_shapes(CCT_ALLGATHERV, allgathervs);
+}
+
 // The refusals, spelled out (the sweeps check them wherever they arise).
 TEST_CASE("multinode refusals", "[multinode][algorithms]") {
   const std::vector<int64_t> defaults{0, 0, 0};
   SECTION("one node: levels, but no level transports") {
     auto body = [&](cct::Communicator& comm) {
       expect(comm.raw()->nlevels > 0 && comm.raw()->level_transport == nullptr, "one node");
-      for (cct_collective c : {CCT_BARRIER, CCT_BCAST, CCT_REDUCE, CCT_ALLREDUCE, CCT_ALLGATHER})
+      for (cct_collective c : {CCT_BARRIER, CCT_BCAST, CCT_REDUCE, CCT_ALLREDUCE, CCT_ALLGATHER,
+                               CCT_REDUCE_SCATTER_BLOCK, CCT_REDUCE_SCATTER, CCT_ALLGATHERV})
         cct::test::expect_refused(comm, c, "multinode", defaults, kOneNode);
     };
     const cct::Topology pack = cct::Topology::synthetic(kPackShape);
