@@ -2,7 +2,7 @@
 // own, measured side by side in one run, printed as ratios ours/MPI.
 //
 //   mpirun -np 2 ccbench [--min-bytes 1] [--max-bytes 1M] [--collectives a,b]
-//                        [--transports shm,mpi] [--strided]
+//                        [--transports shm,mpi] [--strided] [--counts skewed]
 //   mpirun -np 4 ccbench --compare [--algorithms a,b,...] [...]
 //   CCT_VIRTUAL_NODES=2 mpirun -np 4 ccbench --compare [...]
 //
@@ -22,8 +22,10 @@
 // against the interposer's path (calls.hpp: pack, the runtime's call on
 // bytes, unpack). From 64 KiB each row also shows the machine's copy
 // limit for its size, timed in the same loop: `copy`, one core copying the
-// bytes once; `split`, every rank's core copying its share at once. A
-// benchmark, not a test: nothing is asserted.
+// bytes once; `split`, every rank's core copying its share at once. The
+// vector collectives' blocks are equal, or with --counts skewed spread as
+// cct/count_pattern.hpp says, at the same size key. A benchmark, not a
+// test: nothing is asserted.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -41,6 +43,7 @@
 #include "bench_timing.hpp"
 #include "calls.hpp"
 #include "cct/collectives.hpp"
+#include "cct/count_pattern.hpp"
 #include "cct/error.hpp"
 #include "cct/session.hpp"
 #include "cct/units.hpp"
@@ -48,6 +51,7 @@
 #include "mpi_bootstrap.hpp"
 #include "mpi_calls.hpp"
 #include "profile_check.hpp"
+#include "tuner/measure.hpp"
 
 namespace {
 
@@ -62,6 +66,7 @@ struct Options {
   std::vector<std::string> transports;  // empty: the runtime's own choice
   bool strided = false;                 // data as every other double, through the interposer
   std::string check;                    // --check: the tuner's results CSV
+  cct::CountPattern counts = cct::CountPattern::kEqual;  // the vector collectives' blocks
 };
 
 bool is_reduction(cct_collective c) {
@@ -78,7 +83,8 @@ struct Bench {
   std::vector<unsigned char> copy_from, copy_to;  // the copy limit's
   MPI_Datatype strided = MPI_DATATYPE_NULL;       // --strided only
 
-  cct::EqualBlocks blocks;  // the vector collectives' arrays, equal blocks
+  cct::CountPattern counts;
+  cct::PatternBlocks blocks;  // the vector collectives' arrays, in that pattern
 
   cct_coll_args call(cct_collective c, const void* s, void* r, int count);
   void mpi(cct_collective c, int count, MPI_Datatype t);
@@ -86,12 +92,12 @@ struct Bench {
   void interposed(cct::Runtime& rt, cct_collective c, int count, MPI_Datatype t);
 };
 
-// A call of c on count elements (each rank's block, for the vector
+// A call of c on count elements (the average block, for the vector
 // collectives): int32 sums for the reductions, bytes for the others.
 cct_coll_args Bench::call(cct_collective c, const void* s, void* r, int count) {
   cct_coll_args args = cct::make_call(c, s, r, static_cast<std::size_t>(count),
                                       is_reduction(c) ? CCT_INT32 : CCT_UINT8, CCT_SUM, 0);
-  return blocks.fill(args, size);
+  return blocks.fill(args, size, rank, counts);
 }
 
 // MPI's own call: count elements of t (MPI_INT for the reductions, MPI_BYTE
@@ -295,6 +301,7 @@ void print_header(const Bench& b, const Options& o) {
     std::printf(
         "--strided: the data is every other double on every rank; MPI's own call with that\n"
         "type against the interposer's (pack, the runtime's call on bytes, unpack)\n");
+  std::printf("vector collectives: %s blocks\n", cct::count_pattern_name(o.counts));
   if (o.compare || !o.check.empty()) return;
   std::printf("%-10s %8s %10s %9s %9s", "collective", "bytes", "MPI", "copy", "split");
   for (const auto& s : b.sessions)
@@ -362,6 +369,12 @@ void add_options(CLI::App& app, Options& o) {
                  "pick against the runner-up of those measurements, interleaved; flags\n"
                  "the sizes where the runner-up is more than 5% faster")
       ->type_name("RESULTS.csv");
+  app.add_option_function<std::string>(
+         "--counts", [&o](const std::string& name) { o.counts = *cct::find_count_pattern(name); },
+         "the vector collectives' blocks: equal (default), or skewed (rank 0\n"
+         "up to 4 times the average, the odd ranks none), at the same size")
+      ->check(CLI::IsMember({"equal", "skewed"}).description(""))
+      ->type_name("equal|skewed");
 }
 
 // The mode's collectives (default: all it has); why the options do not go
@@ -403,6 +416,17 @@ std::optional<int> parse_args(int argc, char** argv, int rank, Options& o) {
   return 2;
 }
 
+// The largest side of any call of the run, on any rank (the tuner's
+// footprint); --strided data is half of the buffer it lies in.
+std::size_t largest_buffer(const Options& o, int size) {
+  std::size_t most = 0;
+  for (cct_collective c : o.collectives) {
+    const cct::tuner::Footprint f = cct::tuner::footprint({c, o.max_bytes, {o.counts}}, size);
+    most = std::max({most, f.send, f.recv});
+  }
+  return most * (o.strided ? 2 : 1) + 64;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -417,9 +441,7 @@ int main(int argc, char** argv) {
   }
   int status = 0;
   try {
-    // --strided data is half of the buffer it lies in.
-    const std::size_t buffer =
-        static_cast<std::size_t>(opts.max_bytes) * size * (opts.strided ? 2 : 1) + 64;
+    const std::size_t buffer = largest_buffer(opts, size);
     Bench b{open_sessions(opts),
             MPI_COMM_WORLD,
             rank,
@@ -427,7 +449,9 @@ int main(int argc, char** argv) {
             std::vector<unsigned char>(buffer, 1),
             std::vector<unsigned char>(buffer),
             std::vector<unsigned char>(opts.max_bytes, 1),
-            std::vector<unsigned char>(opts.max_bytes)};
+            std::vector<unsigned char>(opts.max_bytes),
+            MPI_DATATYPE_NULL,
+            opts.counts};
     if (opts.strided) b.strided = strided_double();
     if (rank == 0) print_header(b, opts);
     if (!opts.check.empty())

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "bench_timing.hpp"
+#include "cct/count_pattern.hpp"
 #include "cct/error.hpp"
 #include "cct/sdk/datatype.hpp"
 #include "cct/units.hpp"
@@ -23,6 +24,7 @@ struct Measured {
   const AlgorithmEntry* algorithm;
   std::vector<int64_t> params;
   double median_s;
+  std::vector<CountPattern> patterns;  // what a vector collective was measured in
 };
 
 // The full measurements (final and crossover rows) of this shape, by
@@ -39,7 +41,9 @@ std::map<std::pair<cct_collective, int64_t>, std::vector<Measured>> measured_her
       continue;
     if (const AlgorithmEntry* alg = registry.find_algorithm(c, row.algorithm))
       out[{c, row.bytes}].push_back(
-          {alg, tuner::parse_params(*alg->desc, row.params), row.result.median_s});
+          {alg, tuner::parse_params(*alg->desc, row.params), row.result.median_s,
+           parse_count_patterns(row.counts)
+               .value_or(std::vector<CountPattern>{CountPattern::kEqual})});
   }
   return out;
 }
@@ -60,49 +64,62 @@ class Plans {
   std::map<std::pair<const AlgorithmEntry*, std::vector<int64_t>>, std::unique_ptr<Plan>> plans_;
 };
 
+bool usable(const Measured& m, const Communicator& comm, const tuner::MeasuredCalls& calls) {
+  return std::all_of(calls.args().begin(), calls.args().end(), [&](const cct_coll_args& args) {
+    return why_unusable(*m.algorithm, comm, args, m.params).empty();
+  });
+}
+
+void run_all(Plan& plan, const tuner::MeasuredCalls& calls) {
+  for (const cct_coll_args& args : calls.args()) plan.run(args);
+}
+
 }  // namespace
 
 CheckCount check_profile(Session& session, MPI_Comm comm, const std::string& results,
                          std::vector<unsigned char>& send, std::vector<unsigned char>& recv) {
   const Communicator& c = session.communicator();
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
   const auto sizes = measured_here(tuner::read_results(results), session.registry(), c);
   tuner::Footprint largest;
   for (const auto& [key, candidates] : sizes) {
-    const tuner::Footprint f = tuner::footprint({key.first, key.second}, c.size());
+    const tuner::Footprint f =
+        tuner::footprint({key.first, key.second, candidates.front().patterns}, c.size());
     largest = {std::max(largest.send, f.send), std::max(largest.recv, f.recv)};
   }
   send.resize(std::max(send.size(), largest.send), 1);
   recv.resize(std::max(recv.size(), largest.recv));
   Plans plans(c);
   CheckCount count;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
   if (rank == 0)
     std::printf("%-10s %8s %10s %10s %8s  %s\n", "collective", "bytes", "pick us", "runner us",
                 "pick/2nd", "pick | runner-up");
   for (const auto& [key, candidates] : sizes) {
     const auto [collective, bytes] = key;
-    EqualBlocks blocks;
-    cct_coll_args args = tuner::measured_args({collective, bytes}, c.size(), 0, blocks);
-    args.sendbuf = send.data();
-    args.recvbuf = recv.data();
-    const Choice& pick = session.runtime().choice_for(args);
+    // The calls the rows measured: one per count pattern of a vector
+    // collective, all of one size key, so one pick.
+    tuner::MeasuredCalls calls({collective, bytes, candidates.front().patterns}, c.size(), rank, 0);
+    for (cct_coll_args& args : calls.args()) {
+      args.sendbuf = send.data();
+      args.recvbuf = recv.data();
+    }
+    const Choice& pick = session.runtime().choice_for(calls.args().front());
     const Measured* runner = nullptr;
     for (const Measured& m : candidates)
       if ((m.algorithm != pick.algorithm || m.params != pick.params) &&
-          (runner == nullptr || m.median_s < runner->median_s) &&
-          why_unusable(*m.algorithm, c, args, m.params).empty())
+          (runner == nullptr || m.median_s < runner->median_s) && usable(m, c, calls))
         runner = &m;
     if (runner == nullptr) continue;
     Plan& first = plans.of(*pick.algorithm, pick.params);
     Plan& second = plans.of(*runner->algorithm, runner->params);
+    const auto run_first = [&] { run_all(first, calls); };
+    const auto run_second = [&] { run_all(second, calls); };
     // Both orders, averaged: the call that follows the barrier directly
     // must not be the one always favoured or always penalised.
     const int reps = repetitions(bytes);
-    const std::vector<double> a =
-        measure(comm, {[&] { first.run(args); }, [&] { second.run(args); }}, reps);
-    const std::vector<double> b =
-        measure(comm, {[&] { second.run(args); }, [&] { first.run(args); }}, reps);
+    const std::vector<double> a = measure(comm, {run_first, run_second}, reps);
+    const std::vector<double> b = measure(comm, {run_second, run_first}, reps);
     const double t[2] = {(a[0] + b[1]) / 2, (a[1] + b[0]) / 2};
     ++count.checked;
     const bool flagged = t[1] < 0.95 * t[0];

@@ -34,7 +34,7 @@ std::size_t available_bytes() {
 std::size_t bytes_per_set(const Options& opts, int np) {
   std::size_t send = 0, recv = 0;
   for (cct_collective c : selected_collectives(opts.filter.collectives)) {
-    const Footprint f = footprint(Call{c, opts.filter.max_bytes}, np);
+    const Footprint f = footprint(Call{c, opts.filter.max_bytes, opts.filter.vector_counts}, np);
     send = std::max(send, f.send);
     recv = std::max(recv, f.recv);
   }

@@ -67,11 +67,28 @@ cct_datatype measured_dtype(const Call& call) {
   return reduction && call.bytes % 4 == 0 ? CCT_INT32 : CCT_UINT8;
 }
 
-cct_coll_args measured_args(const Call& call, int np, uint32_t tag, EqualBlocks& blocks) {
+bool has_patterns(const Call& call) {
+  return collective_info(call.collective).arrays != 0;
+}
+
+std::string counts_label(const Call& call) {
+  return has_patterns(call) ? count_patterns_label(call.patterns) : "";
+}
+
+MeasuredCalls::MeasuredCalls(const Call& call, int np, int rank, uint32_t tag) {
   const cct_datatype dtype = measured_dtype(call);
   const std::size_t count = static_cast<std::size_t>(call.bytes) / sdk::dtype_size(dtype);
-  cct_coll_args args = make_call(call.collective, nullptr, nullptr, count, dtype, CCT_SUM, 0, tag);
-  return blocks.fill(args, np);
+  const cct_coll_args one =
+      make_call(call.collective, nullptr, nullptr, count, dtype, CCT_SUM, 0, tag);
+  if (!has_patterns(call)) {
+    args_.push_back(one);
+    return;
+  }
+  blocks_.resize(call.patterns.size());
+  for (std::size_t i = 0; i < call.patterns.size(); ++i) {
+    cct_coll_args args = one;
+    args_.push_back(blocks_[i].fill(args, np, rank, call.patterns[i]));
+  }
 }
 
 PointResult summarize(std::vector<double> figures) {
@@ -89,16 +106,21 @@ bool spread_is_tight(std::vector<double> figures, double tight) {
 }
 
 Footprint footprint(const Call& call, int np) {
-  EqualBlocks blocks;
-  const cct_coll_args args = measured_args(call, np, 0, blocks);
-  const Extent root = collective_info(call.collective).extent(args, args.root, np);
-  const std::size_t element = sdk::dtype_size(args.dtype);
-  return {root.send * element, root.recv * element};
+  Footprint most;
+  const std::size_t element = sdk::dtype_size(measured_dtype(call));
+  for (int rank = 0; rank < np; ++rank) {
+    const MeasuredCalls calls(call, np, rank, 0);
+    for (const cct_coll_args& args : calls.args()) {
+      const Extent e = collective_info(call.collective).extent(args, rank, np);
+      most = {std::max(most.send, e.send * element), std::max(most.recv, e.recv * element)};
+    }
+  }
+  return most;
 }
 
 Measurer::Measurer(const Registry& registry, const Communicator& comm, std::span<const Call> calls,
                    MeasureOptions opts)
-    : opts_(opts), np_(comm.size()) {
+    : opts_(opts), np_(comm.size()), rank_(comm.rank()) {
   if (opts_.warmup < 0 || opts_.min_reps < 1 || opts_.max_reps < opts_.min_reps ||
       opts_.buffers < 1)
     throw Error("measure options: need warmup >= 0, 1 <= min_reps <= max_reps, buffers >= 1",
@@ -131,9 +153,8 @@ PointResult Measurer::measure(Plan& plan, const Call& call, const MeasureOptions
   expect_fits(call);
   for (int i = 0; i < limits.warmup; ++i) {
     if (running_) running_->start(0);
-    const cct_coll_args args = args_for(call, next_rep_++);
-    align();
-    plan.run(args);
+    MeasuredCalls calls = args_for(call, next_rep_++);
+    time_calls(plan, calls);
   }
   std::vector<double> figures;
   run_rounds(plan, call, limits, figures);
@@ -149,11 +170,9 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
   };
   for (int i = 0; i < limits.warmup; ++i)
     for (std::size_t j = 0; j < k; ++j) {
-      Plan* plan = plans[j];
       note(j);
-      const cct_coll_args args = args_for(call, next_rep_++);
-      align();
-      plan->run(args);
+      MeasuredCalls calls = args_for(call, next_rep_++);
+      time_calls(*plans[j], calls);
     }
   std::vector<std::vector<double>> figures(k);
   const auto more = [&] {
@@ -164,14 +183,11 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
   for (int round = limits.min_reps; round > 0; round = more()) {
     std::vector<double> mine(k * round);  // candidate j's times at [j * round, (j + 1) * round)
     for (int rep = 0; rep < round; ++rep) {
-      const cct_coll_args args = args_for(call, next_rep_++);
+      MeasuredCalls calls = args_for(call, next_rep_++);
       for (std::size_t i = 0; i < k; ++i) {
         const std::size_t j = (i + static_cast<std::size_t>(rep)) % k;
         note(j);
-        align();
-        const Stopwatch watch(virtual_clock_);
-        plans[j]->run(args);
-        mine[j * round + rep] = watch.seconds();
+        mine[j * round + rep] = time_calls(*plans[j], calls);
       }
     }
     const std::vector<double> maxima = rank_max(mine);
@@ -184,12 +200,25 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
   return results;
 }
 
-cct_coll_args Measurer::args_for(const Call& call, int rep) {
+MeasuredCalls Measurer::args_for(const Call& call, int rep) {
   Buffers& b = buffers_[rep % buffers_.size()];
-  cct_coll_args args = measured_args(call, np_, kCallTag, blocks_);
-  args.sendbuf = b.send.data();
-  args.recvbuf = b.recv.data();
-  return args;
+  MeasuredCalls calls(call, np_, rank_, kCallTag);
+  for (cct_coll_args& args : calls.args()) {
+    args.sendbuf = b.send.data();
+    args.recvbuf = b.recv.data();
+  }
+  return calls;
+}
+
+double Measurer::time_calls(Plan& plan, MeasuredCalls& calls) {
+  double seconds = 0;
+  for (const cct_coll_args& args : calls.args()) {
+    align();
+    const Stopwatch watch(virtual_clock_);
+    plan.run(args);
+    seconds += watch.seconds();
+  }
+  return seconds;
 }
 
 void Measurer::run_rounds(Plan& plan, const Call& call, const MeasureOptions& limits,
@@ -198,11 +227,8 @@ void Measurer::run_rounds(Plan& plan, const Call& call, const MeasureOptions& li
     std::vector<double> mine(round);
     for (double& seconds : mine) {
       if (running_) running_->start(0);
-      const cct_coll_args args = args_for(call, next_rep_++);
-      align();
-      const Stopwatch watch(virtual_clock_);
-      plan.run(args);
-      seconds = watch.seconds();
+      MeasuredCalls calls = args_for(call, next_rep_++);
+      seconds = time_calls(plan, calls);
     }
     const std::vector<double> maxima = rank_max(mine);
     figures.insert(figures.end(), maxima.begin(), maxima.end());

@@ -5,7 +5,9 @@
 // its own call with std::chrono::steady_clock (on a simulated platform, the
 // transport's virtual clock); the figure of a repetition is
 // the maximum over ranks (the collective is done when its last rank is), and
-// the point is the median of the figures, with min and max kept.
+// the point is the median of the figures, with min and max kept. A vector
+// collective measured in several count patterns makes one call of each per
+// repetition, each after its own alignment; a rank's time is their sum.
 //
 // Alignment uses the barrier/dissemination plan from the registry rather
 // than a counter in the transport's shm table: it runs on every transport
@@ -26,10 +28,12 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "cct/collectives.hpp"
 #include "cct/communicator.hpp"
+#include "cct/count_pattern.hpp"
 #include "cct/registry.hpp"
 
 namespace cct::tuner {
@@ -39,7 +43,18 @@ namespace cct::tuner {
 struct Call {
   cct_collective collective = CCT_BARRIER;
   int64_t bytes = 0;
+  // The patterns a vector collective is measured in (cct/count_pattern.hpp),
+  // all of one size key: a repetition runs one call of each, and its figure
+  // is their sum. The other collectives ignore it.
+  std::vector<CountPattern> patterns{CountPattern::kEqual};
 };
+
+// Whether the call's collective has per-rank counts, so that its patterns
+// apply.
+bool has_patterns(const Call& call);
+// The results row's counts column: "equal+skewed" for a vector
+// collective's call, empty for the others.
+std::string counts_label(const Call& call);
 
 // The element type a call is measured with: reductions use int32 sums where
 // the size allows it (what applications reduce; integer adds have no
@@ -47,13 +62,28 @@ struct Call {
 // byte count is representable. Root is always 0.
 cct_datatype measured_dtype(const Call& call);
 
-// The arguments a call is measured with on np ranks, buffers left null:
-// root 0, the measured datatype, count from the call's bytes, and for the
-// vector collectives equal blocks of that count (in `blocks`).
-cct_coll_args measured_args(const Call& call, int np, uint32_t tag, EqualBlocks& blocks);
+// The calls one repetition of `call` makes on rank `rank` of np, buffers
+// left null: root 0, the measured datatype, count from the call's bytes;
+// one call per pattern for a vector collective, one call otherwise.
+class MeasuredCalls {
+ public:
+  MeasuredCalls(const Call& call, int np, int rank, uint32_t tag);
+  MeasuredCalls(const MeasuredCalls&) = delete;
+  MeasuredCalls& operator=(const MeasuredCalls&) = delete;
+  MeasuredCalls(MeasuredCalls&&) = default;  // the arrays' storage moves along
+  MeasuredCalls& operator=(MeasuredCalls&&) = default;
+
+  std::vector<cct_coll_args>& args() { return args_; }
+  const std::vector<cct_coll_args>& args() const { return args_; }
+
+ private:
+  std::vector<PatternBlocks> blocks_;  // the arrays args_ point at
+  std::vector<cct_coll_args> args_;
+};
 
 // Bytes a call reads from sendbuf and writes to recvbuf, on the rank that
-// needs the most (the root of gather and scatter), on np ranks.
+// needs the most (the root of gather and scatter, the heavy rank of a
+// skewed pattern), on np ranks, in the pattern that needs the most.
 struct Footprint {
   std::size_t send = 0;
   std::size_t recv = 0;
@@ -144,7 +174,10 @@ class Measurer {
   };
 
   void expect_fits(const Call& call) const;
-  cct_coll_args args_for(const Call& call, int rep);
+  // The calls of one repetition, on the buffer set of `rep`.
+  MeasuredCalls args_for(const Call& call, int rep);
+  // One repetition: each call after its own alignment; the sum of their times.
+  double time_calls(Plan& plan, MeasuredCalls& calls);
   void run_rounds(Plan& plan, const Call& call, const MeasureOptions& limits,
                   std::vector<double>& figures);
   std::vector<double> rank_max(const std::vector<double>& mine);
@@ -152,9 +185,9 @@ class Measurer {
 
   MeasureOptions opts_;
   int np_;
+  int rank_;
   Footprint capacity_;
   std::vector<Buffers> buffers_;
-  EqualBlocks blocks_;  // the vector collectives' arrays of the call measured
   std::unique_ptr<Plan> barrier_;
   std::unique_ptr<Plan> reduce_max_;
   int next_rep_ = 0;  // rotates the buffer sets across points too

@@ -99,6 +99,20 @@ void add_run_options(CLI::App& app, Options& opts) {
   app.add_flag("--quick", opts.filter.quick,
                "every 4th size, default parameters only, one level of\n"
                "crossover bisection, and --budget 0.25 unless given");
+  app.add_option_function<std::string>(
+         "--vector-counts",
+         [&opts](const std::string& name) {
+           opts.filter.vector_counts =
+               name == "both"
+                   ? std::vector<CountPattern>{CountPattern::kEqual, CountPattern::kSkewed}
+                   : std::vector<CountPattern>{*find_count_pattern(name)};
+         },
+         "the blocks the vector collectives (gatherv, scatterv,\n"
+         "allgatherv, alltoallv, reduce_scatter) are measured with:\n"
+         "equal, skewed (rank 0 up to 4 times the average, odd ranks\n"
+         "none), or both (default: a figure is one call of each)")
+      ->check(CLI::IsMember({"equal", "skewed", "both"}).description(""))
+      ->type_name("equal|skewed|both");
   app.add_flag("--exhaustive", opts.search.exhaustive,
                "no pruning: the full timing for every candidate");
   app.add_option("--budget", opts.measure.budget_s, "time budget per point (default 1)")

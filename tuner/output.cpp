@@ -21,11 +21,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A resumed run measures in the count patterns its rows were measured in:
+// rows of both sorts in one file would compete for one profile whose
+// `vector_counts` tells only one.
+void expect_same_counts(const ResultRow& row, const Options& opts) {
+  const std::string asked = count_patterns_label(opts.filter.vector_counts);
+  if (row.counts.empty() || row.counts == asked) return;
+  throw UsageError(opts.results + " holds " + row.collective + " rows measured in " + row.counts +
+                   " blocks, and this run measures in " + asked +
+                   " blocks (--vector-counts): resume with the --vector-counts they had, or "
+                   "write another --out");
+}
+
 // The rows of earlier runs by key, with --resume.
 std::map<std::string, ResultRow> resume_rows(const Options& opts) {
   std::map<std::string, ResultRow> known;
   if (opts.resume)
-    for (ResultRow& row : read_results(opts.results)) known[row.key()] = std::move(row);
+    for (ResultRow& row : read_results(opts.results)) {
+      expect_same_counts(row, opts);
+      known[row.key()] = std::move(row);
+    }
   else if (!read_results(opts.results).empty())
     throw UsageError(opts.results +
                      " holds measurements: pass --resume to continue it, or remove it");
@@ -48,8 +63,8 @@ std::map<std::string, std::string> tuning_settings(const Options& opts) {
       {"quick", opts.filter.quick ? "true" : "false"},
       {"budget_s", budget.str()},
       {"search", opts.search.exhaustive ? "exhaustive" : "successive halving"},
-      // The counts the vector collectives were measured with (EqualBlocks).
-      {"vector_counts", "equal"}};
+      // The count patterns of the vector collectives' figures (Call::patterns).
+      {"vector_counts", count_patterns_label(opts.filter.vector_counts)}};
   if (!opts.nps.empty()) settings["np"] = joined(opts.nps);
   if (!opts.nodes.empty()) settings["nodes"] = joined(opts.nodes);
   if (!opts.ranks_per_node.empty()) settings["ranks_per_node"] = joined(opts.ranks_per_node);

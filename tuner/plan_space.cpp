@@ -90,7 +90,7 @@ void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const Sp
               .transport = transport,
               .nodes = comm.nodes(),
               .np = comm.size(),
-              .call = Call{d.collective, bytes}};
+              .call = Call{d.collective, bytes, filter.vector_counts}};
       if (std::string why = why_unusable_here(p, comm); !why.empty())
         ++refused[why];
       else
@@ -167,7 +167,8 @@ ResultRow Point::row(const PointResult& result, Stage stage) const {
                    .algorithm = algorithm->desc->name,
                    .params = format_params(*algorithm->desc, params),
                    .result = result,
-                   .stage = stage};
+                   .stage = stage,
+                   .counts = counts_label(call)};
 }
 
 Point Point::at(int64_t bytes) const {
@@ -177,8 +178,11 @@ Point Point::at(int64_t bytes) const {
 }
 
 std::string why_unusable_here(const Point& p, const Communicator& comm) {
-  EqualBlocks blocks;
-  return why_unusable(*p.algorithm, comm, measured_args(p.call, comm.size(), 0, blocks), p.params);
+  const MeasuredCalls calls(p.call, comm.size(), comm.rank(), 0);
+  for (const cct_coll_args& args : calls.args())
+    if (std::string why = why_unusable(*p.algorithm, comm, args, p.params); !why.empty())
+      return why;
+  return "";
 }
 
 Space enumerate(const Registry& registry, const Communicator& comm, const SpaceFilter& filter) {

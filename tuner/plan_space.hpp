@@ -33,6 +33,9 @@ struct SpaceFilter {
   bool quick = false;
   // Most parameter combinations per algorithm; see parameter_grid.
   std::size_t max_combinations = 64;
+  // The count patterns the vector collectives are measured in, together
+  // (Call::patterns).
+  std::vector<CountPattern> vector_counts{CountPattern::kEqual, CountPattern::kSkewed};
 };
 
 // The collectives `names` selects (empty: all), in enum order. Throws

@@ -28,6 +28,8 @@
 #pragma GCC diagnostic pop
 #endif
 
+#include "cct/collectives.hpp"
+#include "cct/count_pattern.hpp"
 #include "cct/error.hpp"
 #include "cct/files.hpp"
 #include "cct/units.hpp"
@@ -35,7 +37,7 @@
 namespace cct::tuner {
 namespace {
 
-constexpr std::size_t kColumns = 13;  // of the current format
+constexpr std::size_t kColumns = 14;  // of the current format
 constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal, Stage::kCrossover, Stage::kCheck,
                              Stage::kFailed};
 
@@ -87,11 +89,12 @@ bool parse_value(const cct_param_desc& p, const std::string& text, int64_t* out)
 }
 
 // The layouts of a results file, told apart by the header.
-enum class Format { kCurrent, kNoNote, kSingleNode };
+enum class Format { kCurrent, kNoCounts, kNoNote, kSingleNode };
 
 // The format a header line announces; cct::Error with path:1 when none.
 Format format_of(const std::string& path, std::string_view header) {
   if (header == kResultsHeader) return Format::kCurrent;
+  if (header == kResultsHeaderNoCounts) return Format::kNoCounts;
   if (header == kResultsHeaderNoNote) return Format::kNoNote;
   if (header == kResultsHeaderSingleNode) return Format::kSingleNode;
   throw Error(path + ":1: not a results file (header is not '" + kResultsHeader + "')",
@@ -127,6 +130,15 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
   const int least_reps = row->stage == Stage::kFailed ? 0 : 1;
   if (!parse_number(f[10], &r.reps) || r.reps < least_reps) return "bad reps '" + f[10] + "'";
   row->note = f[12];
+  row->counts = f[13];
+  const CollectiveInfo* info = find_collective(row->collective);
+  const bool vector = info != nullptr && info->arrays != 0;
+  // Rows from before the counts column: vector collectives were measured in equal blocks.
+  if (vector && row->counts.empty()) row->counts = count_pattern_name(CountPattern::kEqual);
+  if (!vector && !row->counts.empty())
+    return "counts '" + f[13] + "' on " + row->collective + ", which has no per-rank counts";
+  if (vector && !parse_count_patterns(row->counts))
+    return "bad counts '" + f[13] + "' (expected equal, skewed or equal+skewed)";
   return "";
 }
 
@@ -134,13 +146,16 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
 std::vector<ResultRow> parse_rows(std::string_view complete, const std::string& source) {
   format_of(source, complete.substr(0, complete.find('\n')));
   CsvReader in(source, complete.data(), complete.data() + complete.size());
-  // Older formats lack the nodes column (their rows keep 1) or the note.
+  // Older formats lack the nodes column (their rows keep 1), the note or
+  // the counts.
   in.read_header(io::ignore_missing_column, "collective", "transport", "nodes", "np", "bytes",
-                 "algorithm", "params", "median_s", "min_s", "max_s", "reps", "stage", "note");
+                 "algorithm", "params", "median_s", "min_s", "max_s", "reps", "stage", "note",
+                 "counts");
   std::vector<ResultRow> rows;
   for (Fields f;;) {
     f[2] = "1";
     f[12].clear();
+    f[13].clear();
     const bool read = std::apply([&](auto&... field) { return in.read_row(field...); }, f);
     if (!read) return rows;
     ResultRow row;
@@ -194,7 +209,8 @@ std::string csv_line(const ResultRow& row) {
                                         format_seconds(r.max_s),
                                         std::to_string(r.reps),
                                         stage_name(row.stage),
-                                        row.note};
+                                        row.note,
+                                        row.counts};
   std::string line;
   for (const std::string& f : fields) line += (line.empty() ? "" : ",") + csv_field(f);
   return line + "\n";
@@ -247,7 +263,8 @@ const char* stage_name(Stage stage) {
 
 std::string ResultRow::key() const {
   return collective + "," + transport + "," + std::to_string(nodes) + "," + std::to_string(np) +
-         "," + std::to_string(bytes) + "," + algorithm + "," + params;
+         "," + std::to_string(bytes) + "," + algorithm + "," + params +
+         (counts.empty() ? "" : " [" + counts + "]");
 }
 
 std::string ResultRow::candidate() const {
@@ -334,14 +351,20 @@ std::vector<ResultRow> read_results(const std::string& path) {
 
 ResultRow failed_row(const std::string& key, const std::string& why) {
   Fields f;
+  // A vector collective's key ends in " [counts]".
+  std::string columns = key;
+  if (const std::size_t open = key.rfind(" ["); open != std::string::npos && key.back() == ']') {
+    f[13] = key.substr(open + 2, key.size() - open - 3);
+    columns.resize(open);
+  }
   std::size_t start = 0;
   for (std::size_t i = 0; i < 6; ++i) {  // the params, last, may hold commas
-    const std::size_t comma = key.find(',', start);
+    const std::size_t comma = columns.find(',', start);
     if (comma == std::string::npos) throw Error("not a point's key: '" + key + "'");
-    f[i] = key.substr(start, comma - start);
+    f[i] = columns.substr(start, comma - start);
     start = comma + 1;
   }
-  f[6] = key.substr(start);
+  f[6] = columns.substr(start);
   f[7] = f[8] = f[9] = f[10] = "0";
   f[11] = stage_name(Stage::kFailed);
   f[12] = why;

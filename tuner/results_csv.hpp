@@ -1,13 +1,18 @@
 // ccautotune tuner: the raw results file, one CSV row per measured point.
 //
-//   collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note
-//   bcast,shm,1,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37,final,
+//   collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,counts
+//   bcast,shm,1,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37,final,,
+//   alltoallv,shm,1,4,4096,linear,,3.1e-05,2.9e-05,4.4e-05,31,final,,equal+skewed
 //
 // nodes and np are the communicator's shape: the nodes it spans and its
 // ranks in all. Files written before multi-node tuning lack the nodes
 // column (kResultsHeaderSingleNode), and files written before failures
 // were recorded lack the note (kResultsHeaderNoNote); they read as nodes 1
-// and no note, and a writer appending to one converts it first.
+// and no note, and a writer appending to one converts it first. counts
+// says which count patterns a vector collective's figures are over
+// (cct/count_pattern.hpp; tuner/measure.hpp, Call::patterns), empty for the
+// other collectives; files written before it (kResultsHeaderNoCounts) read
+// as `equal`, what the tuner measured them in then.
 //
 // stage says what the row is for (see search.hpp): `pruned`, a candidate
 // dropped by successive halving, with the figures of its last screening
@@ -46,6 +51,10 @@
 namespace cct::tuner {
 
 inline constexpr const char* kResultsHeader =
+    "collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,"
+    "counts";
+// The format before the counts column, still read.
+inline constexpr const char* kResultsHeaderNoCounts =
     "collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note";
 // The format before the note column, still read.
 inline constexpr const char* kResultsHeaderNoNote =
@@ -69,9 +78,11 @@ struct ResultRow {
   std::string params;
   PointResult result;
   Stage stage = Stage::kFinal;
-  std::string note;  // why a failed point failed; empty otherwise
+  std::string note;    // why a failed point failed; empty otherwise
+  std::string counts;  // a vector collective's count patterns: "equal+skewed"
 
-  // What identifies a point: every column before the figures.
+  // What identifies a point: every column before the figures, then
+  // " [counts]" where counts is not empty.
   std::string key() const;
   // What identifies its candidate in its shape: the key without the size.
   std::string candidate() const;

@@ -573,18 +573,6 @@ cct_coll_args make_call(cct_collective c, const void* send, void* recv, std::siz
                        .tag = tag};
 }
 
-cct_coll_args& EqualBlocks::fill(cct_coll_args& args, int size) {
-  const unsigned arrays = collective_info(args.collective).arrays;
-  counts_.assign(n_of(size), args.count);
-  displs_.resize(n_of(size));
-  for (std::size_t r = 0; r < displs_.size(); ++r) displs_[r] = r * args.count;
-  if (arrays & kRecvCounts) args.recvcounts = counts_.data();
-  if (arrays & kRecvDispls) args.rdispls = displs_.data();
-  if (arrays & kSendCounts) args.sendcounts = counts_.data();
-  if (arrays & kSendDispls) args.sdispls = displs_.data();
-  return args;
-}
-
 cct_coll_args as_this_build(const cct_coll_args* args) {
   constexpr std::size_t kVersion1 = offsetof(cct_coll_args, sendcounts);
   if (args == nullptr) throw Error("the call's arguments are NULL", CCT_ERR_INVALID_ARG);

@@ -33,7 +33,7 @@ fp=$(sed -n 's/.*, fingerprint \([0-9a-f]*\);.*/\1/p' "$dir/first.log")
 csv=$out/$fp.csv
 yaml=$out/$fp.yaml
 check_profile "$dir/first.log"
-header='collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note'
+header='collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,counts'
 [ "$(head -1 "$csv")" = "$header" ] || fail "header is '$(head -1 "$csv")'"
 rows=$(($(wc -l <"$csv") - 1))
 [ "$rows" -ge 10 ] || fail "only $rows rows" "$csv"

@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "cct/collectives.hpp"
+#include "cct/count_pattern.hpp"
 #include "cct/error.hpp"
 #include "support/harness.hpp"
 #include "support/shared_array.hpp"
@@ -176,6 +178,15 @@ TEST_CASE("buffers fit the largest footprint of the calls given", "[tuner]") {
   CHECK(is(footprint({CCT_ALLREDUCE, 16}, 4), 16, 16));
   CHECK(is(footprint({CCT_ALLGATHER, 16}, 4), 16, 64));
   CHECK(is(footprint({CCT_ALLTOALL, 16}, 4), 64, 64));
+  // Vector collectives: the heaviest rank in the heaviest pattern. Skewed
+  // on 4 ranks gives rank 0 three blocks, so it sends 3 * 4 blocks in an
+  // alltoallv and receives 3 in a scatterv.
+  using cct::CountPattern;
+  const std::vector<CountPattern> both{CountPattern::kEqual, CountPattern::kSkewed};
+  CHECK(is(footprint({CCT_ALLTOALLV, 16}, 4), 64, 64));
+  CHECK(is(footprint({CCT_ALLTOALLV, 16, both}, 4), 192, 64));
+  CHECK(is(footprint({CCT_SCATTERV, 16, both}, 4), 64, 48));
+  CHECK(is(footprint({CCT_ALLTOALL, 16, both}, 4), 64, 64));  // no counts: no patterns
 
   const cct::AlgorithmEntry& alg = cct::test::algorithm(CCT_BCAST, "binomial");
   REQUIRE(cct::test::on_ranks(
@@ -233,11 +244,11 @@ TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
     CHECK(read_text(path).find("1.2e-0\n") == std::string::npos);
   }
   SECTION("a malformed row names the file and line") {
-    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,oops,1,1,3,final,\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,oops,1,1,3,final,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":5: bad seconds"));
   }
   SECTION("an unknown stage is refused with the stages there are") {
-    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1,1,1,3,later,\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1,1,1,3,later,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":5: bad stage 'later' (expected pruned, final"));
   }
@@ -263,13 +274,13 @@ TEST_CASE("results CSV: parameters in the CCT_FORCE form, quoted; the older ';' 
   cct::tuner::ResultsWriter(path).append(two_params);
   CHECK(read_text(path) == std::string(cct::tuner::kResultsHeader) +
                                "\nbcast,shm,1,4,64,two_level,\"level=1,chunk=8k\",1.25e-06,1e-06,"
-                               "3.00001e-05,17,final,\n");
+                               "3.00001e-05,17,final,,\n");
   // What a row prints pastes into CCT_FORCE.
   CHECK(cct::tuner::read_results(path).at(0).choice() == "two_level(level=1,chunk=8k)");
   CHECK(sample_row(64, "").choice() == "knomial");
 
   SECTION("rows of the older form read as the current one, so --resume knows them") {
-    write_text(path, "bcast,shm,1,4,128,two_level,level=1;chunk=8k,1,1,1,3,final,\n",
+    write_text(path, "bcast,shm,1,4,128,two_level,level=1;chunk=8k,1,1,1,3,final,,\n",
                std::ios::app);
     const std::vector<ResultRow> back = cct::tuner::read_results(path);
     REQUIRE(back.size() == 2);
@@ -281,7 +292,7 @@ TEST_CASE("results CSV: parameters in the CCT_FORCE form, quoted; the older ';' 
                       Catch::Contains(path + ":3: a quoted field is not closed"));
   }
   SECTION("too many columns name the file and line") {
-    write_text(path, "bcast,shm,1,4,128,two_level,level=1,chunk=8k,1,1,1,3,final,\n",
+    write_text(path, "bcast,shm,1,4,128,two_level,level=1,chunk=8k,1,1,1,3,final,,\n",
                std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":3: too many columns"));
@@ -298,7 +309,7 @@ TEST_CASE("results CSV: the nodes column round-trips and is checked", "[tuner]")
   cct::tuner::ResultsWriter(path).append(two_nodes);
   CHECK(read_text(path) ==
         std::string(cct::tuner::kResultsHeader) +
-            "\nbcast,shm,2,8,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,\n");
+            "\nbcast,shm,2,8,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,,\n");
   const std::vector<ResultRow> back = cct::tuner::read_results(path);
   REQUIRE(back.size() == 1);
   CHECK((back[0].nodes == 2 && back[0].np == 8));
@@ -315,12 +326,12 @@ TEST_CASE("results CSV: the nodes column round-trips and is checked", "[tuner]")
   CHECK(point.row({}).key() == back[0].key());
 
   SECTION("a communicator has at least one rank per node") {
-    write_text(path, "bcast,shm,4,2,64,knomial,radix=4,1,1,1,3,final,\n", std::ios::app);
+    write_text(path, "bcast,shm,4,2,64,knomial,radix=4,1,1,1,3,final,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":3: np 2 is below nodes 4"));
   }
   SECTION("nodes 0 is refused") {
-    write_text(path, "bcast,shm,0,2,64,knomial,radix=4,1,1,1,3,final,\n", std::ios::app);
+    write_text(path, "bcast,shm,0,2,64,knomial,radix=4,1,1,1,3,final,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":3: bad nodes '0'"));
   }
   std::filesystem::remove(path);
@@ -352,9 +363,9 @@ TEST_CASE("results CSV: a file without the nodes column", "[tuner]") {
     cct::tuner::ResultsWriter(path).append(two_nodes);
     CHECK(read_text(path) ==
           std::string(cct::tuner::kResultsHeader) +
-              "\nbcast,shm,1,4,1,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,pruned,\n"
-              "bcast,shm,1,4,65536,knomial,radix=8,2.5e-05,2e-05,3e-05,9,final,\n"
-              "bcast,shm,2,4,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,\n");
+              "\nbcast,shm,1,4,1,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,pruned,,\n"
+              "bcast,shm,1,4,65536,knomial,radix=8,2.5e-05,2e-05,3e-05,9,final,,\n"
+              "bcast,shm,2,4,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,,\n");
     CHECK(cct::tuner::read_results(path).size() == 3);
     // Through a temporary file beside it, which is gone.
     CHECK(std::distance(std::filesystem::directory_iterator(dir),
@@ -536,6 +547,102 @@ TEST_CASE("the noise probe counts other runnable work and says so", "[tuner]") {
         "tasks, 12% of the probe's time lost");
 }
 
+TEST_CASE("count patterns: blocks of one size key, skewed as documented, pairs that match",
+          "[tuner]") {
+  using cct::CountPattern;
+  const auto counts = [](CountPattern p, int n, std::size_t average) {
+    std::vector<std::size_t> out;
+    for (int r = 0; r < n; ++r) out.push_back(cct::pattern_count(p, r, n, average));
+    return out;
+  };
+  using Counts = std::vector<std::size_t>;
+  CHECK(counts(CountPattern::kSkewed, 1, 6) == Counts{6});
+  CHECK(counts(CountPattern::kSkewed, 2, 6) == Counts{12, 0});
+  CHECK(counts(CountPattern::kSkewed, 3, 6) == Counts{12, 0, 6});
+  CHECK(counts(CountPattern::kSkewed, 4, 6) == Counts{18, 0, 6, 0});
+  // Rank 0 capped at 4 averages; 24 left for 3 even ranks.
+  CHECK(counts(CountPattern::kSkewed, 8, 6) == Counts{24, 0, 8, 0, 8, 0, 8, 0});
+  // What does not divide goes to rank 2: 4 left for 3 even ranks.
+  CHECK(counts(CountPattern::kSkewed, 8, 1) == Counts{4, 0, 2, 0, 1, 0, 1, 0});
+  CHECK(counts(CountPattern::kEqual, 3, 5) == Counts{5, 5, 5});
+  CHECK(cct::count_patterns_label({CountPattern::kEqual, CountPattern::kSkewed}) == "equal+skewed");
+  CHECK(cct::parse_count_patterns("equal+skewed") ==
+        std::vector<CountPattern>{CountPattern::kEqual, CountPattern::kSkewed});
+  CHECK_FALSE(cct::parse_count_patterns("equal+"));
+  CHECK_FALSE(cct::parse_count_patterns("lopsided"));
+
+  for (const cct::CollectiveInfo& c : cct::collectives()) {
+    if (c.arrays == 0) continue;
+    for (int n = 1; n <= 9; ++n)
+      for (CountPattern p : {CountPattern::kEqual, CountPattern::kSkewed}) {
+        const std::string label = std::string(c.name) + " on " + std::to_string(n) + " ranks, " +
+                                  cct::count_pattern_name(p);
+        std::vector<cct::PatternBlocks> blocks(static_cast<std::size_t>(n));
+        std::vector<cct_coll_args> args;
+        for (int r = 0; r < n; ++r) {
+          cct_coll_args a = cct::make_call(c.id, nullptr, nullptr, 7, CCT_INT32, CCT_SUM, 0);
+          args.push_back(blocks[r].fill(a, n, r, p));
+        }
+        INFO(label);
+        // The call keys as equal blocks of 7 would: 7 int32s. Where no rank
+        // knows the key alone, the ranks' shares add up to it.
+        std::size_t key = cct::message_bytes(args[0], n);
+        if (c.key_parts != nullptr) {
+          key = 0;
+          for (int r = 0; r < n; ++r) key += cct::message_bytes(args[r], n);
+          key /= c.key_parts(n);
+        }
+        CHECK(key == 28);
+        for (int r = 0; r < n; ++r) {
+          CHECK(args[r].count == cct::pattern_count(p, r, n, 7));
+          if (args[r].recvcounts == nullptr || args[r].sendcounts == nullptr) continue;
+          // alltoallv: what i sends j is what j receives from i.
+          for (int j = 0; j < n; ++j) CHECK(args[r].sendcounts[j] == args[j].recvcounts[r]);
+        }
+      }
+  }
+}
+
+TEST_CASE("results CSV: the counts column of the vector collectives", "[tuner]") {
+  const std::string path = temp_path("results-counts.csv");
+  std::filesystem::remove(path);
+  ResultRow row = sample_row(64, "");
+  row.collective = "alltoallv";
+  row.algorithm = "linear";
+  row.counts = "equal+skewed";
+  cct::tuner::ResultsWriter(path).append(row);
+  std::vector<ResultRow> back = cct::tuner::read_results(path);
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].counts == "equal+skewed");
+  CHECK(back[0].key() == "alltoallv,shm,1,4,64,linear, [equal+skewed]");
+  // A failed point's key keeps its counts, so the relaunched job skips it.
+  CHECK(cct::tuner::failed_row(back[0].key(), "crashed").counts == "equal+skewed");
+
+  SECTION("bad counts, and counts on a collective without them, are refused") {
+    write_text(path, "alltoallv,shm,1,4,128,linear,,1,1,1,3,final,,lopsided\n", std::ios::app);
+    CHECK_THROWS_WITH(cct::tuner::read_results(path),
+                      Catch::Contains(path + ":3: bad counts 'lopsided'"));
+    write_text(path,
+               std::string(cct::tuner::kResultsHeader) +
+                   "\nbcast,shm,1,4,128,binomial,,1,1,1,3,final,,equal\n",
+               std::ios::trunc);
+    CHECK_THROWS_WITH(cct::tuner::read_results(path),
+                      Catch::Contains(path + ":2: counts 'equal' on bcast"));
+  }
+  SECTION("a file from before the column: vector rows were measured in equal blocks") {
+    write_text(path,
+               std::string(cct::tuner::kResultsHeaderNoCounts) +
+                   "\nalltoallv,shm,1,4,64,linear,,1e-06,1e-06,1e-06,5,final,\n"
+                   "bcast,shm,1,4,64,binomial,,1e-06,1e-06,1e-06,5,final,\n",
+               std::ios::trunc);
+    back = cct::tuner::read_results(path);
+    REQUIRE(back.size() == 2);
+    CHECK(back[0].counts == "equal");
+    CHECK(back[1].counts.empty());
+  }
+  std::filesystem::remove(path);
+}
+
 TEST_CASE("results CSV: failed points, and files from before the note column", "[tuner]") {
   const std::string path = temp_path("results-failed.csv");
   std::filesystem::remove(path);
@@ -554,7 +661,7 @@ TEST_CASE("results CSV: failed points, and files from before the note column", "
   CHECK(cct::tuner::failed_candidates(known) == std::set<std::string>{failed.candidate()});
 
   SECTION("only a failed point may have no repetitions") {
-    write_text(path, "bcast,shm,1,2,64,binomial,,1,1,1,0,final,\n", std::ios::app);
+    write_text(path, "bcast,shm,1,2,64,binomial,,1,1,1,0,final,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":3: bad reps '0'"));
   }
   SECTION("a file without the note column reads, and is converted before a writer appends") {
@@ -565,9 +672,9 @@ TEST_CASE("results CSV: failed points, and files from before the note column", "
     REQUIRE(cct::tuner::read_results(path).size() == 1);
     cct::tuner::ResultsWriter(path).append(failed);
     CHECK(read_text(path) == std::string(cct::tuner::kResultsHeader) +
-                                 "\nbcast,shm,1,2,64,binomial,,1e-06,1e-06,1e-06,5,final,\n"
+                                 "\nbcast,shm,1,2,64,binomial,,1e-06,1e-06,1e-06,5,final,,\n"
                                  "bcast,shm,1,2,4096,two_level,\"level=1,chunk=8k\",0,0,0,0,failed,"
-                                 "rank 1 of 2 killed by signal 11\n");
+                                 "rank 1 of 2 killed by signal 11,\n");
   }
   std::filesystem::remove(path);
 }

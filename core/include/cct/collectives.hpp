@@ -125,21 +125,6 @@ std::size_t message_bytes(const cct_coll_args& args, int size);
 cct_coll_args make_call(cct_collective c, const void* send, void* recv, std::size_t count,
                         cct_datatype dtype, cct_op op, int root, uint32_t tag = 0);
 
-// The per-rank arrays of a call whose every block is args.count elements,
-// laid one after another: what the tools that make calls of one size (the
-// tuner, ccbench) pass to the vector collectives, whose size key is then
-// that count, as for the others.
-class EqualBlocks {
- public:
-  // Points the vector fields of `args` (a call of its row on `size` ranks)
-  // here, valid while this object lives and fills no other call; leaves
-  // the others' NULL.
-  cct_coll_args& fill(cct_coll_args& args, int size);
-
- private:
-  std::vector<std::size_t> counts_, displs_;
-};
-
 // A call's arguments as this build's struct, from a caller of any version:
 // a smaller struct_size (an older build) leaves the fields it lacks zero,
 // which is NULL counts and host memory; a larger one (a newer build) is

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The vector collectives' count patterns in tuning (cct/count_pattern.hpp):
+# by default every figure is one call in equal and one in skewed blocks,
+# which the results' counts column and the profile's
+# `tuning: vector_counts` say; --vector-counts skewed measures skewed
+# blocks alone; a results file is resumed only with the patterns it was
+# measured in (status 2, naming both), and the other collectives' rows
+# carry no counts.
+# usage: ccautotune_vector_counts.sh <ccautotune>
+set -euo pipefail
+tuner=$1
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
+run() {  # <out dir> [options...]
+  local out=$1
+  shift
+  "$tuner" --np 3 --collectives gatherv,bcast --max-bytes 64 --quick --budget 0.02 \
+    --transports shm --out "$out" "$@"
+}
+
+run "$dir/both" >"$dir/both.log" 2>&1 || fail "default run exited $?" "$dir/both.log"
+csv=$(ls "$dir"/both/*.csv)
+yaml=$(ls "$dir"/both/*.yaml)
+head -1 "$csv" | grep -q ',note,counts$' || fail "no counts column" "$csv"
+grep -q '^gatherv,' "$csv" || fail "no gatherv rows" "$csv"
+! grep '^gatherv,' "$csv" | grep -qv ',equal+skewed$' || fail "a gatherv row not over equal+skewed" "$csv"
+! grep '^bcast,' "$csv" | grep -qv ',$' || fail "a bcast row with counts" "$csv"
+grep -q '^  vector_counts: equal+skewed$' "$yaml" || fail "profile does not say equal+skewed" "$yaml"
+echo "PASS: the default measures equal and skewed blocks, and says so"
+
+status=0
+run "$dir/both" --resume --vector-counts skewed >"$dir/mixed.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] || fail "resuming with other patterns: status $status, not 2" "$dir/mixed.log"
+grep -q 'holds gatherv rows measured in equal+skewed blocks, and this run measures in skewed blocks' \
+  "$dir/mixed.log" || fail "the refusal does not name both" "$dir/mixed.log"
+echo "PASS: a resume with other patterns is refused, naming both"
+
+run "$dir/skewed" --vector-counts skewed >"$dir/skewed.log" 2>&1 ||
+  fail "skewed run exited $?" "$dir/skewed.log"
+! grep '^gatherv,' "$dir"/skewed/*.csv | grep -qv ',skewed$' ||
+  fail "a gatherv row not over skewed alone" "$(ls "$dir"/skewed/*.csv)"
+grep -q '^  vector_counts: skewed$' "$dir"/skewed/*.yaml || fail "profile does not say skewed"
+echo "PASS: --vector-counts skewed"
