@@ -4,12 +4,11 @@
 #include "allgather/bruck.hpp"
 #include "allgather/recursive_doubling.hpp"
 #include "allgather/ring.hpp"
-#include "bcast/binomial.hpp"
 #include "common/args.hpp"
 #include "gather/binomial.hpp"
 #include "gather/linear.hpp"
-#include "hierarchical/two_level_bcast.hpp"
 #include "multinode/multinode.hpp"
+#include "multinode/phases.hpp"
 
 namespace cct::plugins::multinode {
 namespace {
@@ -17,11 +16,6 @@ namespace {
 std::unique_ptr<Sub> make_gather(int64_t inner, const sdk::Comm& group) {
   if (inner == 1) return make_sub<gather::Linear>(group);
   return make_sub<gather::Binomial>(group);
-}
-
-std::unique_ptr<Sub> make_bcast(int64_t inner, const sdk::Comm& group) {
-  if (inner == 0) return make_sub<bcast::Binomial>(group);
-  return make_sub<hierarchical::TwoLevelBcast>(group);
 }
 
 std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {

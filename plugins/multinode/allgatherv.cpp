@@ -2,19 +2,13 @@
 
 #include "allgatherv/bruck.hpp"
 #include "allgatherv/ring.hpp"
-#include "bcast/binomial.hpp"
 #include "common/args.hpp"
 #include "gatherv/linear.hpp"
-#include "hierarchical/two_level_bcast.hpp"
 #include "multinode/multinode.hpp"
+#include "multinode/phases.hpp"
 
 namespace cct::plugins::multinode {
 namespace {
-
-std::unique_ptr<Sub> make_bcast(int64_t inner, const sdk::Comm& group) {
-  if (inner == 0) return make_sub<bcast::Binomial>(group);
-  return make_sub<hierarchical::TwoLevelBcast>(group);
-}
 
 std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {
   if (outer == 0) return make_sub<allgatherv::Ring>(leaders);

@@ -1,29 +1,12 @@
 #include "allreduce/rabenseifner.hpp"
 #include "allreduce/recursive_doubling.hpp"
 #include "allreduce/ring.hpp"
-#include "bcast/binomial.hpp"
 #include "common/args.hpp"
-#include "hierarchical/two_level_bcast.hpp"
 #include "multinode/multinode.hpp"
-#include "reduce/binomial.hpp"
-#include "reduce/chain.hpp"
-#include "reduce/rabenseifner.hpp"
+#include "multinode/phases.hpp"
 
 namespace cct::plugins::multinode {
 namespace {
-
-std::unique_ptr<Sub> make_reduce(int64_t inner, const sdk::Comm& group) {
-  switch (inner) {
-    case 0: return make_sub<reduce::Binomial>(group);
-    case 1: return make_sub<reduce::Rabenseifner>(group);
-    default: return make_sub<reduce::Chain>(group);
-  }
-}
-
-std::unique_ptr<Sub> make_bcast(int64_t inner, const sdk::Comm& group) {
-  if (inner == 0) return make_sub<bcast::Binomial>(group);
-  return make_sub<hierarchical::TwoLevelBcast>(group);
-}
 
 std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {
   switch (outer) {

@@ -1,19 +1,9 @@
 #include "common/rooted.hpp"
 #include "multinode/multinode.hpp"
-#include "reduce/binomial.hpp"
-#include "reduce/chain.hpp"
-#include "reduce/rabenseifner.hpp"
+#include "multinode/phases.hpp"
 
 namespace cct::plugins::multinode {
 namespace {
-
-std::unique_ptr<Sub> make_reduce(int64_t which, const sdk::Comm& comm) {
-  switch (which) {
-    case 0: return make_sub<reduce::Binomial>(comm);
-    case 1: return make_sub<reduce::Rabenseifner>(comm);
-    default: return make_sub<reduce::Chain>(comm);
-  }
-}
 
 int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
   const int level = split_level(*comm.raw(), params[0]);

@@ -2,23 +2,13 @@
 
 #include "common/args.hpp"
 #include "multinode/multinode.hpp"
-#include "reduce/binomial.hpp"
-#include "reduce/chain.hpp"
-#include "reduce/rabenseifner.hpp"
+#include "multinode/phases.hpp"
 #include "reduce_scatter/recursive_halving.hpp"
 #include "reduce_scatter/ring.hpp"
 #include "scatterv/linear.hpp"
 
 namespace cct::plugins::multinode {
 namespace {
-
-std::unique_ptr<Sub> make_reduce(int64_t inner, const sdk::Comm& group) {
-  switch (inner) {
-    case 0: return make_sub<reduce::Binomial>(group);
-    case 1: return make_sub<reduce::Rabenseifner>(group);
-    default: return make_sub<reduce::Chain>(group);
-  }
-}
 
 // The leaders' pieces differ in size whenever the groups do, so the outer
 // phase is always the counted form.
