@@ -68,7 +68,7 @@ cct_datatype measured_dtype(const Call& call) {
 }
 
 bool has_patterns(const Call& call) {
-  return collective_info(call.collective).arrays != 0;
+  return collective_info(call.collective).vector();
 }
 
 std::string counts_label(const Call& call) {
@@ -153,7 +153,7 @@ PointResult Measurer::measure(Plan& plan, const Call& call, const MeasureOptions
   expect_fits(call);
   for (int i = 0; i < limits.warmup; ++i) {
     if (running_) running_->start(0);
-    MeasuredCalls calls = args_for(call, next_rep_++);
+    const MeasuredCalls calls = args_for(call, next_rep_++);
     time_calls(plan, calls);
   }
   std::vector<double> figures;
@@ -171,7 +171,7 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
   for (int i = 0; i < limits.warmup; ++i)
     for (std::size_t j = 0; j < k; ++j) {
       note(j);
-      MeasuredCalls calls = args_for(call, next_rep_++);
+      const MeasuredCalls calls = args_for(call, next_rep_++);
       time_calls(*plans[j], calls);
     }
   std::vector<std::vector<double>> figures(k);
@@ -183,7 +183,7 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
   for (int round = limits.min_reps; round > 0; round = more()) {
     std::vector<double> mine(k * round);  // candidate j's times at [j * round, (j + 1) * round)
     for (int rep = 0; rep < round; ++rep) {
-      MeasuredCalls calls = args_for(call, next_rep_++);
+      const MeasuredCalls calls = args_for(call, next_rep_++);
       for (std::size_t i = 0; i < k; ++i) {
         const std::size_t j = (i + static_cast<std::size_t>(rep)) % k;
         note(j);
@@ -210,7 +210,7 @@ MeasuredCalls Measurer::args_for(const Call& call, int rep) {
   return calls;
 }
 
-double Measurer::time_calls(Plan& plan, MeasuredCalls& calls) {
+double Measurer::time_calls(Plan& plan, const MeasuredCalls& calls) {
   double seconds = 0;
   for (const cct_coll_args& args : calls.args()) {
     align();
@@ -227,7 +227,7 @@ void Measurer::run_rounds(Plan& plan, const Call& call, const MeasureOptions& li
     std::vector<double> mine(round);
     for (double& seconds : mine) {
       if (running_) running_->start(0);
-      MeasuredCalls calls = args_for(call, next_rep_++);
+      const MeasuredCalls calls = args_for(call, next_rep_++);
       seconds = time_calls(plan, calls);
     }
     const std::vector<double> maxima = rank_max(mine);

@@ -177,7 +177,7 @@ class Measurer {
   // The calls of one repetition, on the buffer set of `rep`.
   MeasuredCalls args_for(const Call& call, int rep);
   // One repetition: each call after its own alignment; the sum of their times.
-  double time_calls(Plan& plan, MeasuredCalls& calls);
+  double time_calls(Plan& plan, const MeasuredCalls& calls);
   void run_rounds(Plan& plan, const Call& call, const MeasureOptions& limits,
                   std::vector<double>& figures);
   std::vector<double> rank_max(const std::vector<double>& mine);

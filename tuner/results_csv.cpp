@@ -132,7 +132,7 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
   row->note = f[12];
   row->counts = f[13];
   const CollectiveInfo* info = find_collective(row->collective);
-  const bool vector = info != nullptr && info->arrays != 0;
+  const bool vector = info != nullptr && info->vector();
   // Rows from before the counts column: vector collectives were measured in equal blocks.
   if (vector && row->counts.empty()) row->counts = count_pattern_name(CountPattern::kEqual);
   if (!vector && !row->counts.empty())

@@ -17,15 +17,15 @@ constexpr std::array<PatternName, 2> kNames{{
     {CountPattern::kSkewed, "skewed"},
 }};
 
-// Counts laid one after another: their displacements.
-std::vector<std::size_t> packed_displs(const std::vector<std::size_t>& counts) {
-  std::vector<std::size_t> displs(counts.size());
+// The displacements of counts laid one after another, into displs (its
+// storage reused: ccbench fills a call inside its timed loop).
+void lay_out(const std::vector<std::size_t>& counts, std::vector<std::size_t>& displs) {
+  displs.resize(counts.size());
   std::size_t at = 0;
   for (std::size_t r = 0; r < counts.size(); ++r) {
     displs[r] = at;
     at += counts[r];
   }
-  return displs;
 }
 
 // The skewed pattern's heaviest block, in averages.
@@ -76,23 +76,24 @@ std::size_t pattern_count(CountPattern pattern, int rank, int size, std::size_t 
 }
 
 cct_coll_args& PatternBlocks::fill(cct_coll_args& args, int size, int rank, CountPattern pattern) {
-  const unsigned arrays = collective_info(args.collective).arrays;
-  if (arrays == 0) return args;
+  const CollectiveInfo& row = collective_info(args.collective);
+  if (!row.vector()) return args;
   const std::size_t average = args.count;
-  std::vector<std::size_t> counts(static_cast<std::size_t>(size));
-  for (int r = 0; r < size; ++r) counts[r] = pattern_count(pattern, r, size, average);
-  args.count = counts[rank];
-  recv_counts_ = counts;
+  recv_counts_.resize(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) recv_counts_[r] = pattern_count(pattern, r, size, average);
+  args.count = recv_counts_[rank];
   // alltoallv, the one collective with counts both ways, pairs them: rank
   // i sends count(i) to every rank, which each receives as block i.
-  const bool pairs = (arrays & kSendCounts) && (arrays & kRecvCounts);
-  send_counts_ = pairs ? std::vector<std::size_t>(counts.size(), counts[rank]) : counts;
-  recv_displs_ = packed_displs(recv_counts_);
-  send_displs_ = packed_displs(send_counts_);
-  if (arrays & kRecvCounts) args.recvcounts = recv_counts_.data();
-  if (arrays & kRecvDispls) args.rdispls = recv_displs_.data();
-  if (arrays & kSendCounts) args.sendcounts = send_counts_.data();
-  if (arrays & kSendDispls) args.sdispls = send_displs_.data();
+  if ((row.arrays & kSendCounts) && (row.arrays & kRecvCounts))
+    send_counts_.assign(recv_counts_.size(), args.count);
+  else
+    send_counts_ = recv_counts_;  // copies into the storage it has
+  lay_out(recv_counts_, recv_displs_);
+  lay_out(send_counts_, send_displs_);
+  if (row.arrays & kRecvCounts) args.recvcounts = recv_counts_.data();
+  if (row.arrays & kRecvDispls) args.rdispls = recv_displs_.data();
+  if (row.arrays & kSendCounts) args.sendcounts = send_counts_.data();
+  if (row.arrays & kSendDispls) args.sdispls = send_displs_.data();
   return args;
 }
 
