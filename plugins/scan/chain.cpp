@@ -94,15 +94,15 @@ void Chain<C>::relay(const Call& c) {
   }
 }
 
-// Segment s of the prefix is in its slot among the first kSlots, lower
-// ranks' data on the left. Scan: the result is prefix op input, and it is
-// what goes on. Exscan: the prefix is the result, and prefix op input goes
-// on from a slot among the next kSlots (computed first: in place, the input
-// is the result's buffer).
+// Segment s of the prefix is where receive put it, lower ranks' data on the
+// left. Scan: the result is prefix op input, and it is what goes on.
+// Exscan: the prefix is the result, and prefix op input goes on from a slot
+// among the next kSlots (computed first: in place, the input is the
+// result's buffer).
 template <cct_collective C>
 void Chain<C>::combine(const Call& c, std::size_t s, std::byte* slots) {
   const std::size_t count = c.length(s) / c.elem;
-  const std::byte* prefix = slots + s % kSlots * c.slot_bytes();
+  const std::byte* prefix = received(c, s, slots);
   std::byte* result = c.out + c.offset(s);
   const std::byte* input = c.in + c.offset(s);
   if constexpr (C == CCT_SCAN) {
@@ -114,14 +114,22 @@ void Chain<C>::combine(const Call& c, std::size_t s, std::byte* slots) {
       sdk::reduce_into(carry, prefix, input, count, c.a.dtype, c.a.op);
       send(c, s, carry);
     }
-    copy_bytes(result, prefix, c.length(s));
+    if (prefix != result) copy_bytes(result, prefix, c.length(s));
   }
+}
+
+// Exscan's received prefix is its result: out of place it goes straight
+// there, which saves a pass over the vector (the whole cost on 2 ranks).
+// Otherwise it waits in its slot among the first kSlots.
+template <cct_collective C>
+std::byte* Chain<C>::received(const Call& c, std::size_t s, std::byte* slots) const {
+  if (C == CCT_EXSCAN && c.in != c.out) return c.out + c.offset(s);
+  return slots + s % kSlots * c.slot_bytes();
 }
 
 template <cct_collective C>
 void Chain<C>::receive(const Call& c, std::size_t s, std::byte* slots) {
-  comm_.irecv(slots + s % kSlots * c.slot_bytes(), c.length(s), c.prev, c.a.tag,
-              recv_req_[s % kSlots]);
+  comm_.irecv(received(c, s, slots), c.length(s), c.prev, c.a.tag, recv_req_[s % kSlots]);
 }
 
 template <cct_collective C>

@@ -56,6 +56,7 @@ class Chain {
   void head(const Call& c);
   void relay(const Call& c);
   void combine(const Call& c, std::size_t s, std::byte* slots);
+  std::byte* received(const Call& c, std::size_t s, std::byte* slots) const;
   void receive(const Call& c, std::size_t s, std::byte* slots);
   void send(const Call& c, std::size_t s, const std::byte* seg);
   void wait_send(std::size_t s);

@@ -3,6 +3,19 @@
 #include "common/args.hpp"
 
 namespace cct::plugins::scan {
+namespace {
+
+// Whether rank `me`'s partial still goes to a peer at some step after step
+// d: only then must what a higher peer sends at step d be folded into it.
+// Without this test both ranks of the last steps would swap whole vectors
+// that one of them throws away; on 2 ranks that doubles the traffic.
+bool sends_after(int me, int d, int n) {
+  for (int later = 2 * d; later < n; later *= 2)
+    if ((me ^ later) < n) return true;
+  return false;
+}
+
+}  // namespace
 
 template <cct_collective C>
 RecursiveDoubling<C>::RecursiveDoubling(const sdk::Comm& comm, std::span<const int64_t>)
@@ -12,6 +25,9 @@ RecursiveDoubling<C>::RecursiveDoubling(const sdk::Comm& comm, std::span<const i
 // itself included: lower ranks' data always on the left. The result is the
 // same run without this rank's own input on exscan, which starts empty
 // (`has_result` false) and takes the first lower contribution as it is.
+// At each step the lower rank of a pair always sends (the higher one adds
+// it to its result); the higher one sends only if the lower one's partial
+// goes on later.
 template <cct_collective C>
 void RecursiveDoubling<C>::run(const cct_coll_args& a) {
   const std::size_t bytes = a.count * elem_size(a);
@@ -25,12 +41,21 @@ void RecursiveDoubling<C>::run(const cct_coll_args& a) {
   for (int d = 1; d < n; d *= 2) {
     const int peer = me ^ d;
     if (peer >= n) continue;
-    comm_.sendrecv(partial, bytes, peer, tmp, bytes, peer, a.tag);
+    const bool keeps_partial = sends_after(me, d, n);
     if (peer > me) {  // higher ranks' data: only the partial that goes on grows
+      if (!keeps_partial) {
+        comm_.send(partial, bytes, peer, a.tag);
+        continue;
+      }
+      comm_.sendrecv(partial, bytes, peer, tmp, bytes, peer, a.tag);
       sdk::reduce_into(partial, partial, tmp, a.count, a.dtype, a.op);
       continue;
     }
-    sdk::reduce_into(partial, tmp, partial, a.count, a.dtype, a.op);
+    if (sends_after(peer, d, n))
+      comm_.sendrecv(partial, bytes, peer, tmp, bytes, peer, a.tag);
+    else
+      comm_.recv(tmp, bytes, peer, a.tag);
+    if (keeps_partial) sdk::reduce_into(partial, tmp, partial, a.count, a.dtype, a.op);
     if (has_result)
       sdk::reduce_into(result, tmp, result, a.count, a.dtype, a.op);
     else

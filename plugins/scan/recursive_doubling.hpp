@@ -9,7 +9,8 @@
 namespace cct::plugins::scan {
 
 // Recursive doubling (Hillis and Steele): at step k each rank swaps its
-// partial reduction with rank ^ 2^k. What comes from a lower rank is the
+// partial reduction with rank ^ 2^k (one way only where the lower rank's
+// partial goes no further). What comes from a lower rank is the
 // reduction of a run of ranks just below this rank's own partial, so it is
 // combined on the left of it, and added to the result; after log2(n) steps
 // rank r holds ranks 0..r (scan) or 0..r-1 (exscan). log2(n) steps of the
