@@ -28,6 +28,7 @@
 #include "tuner/machine.hpp"
 #include "tuner/noise.hpp"
 #include "tuner/output.hpp"
+#include "tuner/shape_pinning.hpp"
 
 extern char** environ;
 
@@ -173,9 +174,58 @@ OpenedResults open_results_everywhere(Options& opts, const std::string& fingerpr
   return opened;
 }
 
-// One shape on one transport: its ranks measure, the others wait. Its
-// waits give up after --hang-timeout (naming the ranks they waited for),
-// so a rank that hangs fails the job instead of holding it for --timeout.
+// Waits until every rank of the job is here, asleep between polls. The
+// ranks outside a shape wait while the shape's ranks measure; spinning in
+// an MPI call, as a blocking barrier or MPI_Comm_split does, they would
+// take cores from the measured ranks (on an oversubscribed node, tuning
+// 2 ranks of a 4-rank job on 2 cores, the figures doubled or worse).
+void wait_asleep_for_all() {
+  MPI_Request arrived;
+  MPI_Ibarrier(MPI_COMM_WORLD, &arrived);
+  int done = 0;
+  auto nap = std::chrono::milliseconds(1);  // doubling to 50 ms: a shape measures for minutes
+  for (MPI_Test(&arrived, &done, MPI_STATUS_IGNORE); !done;
+       MPI_Test(&arrived, &done, MPI_STATUS_IGNORE)) {
+    std::this_thread::sleep_for(nap);
+    nap = std::min(2 * nap, std::chrono::milliseconds(50));
+  }
+}
+
+// The shape's ranks (comm) measure on the transport, then free comm.
+void measure_shape(const Registry& registry, const Topology& topo, const TransportEntry& transport,
+                   const Shape& shape, const Options& opts,
+                   const std::map<std::string, ResultRow>& known, JobProgress* note,
+                   MPI_Comm comm) {
+  int rank = 0;  // in MPI_COMM_WORLD: its rank 0 reports
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  {  // what uses comm ends before it is freed
+    const ShapePinning pinning(topo, comm);
+    MpiBootstrap boot(comm);
+    boot.set_timeout_s(opts.hang_limit_s());
+    cct_error why{};
+    if (transport.desc->probe(boot.c_view(), &why) != CCT_OK) {
+      if (rank == 0)
+        std::cout << "ccautotune: transport " << transport.desc->name << " skipped at "
+                  << shape.nodes << " x " << shape.ranks_per_node << ": " << why.message << "\n";
+    } else {
+      if (rank == 0)
+        std::cout << "ccautotune: " << transport.desc->name << " on " << shape.nodes
+                  << " node(s) x " << shape.ranks_per_node << " rank(s)"
+                  << (pinning.pinned() ? ", each pinned to a PU of its own (mpirun bound none)"
+                                       : "")
+                  << std::endl;
+      auto instance = std::make_shared<TransportInstance>(transport, boot);
+      Communicator c(boot, instance, topo, topo.bound_pu(), placement_of(boot, registry));
+      measure_space(registry, c, enumerate(registry, c, opts.filter), opts, known, note);
+    }
+  }
+  MPI_Comm_free(&comm);
+}
+
+// One shape on one transport: its ranks measure, the others wait asleep.
+// Its waits give up after --hang-timeout (naming the ranks they waited
+// for), so a rank that hangs fails the job instead of holding it for
+// --timeout.
 void run_shape(const Registry& registry, const Topology& topo, const TransportEntry& transport,
                const Shape& shape, const Layout& layout, const Options& opts,
                const std::map<std::string, ResultRow>& known, JobProgress* note) {
@@ -184,25 +234,8 @@ void run_shape(const Registry& registry, const Topology& topo, const TransportEn
   const bool member = layout.in_shape(world_rank, shape);
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, world_rank, &comm);
-  if (!member) return;
-  {
-    MpiBootstrap boot(comm);
-    boot.set_timeout_s(opts.hang_limit_s());
-    cct_error why{};
-    if (transport.desc->probe(boot.c_view(), &why) != CCT_OK) {
-      if (world_rank == 0)
-        std::cout << "ccautotune: transport " << transport.desc->name << " skipped at "
-                  << shape.nodes << " x " << shape.ranks_per_node << ": " << why.message << "\n";
-    } else {
-      if (world_rank == 0)
-        std::cout << "ccautotune: " << transport.desc->name << " on " << shape.nodes
-                  << " node(s) x " << shape.ranks_per_node << " rank(s)" << std::endl;
-      auto instance = std::make_shared<TransportInstance>(transport, boot);
-      Communicator c(boot, instance, topo, topo.bound_pu(), placement_of(boot, registry));
-      measure_space(registry, c, enumerate(registry, c, opts.filter), opts, known, note);
-    }
-  }
-  MPI_Comm_free(&comm);
+  if (member) measure_shape(registry, topo, transport, shape, opts, known, note, comm);
+  wait_asleep_for_all();
 }
 
 // The noise of MPI_COMM_WORLD rank 0's node, probed while every other rank

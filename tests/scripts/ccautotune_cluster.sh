@@ -9,6 +9,8 @@
 # through --launcher=mpirun (its flags as --flag=value stay out of the ranks'
 # command line); a shape the job does not have, --np under
 # mpirun and launcher flags without --launcher are refused with status 2.
+# Ranks that mpirun left unbound (--bind-to none) are pinned one per PU
+# while a shape that fits the machine's PUs measures, and the run says so.
 # Then the unmodified MPI program interposer_check runs on that profile
 # under the interposer on the same 2 virtual nodes: its results match the
 # reference, and MPI_COMM_WORLD's calls go to the profile's choices.
@@ -23,12 +25,19 @@ fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 tune() {
   local out=$1
   shift
-  mpirun --allow-run-as-root --oversubscribe -np 4 -x CCT_VIRTUAL_NODES=2 "$tuner" \
+  mpirun --allow-run-as-root --oversubscribe --bind-to none -np 4 -x CCT_VIRTUAL_NODES=2 "$tuner" \
     --collectives barrier,bcast,allreduce --max-bytes 1k --quick --budget 0.02 --out "$out" "$@"
 }
 
 tune "$dir/a" >"$dir/a.log" 2>&1 || fail "the run under mpirun exited $?" "$dir/a.log"
 grep -q "ccautotune: 4 ranks on 2 node(s)" "$dir/a.log" || fail "no layout line" "$dir/a.log"
+pinned=", each pinned to a PU of its own (mpirun bound none)"
+grep -qF "mpi on 2 node(s) x 1 rank(s)$pinned" "$dir/a.log" ||
+  fail "the 2 ranks of 2 x 1 were not pinned" "$dir/a.log"
+if [ "$(nproc)" -lt 4 ]; then
+  grep -qF "mpi on 2 node(s) x 2 rank(s)$pinned" "$dir/a.log" &&
+    fail "4 ranks pinned on $(nproc) PUs" "$dir/a.log"
+fi
 csv=$(ls "$dir"/a/*.csv)
 yaml=$(ls "$dir"/a/*.yaml)
 grep -q '^collective,transport,nodes,np,' "$csv" || fail "no nodes column" "$csv"
