@@ -123,6 +123,7 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
   const Winners winners = pick_winners(rows, registry);
   for (const std::string& why : winners.ignored)
     std::cerr << "ccautotune: results rows left out of the profile: " << why << "\n";
+  for (const std::string& why : winners.one_rule) std::cout << why << "\n";
   if (winners.best.empty()) {
     std::cerr << "ccautotune: nothing measured in " << opts.results << "; no profile written\n";
     return false;

@@ -225,6 +225,7 @@ void write_about(const ReportInput& input, const Winners& winners,
        describe(profile_accuracy(input.rows, Profile{.rules = rules}, registry)));
   if (const std::string kept = library_kept(rules, registry); !kept.empty()) line("library", kept);
   for (const std::string& why : winners.ignored) line("left out of the rules", why);
+  for (const std::string& why : winners.one_rule) line("one rule", why);
   out << "</table>\n<p>" << kHowToRead << "</p>\n";
 }
 

@@ -11,6 +11,7 @@
 
 #include "cct/error.hpp"
 #include "cct/units.hpp"
+#include "tuner/one_rule.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -143,6 +144,30 @@ const Winner* choose(const std::vector<const Winner*>& rows, const Winner* previ
   return rows[choose_winner(contenders)];
 }
 
+// rows, and the screening figure of every candidate pruned at that size.
+std::vector<const Winner*> with_pruned(std::vector<const Winner*> rows,
+                                       const std::vector<Winner>& all) {
+  const std::size_t competing = rows.size();
+  for (const Winner& w : all)
+    if (std::none_of(rows.begin(), rows.begin() + competing,
+                     [&](const Winner* r) { return r->choice == w.choice; }))
+      rows.push_back(&w);
+  return rows;
+}
+
+// Gives each bucket that one_rule finds one rule for every size.
+void one_rule_buckets(std::span<const SizeCandidates> sizes, Winners& out) {
+  for (std::size_t start = 0; start < sizes.size();) {
+    std::size_t end = start + 1;
+    while (end < sizes.size() && same_bucket(out.best[start], out.best[end])) ++end;
+    if (std::optional<OneRule> one = one_rule(sizes.subspan(start, end - start))) {
+      std::copy(one->winners.begin(), one->winners.end(), out.best.begin() + start);
+      out.one_rule.push_back(std::move(one->note));
+    }
+    start = end;
+  }
+}
+
 }  // namespace
 
 double tie_margin(const Contender& fastest) {
@@ -232,10 +257,15 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
     group.stages.push_back(row.stage);
   }
   Winners out{.ignored = {ignored.begin(), ignored.end()}};
+  std::vector<SizeCandidates> sizes;
   for (const auto& [key, group] : groups) {
     const Winner* previous = out.best.empty() ? nullptr : &out.best.back();
-    out.best.push_back(*choose(competing(group.winners, group.stages), previous));
+    const std::vector<const Winner*> rows = competing(group.winners, group.stages);
+    out.best.push_back(*choose(rows, previous));
+    sizes.push_back({.rows = with_pruned(rows, group.winners)});
   }
+  for (std::size_t i = 0; i < sizes.size(); ++i) sizes[i].winner = &out.best[i];
+  one_rule_buckets(sizes, out);
   return out;
 }
 

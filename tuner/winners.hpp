@@ -23,7 +23,9 @@
 // a merged range keeps the median of its first measured size. A boundary
 // between two winners lies anywhere between their measured sizes as far
 // as the measurements tell; it is put at the readable size there
-// (readable_boundary), not at the odd size a bisection measured.
+// (readable_boundary), not at the odd size a bisection measured. Where
+// no rank knows a call's size alone, a bucket may get one rule for every
+// size instead (one_rule.hpp).
 #pragma once
 
 #include <cstdint>
@@ -62,6 +64,8 @@ struct Winners {
   // or parameters the registered algorithm does not accept (the results
   // were measured with plugins that have changed since).
   std::vector<std::string> ignored;
+  // Buckets given one rule for every size (one_rule.hpp), one line each.
+  std::vector<std::string> one_rule;
 };
 
 // One candidate of a point group, as the choice of its winner sees it.

@@ -448,3 +448,52 @@ TEST_CASE("pick_winners: a candidate that failed in a shape is never chosen ther
   CHECK(w[1].algorithm == "binomial");
   CHECK(w[2].algorithm == "knomial");
 }
+
+TEST_CASE("pick_winners: one rule for every size where agreeing on the size costs more",
+          "[tuner]") {
+  // gatherv: no rank knows the size alone, so winners that differ by size
+  // make every call agree first, costed as the cheapest call at the
+  // smallest size (1 us here). linear at every size, against winner +
+  // agreement: 1.2/2, 2/3, 100/101, geometric mean 0.73; mpi's is 0.82.
+  std::vector<ResultRow> rows{
+      row("gatherv", 2, 64, "mpi", "", 1.0e-6),       row("gatherv", 2, 64, "linear", "", 1.2e-6),
+      row("gatherv", 2, 4096, "linear", "", 2e-6),    row("gatherv", 2, 4096, "mpi", "", 3e-6),
+      row("gatherv", 2, 1 << 20, "linear", "", 1e-4), row("gatherv", 2, 1 << 20, "mpi", "", 1.1e-4),
+  };
+  cct::tuner::Winners w = cct::tuner::pick_winners(rows, cct::test::registry());
+  REQUIRE(w.best.size() == 3);
+  for (const auto& winner : w.best) CHECK(winner.algorithm == "linear");
+  REQUIRE(w.one_rule.size() == 1);
+  CHECK_THAT(w.one_rule[0], Catch::StartsWith("gatherv shm np=2: one rule for every size, linear"));
+  CHECK_THAT(w.one_rule[0], Catch::Contains("about 1.00 us") && Catch::Contains("at 0.73"));
+
+  // bcast's size is known to every rank: no agreement, the sizes' winners.
+  for (ResultRow& r : rows)
+    r.collective = "bcast", r.algorithm = r.algorithm == "linear" ? "binomial" : "mpi";
+  w = cct::tuner::pick_winners(rows, cct::test::registry());
+  CHECK(w.one_rule.empty());
+  REQUIRE(w.best.size() == 3);
+  CHECK(w.best[0].algorithm == "mpi");
+  CHECK(w.best[1].algorithm == "binomial");
+}
+
+TEST_CASE("pick_winners: the sizes' winners stay where they save more than the agreement",
+          "[tuner]") {
+  // linear: 5/2, 2/3, 100/101 (mean 1.18); mpi: 1/2, 20/3, 300/101 (2.15).
+  // binomial would do, but is not measured at 64 B.
+  const std::vector<ResultRow> rows{
+      row("gatherv", 2, 64, "mpi", "", 1e-6),
+      row("gatherv", 2, 64, "linear", "", 5e-6),
+      row("gatherv", 2, 4096, "linear", "", 2e-6),
+      row("gatherv", 2, 4096, "mpi", "", 2e-5),
+      row("gatherv", 2, 4096, "binomial", "", 2.1e-6),
+      row("gatherv", 2, 1 << 20, "linear", "", 1e-4),
+      row("gatherv", 2, 1 << 20, "mpi", "", 3e-4),
+      row("gatherv", 2, 1 << 20, "binomial", "", 1e-4),
+  };
+  const cct::tuner::Winners w = cct::tuner::pick_winners(rows, cct::test::registry());
+  CHECK(w.one_rule.empty());
+  REQUIRE(w.best.size() == 3);
+  CHECK(w.best[0].algorithm == "mpi");
+  CHECK(w.best[1].algorithm == "linear");
+}
