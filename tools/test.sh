@@ -7,8 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # chromium renders the HTML report in its test (skipped without it); clang
-# and its runtime libraries (libFuzzer) build the fuzzers.
-CCT_EXTRA_PACKAGES="chromium clang libclang-rt-14-dev" tools/setup.sh
+# and its runtime libraries (libFuzzer) build the fuzzers; iproute2 makes
+# the emulated hosts of tests/cluster (ip, tc).
+CCT_EXTRA_PACKAGES="chromium clang libclang-rt-14-dev iproute2" tools/setup.sh
 (cd "${CCT_BUILD_DIR:-build}" && ctest --output-on-failure --timeout 600 "$@")
 if [ "${CCT_SANITIZERS:-1}" != 0 ]; then
   tools/sanitize.sh
