@@ -131,6 +131,10 @@ down() {
     [ -e "$f" ] && umount "$f" 2>/dev/null || true
   done
   umount "$dir/ns" 2>/dev/null || true
+  # What Open MPI names after a host and leaves when killed: its session
+  # directories and vader's segments.
+  local tag=${dir##*/cct-hosts-}
+  rm -rf /tmp/ompi."$tag"-h* /dev/shm/vader_segment."$tag"-h*
   rm -rf "$dir"
 }
 
