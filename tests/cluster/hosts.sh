@@ -38,10 +38,11 @@ can() {
   done
   local probe="cct-probe-$$"
   ip netns add "$probe" 2>/dev/null || { echo "ip netns add fails here"; return 1; }
-  local ok=0
-  ip -n "$probe" link add eth0 type veth peer name p0 2>/dev/null || ok=1
+  local veth=yes
+  ip -n "$probe" link add eth0 type veth peer name p0 2>/dev/null || veth=no
   ip netns del "$probe"
-  [ "$ok" -eq 0 ] || { echo "veth pairs cannot be made here"; return 1; }
+  [ "$veth" = yes ] || { echo "veth pairs cannot be made here"; return 1; }
+  unshare --uts --mount true 2>/dev/null || { echo "UTS or mount namespaces cannot be made here"; return 1; }
 }
 
 up() {
@@ -55,10 +56,27 @@ up() {
     esac
   done
   [ "${#slots[@]}" -ge 1 ] || die "up: no hosts"
-  local tag dir
-  tag=$(printf 'cct%x' "$owner")
-  dir=/tmp/cct-hosts-$tag
+  local dir
+  dir=/tmp/cct-hosts-$(printf 'cct%x' "$owner")
   [ ! -e "$dir" ] || die "up: $dir exists (a fixture of process $owner)"
+  # A subshell, so that set -e holds in it; what a failure midway made goes.
+  local status=0
+  set +e
+  (set -e; make_hosts "$dir" "$owner" "$mbit" "${slots[@]}")
+  status=$?
+  set -e
+  if [ "$status" -ne 0 ]; then
+    down "$dir"
+    die "up: making the hosts failed (status $status); nothing of them is left"
+  fi
+  echo "$dir"
+}
+
+# make_hosts DIR OWNER MBIT SLOTS...
+make_hosts() {
+  local dir=$1 owner=$2 mbit=$3
+  shift 3
+  local tag=${dir##*/cct-hosts-}
   mkdir -p "$dir/ns"
   echo "$owner" >"$dir/owner"
   # A private mount for the UTS namespaces' files (bind mounts of nsfs
@@ -70,7 +88,7 @@ up() {
   ip -n "$tag-br" link add br0 type bridge
   ip -n "$tag-br" link set br0 up
   local i=0
-  for s in "${slots[@]}"; do
+  for s in "$@"; do
     i=$((i + 1))
     local ns=$tag-h$i
     ip netns add "$ns"
@@ -96,7 +114,6 @@ i=\${host##*.}
 exec nsenter --net=/run/netns/$tag-h\$i --uts=$dir/ns/uts\$i /bin/sh -c "\$*"
 AGENT
   chmod +x "$dir/rsh"
-  echo "$dir"
 }
 
 # mpirun in host 1, daemons on the others through the agent, and Open MPI
