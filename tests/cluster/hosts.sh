@@ -16,6 +16,9 @@
 #   hosts.sh mpirun DIR [mpirun args...]       mpirun inside host 1, over
 #                                              the bridge only (tcp between
 #                                              hosts, vader within)
+#   hosts.sh run DIR COMMAND...                COMMAND inside host 1, with
+#                                              that mpirun's settings (for
+#                                              a program that runs mpirun)
 #   hosts.sh down DIR                          remove everything of DIR
 #   hosts.sh sweep                             remove the fixtures whose
 #                                              owner process is gone
@@ -116,9 +119,11 @@ AGENT
   chmod +x "$dir/rsh"
 }
 
-# mpirun in host 1, daemons on the others through the agent, and Open MPI
-# kept on the bridge: TCP between hosts, shared memory within one.
-run_mpirun() {
+# COMMAND in host 1, with Open MPI's settings for these hosts in its
+# environment: an mpirun started by COMMAND (ccautotune --launcher mpirun)
+# starts its daemons on the others through the agent and keeps to the
+# bridge: TCP between hosts, shared memory within one.
+run_in_host1() {
   local dir=$1
   shift
   local tag
@@ -127,8 +132,13 @@ run_mpirun() {
   nsenter --net="/run/netns/$tag-h1" --uts="$dir/ns/uts1" \
     env OMPI_MCA_plm_rsh_agent="$dir/rsh" OMPI_MCA_plm_rsh_no_tree_spawn=1 \
     OMPI_MCA_oob_tcp_if_include=$subnet.0/24 OMPI_MCA_btl_tcp_if_include=$subnet.0/24 \
-    OMPI_MCA_btl=self,vader,tcp OMPI_MCA_pml=ob1 \
-    mpirun --allow-run-as-root --hostfile "$dir/hostfile" "$@"
+    OMPI_MCA_btl=self,vader,tcp OMPI_MCA_pml=ob1 "$@"
+}
+
+run_mpirun() {
+  local dir=$1
+  shift
+  run_in_host1 "$dir" mpirun --allow-run-as-root --hostfile "$dir/hostfile" "$@"
 }
 
 down() {
@@ -171,7 +181,8 @@ case ${1:-} in
   can) can ;;
   up) shift; up "$@" ;;
   mpirun) shift; run_mpirun "$@" ;;
+  run) shift; run_in_host1 "$@" ;;
   down) down "$2" ;;
   sweep) sweep ;;
-  *) die "usage: hosts.sh can | up OWNER_PID SLOTS... [--mbit M] | mpirun DIR ARGS... | down DIR | sweep" ;;
+  *) die "usage: hosts.sh can | up OWNER_PID SLOTS... [--mbit M] | mpirun DIR ARGS... | run DIR COMMAND... | down DIR | sweep" ;;
 esac

@@ -4,8 +4,10 @@
  * stuck page fault would hold it) and the others call it again. They must
  * end the job with the runtime's message naming that rank, not hang. A
  * rank whose second call returns says so on stdout; STOP_RANK -1 stops no
- * rank, and then every rank says so.
- * usage: timeout_check allreduce|barrier STOP_RANK */
+ * rank, and then every rank says so. With "kill" rank STOP_RANK dies
+ * instead (SIGKILL, as the kernel's OOM killer or a node's failure would
+ * end it), which the MPI library itself sees.
+ * usage: timeout_check allreduce|barrier STOP_RANK [stop|kill] */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,8 +24,10 @@ static void call(const char* collective) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 3 || (strcmp(argv[1], "allreduce") != 0 && strcmp(argv[1], "barrier") != 0)) {
-    fprintf(stderr, "usage: %s allreduce|barrier STOP_RANK\n", argv[0]);
+  const int kill_it = argc == 4 && strcmp(argv[3], "kill") == 0;
+  if (argc < 3 || argc > 4 || (argc == 4 && !kill_it && strcmp(argv[3], "stop") != 0) ||
+      (strcmp(argv[1], "allreduce") != 0 && strcmp(argv[1], "barrier") != 0)) {
+    fprintf(stderr, "usage: %s allreduce|barrier STOP_RANK [stop|kill]\n", argv[0]);
     return 2;
   }
   MPI_Init(&argc, &argv);
@@ -33,7 +37,7 @@ int main(int argc, char** argv) {
   fflush(stdout); /* a rank the job kills loses what it buffered */
   call(argv[1]);
   if (rank == atoi(argv[2])) {
-    raise(SIGSTOP);
+    raise(kill_it ? SIGKILL : SIGSTOP);
     /* mpirun continues a stopped rank (SIGCONT) as it kills the job: leave
      * at once, so that the others' calls can only end by their timeout. */
     _exit(3);

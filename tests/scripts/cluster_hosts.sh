@@ -14,20 +14,7 @@ hosts=$1
 interposer_check=$2
 collectives_check=$3
 interposer=$4
-if ! why=$("$hosts" can); then
-  echo "SKIP: emulated hosts cannot be made here: $why"
-  exit 77
-fi
-"$hosts" sweep
-dir=""
-out=$(mktemp)
-err=$(mktemp)
-cleanup() {
-  [ -z "$dir" ] || "$hosts" down "$dir"
-  rm -f "$out" "$err"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
+source "$(dirname "$hosts")/fixture.sh"
 
 run() {  # run <np> <program> <label> [mpirun args...]
   local np=$1 program=$2 label=$3
@@ -42,8 +29,7 @@ multinode="barrier:0-max:multinode;bcast:0-max:multinode;reduce:0-max:multinode;
 multinode+="allreduce:0-max:multinode;allgather:0-max:multinode;"
 multinode+="reduce_scatter_block:0-max:multinode;allgatherv:0-max:multinode(inner=1,outer=1)"
 for shape in "2 2" "2 2 1"; do
-  dir=$("$hosts" up $$ $shape)
-  np=$(awk '{sum += substr($2, 7)} END {print sum}' "$dir/hostfile")
+  hosts_up $shape
   label="hosts of $shape ranks"
   run "$np" "$interposer_check" "$label: interposer_check"
   # World spans the hosts: the runtime found them and runs it on mpi.
@@ -61,10 +47,7 @@ for shape in "2 2" "2 2 1"; do
   for c in reduce_scatter_block allgatherv; do
     grep -Eq "^world +[0-9]+ +$c +multinode" "$err" || fail "$label: $c did not run multinode"
   done
-  "$hosts" down "$dir"
-  tag=$(basename "$dir")
-  dir=""
-  ! ip netns list | grep -q "^${tag#cct-hosts-}-" || fail "$label: namespaces left"
+  hosts_down
 done
 echo "PASS: interposer_check and collectives_check across 2 hosts of 2 ranks and 3 hosts of" \
   "2, 2 and 1, flat and multinode, and nothing left"
