@@ -62,7 +62,7 @@ expect_abort "shm flag" \
 
 run "mpi transport" 2 allreduce 1 2 -x CCT_TRANSPORT=mpi
 expect_abort "mpi transport" \
-  '^cct: rank 0: allreduce of 4 B on MPI_COMM_WORLD \(2 ranks\) timed out \(CCT_TIMEOUT=2 s\): .*no progress for 2 s; waiting for rank 1 \((send|receive)\)'
+  '^cct: rank 0: allreduce of 4 B on MPI_COMM_WORLD \(2 ranks\) timed out \(CCT_TIMEOUT=2 s\): .*no progress for 2 s; waiting for rank 1 on '"$(hostname)"' \((send|receive)\)'
 
 run "malformed value" 2 allreduce -1 soon
 [ "$status" -eq 0 ] || fail "malformed value: exit status $status"

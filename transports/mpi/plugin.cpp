@@ -9,6 +9,7 @@
 // waits as MPI would (forever, or until CCT_TIMEOUT); correct algorithms
 // never mismatch.
 #include <mpi.h>
+#include <sched.h>
 #include <time.h>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cct/abi/export.h"
 #include "cct/sdk/algorithm.hpp"
@@ -32,6 +34,9 @@ struct Instance {
   cct_transport_instance c{};
   MPI_Comm comm = MPI_COMM_NULL;
   double timeout_s = 0;  // cct_bootstrap.timeout_s
+  // Each rank's host (MPI_Get_processor_name), for the message of a
+  // timed-out wait; gathered only where some rank has a timeout.
+  std::vector<std::string> hosts;
 };
 
 Instance& of(cct_transport_instance* self) {
@@ -95,9 +100,10 @@ cct_status p2p_test(cct_transport_instance* self, cct_request* req, int* done) {
   return rc == MPI_SUCCESS ? CCT_OK : failed(self, "test", rc);
 }
 
-// "no progress for 2 s; waiting for rank 1 (receive), rank 3 (send)": the
-// peers of the requests still open. Their processes may be on other
-// hosts, so what they do is MPI's to find out.
+// "no progress for 2 s; waiting for rank 1 on node2 (receive), rank 3 on
+// node4 (send)": the peers of the requests still open, and their hosts.
+// Their processes may be on other hosts, so what they do is MPI's to find
+// out.
 cct_status timed_out(cct_transport_instance* self, cct_request* reqs, size_t count) {
   std::ostringstream text;
   text << "no progress for " << of(self).timeout_s << " s; waiting for";
@@ -105,7 +111,8 @@ cct_status timed_out(cct_transport_instance* self, cct_request* reqs, size_t cou
   for (size_t i = 0; i < count; ++i) {
     const Pending& p = pending(&reqs[i]);
     if (p.request == MPI_REQUEST_NULL) continue;
-    text << separator << "rank " << p.peer << (p.send ? " (send)" : " (receive)");
+    text << separator << "rank " << p.peer << " on " << of(self).hosts.at(p.peer)
+         << (p.send ? " (send)" : " (receive)");
     separator = ", ";
   }
   std::snprintf(self->last_error.message, sizeof self->last_error.message, "%s",
@@ -113,35 +120,58 @@ cct_status timed_out(cct_transport_instance* self, cct_request* reqs, size_t cou
   return CCT_ERR_TIMEOUT;
 }
 
-// With a timeout the requests are tested in turn, sleeping a little longer
-// each round nothing completed (up to 64 us, as the shm transport does),
-// until one round finds none completed for the timeout.
+// One round of MPI_Test over the open requests: whether any completed in
+// it (*moved) and whether any is still open (*open).
+cct_status test_round(cct_transport_instance* self, cct_request* reqs, size_t count, bool* moved,
+                      bool* open) {
+  *moved = *open = false;
+  for (size_t i = 0; i < count; ++i) {
+    MPI_Request& r = request(&reqs[i]);
+    if (r == MPI_REQUEST_NULL) continue;
+    int done = 0;
+    if (const int rc = MPI_Test(&r, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS)
+      return failed(self, "test", rc);
+    *moved = *moved || done;
+    *open = *open || !done;
+  }
+  return CCT_OK;
+}
+
+// With a timeout the open requests are tested in rounds. A message from
+// another host takes tens of microseconds, and any sleep costs at least
+// the kernel's timer slack (about 50 us): sleeping after the first round
+// that found nothing made every wait across hosts several times slower (a
+// barrier of 2 hosts took 120 us instead of 15, and the tuner, which
+// always has a timeout, measured that). So a wait first tests for
+// kTestRounds rounds without sleeping, yielding the core between them (a
+// rank that shares it runs; alone, a yield returns at once), then sleeps
+// growing periods up to 64 us, as the shm transport does: a late peer is
+// not robbed of its core by ranks that test. It gives up once it has slept
+// the timeout since the last progress; the clock is read only then.
 cct_status wait_with_deadline(cct_transport_instance* self, cct_request* reqs, size_t count) {
   using Clock = std::chrono::steady_clock;
+  constexpr int kTestRounds = 2000;  // some milliseconds of MPI_Test
+  constexpr long kFirstSleepNs = 1000, kMaxSleepNs = 64000;
   const auto timeout = std::chrono::duration<double>(of(self).timeout_s);
-  auto last_progress = Clock::now();
-  long sleep_ns = 1000;
+  int rounds = 0;
+  long sleep_ns = kFirstSleepNs;
+  Clock::time_point slept_since;
   for (;;) {
-    bool open = false, moved = false;
-    for (size_t i = 0; i < count; ++i) {
-      MPI_Request& r = request(&reqs[i]);
-      if (r == MPI_REQUEST_NULL) continue;
-      int done = 0;
-      if (const int rc = MPI_Test(&r, &done, MPI_STATUS_IGNORE); rc != MPI_SUCCESS)
-        return failed(self, "test", rc);
-      moved = moved || done;
-      open = open || !done;
-    }
+    bool moved = false, open = false;
+    if (cct_status s = test_round(self, reqs, count, &moved, &open); s != CCT_OK) return s;
     if (!open) return CCT_OK;
     if (moved) {
-      last_progress = Clock::now();
-      sleep_ns = 1000;
-    } else if (Clock::now() - last_progress >= timeout) {
-      return timed_out(self, reqs, count);
+      rounds = 0;
+      sleep_ns = kFirstSleepNs;
+    } else if (rounds < kTestRounds) {
+      if (++rounds == kTestRounds) slept_since = Clock::now();
+      sched_yield();
+    } else {
+      if (Clock::now() - slept_since >= timeout) return timed_out(self, reqs, count);
+      timespec ts{0, sleep_ns};
+      nanosleep(&ts, nullptr);
+      sleep_ns = std::min(2 * sleep_ns, kMaxSleepNs);
     }
-    timespec ts{0, sleep_ns};
-    nanosleep(&ts, nullptr);
-    sleep_ns = std::min(2 * sleep_ns, 64000L);
   }
 }
 
@@ -196,6 +226,27 @@ MPI_Comm communicator_of(const cct_bootstrap& boot) {
   return comm;
 }
 
+// Every rank's host, gathered over comm where any rank has a timeout, else
+// none (collective; CCT_TIMEOUT may differ between processes).
+std::vector<std::string> host_names(MPI_Comm comm, double timeout_s) {
+  int mine_times_out = timeout_s > 0, any_times_out = 0;
+  if (MPI_Allreduce(&mine_times_out, &any_times_out, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+    throw sdk::TransportError(CCT_ERR_TRANSPORT, "mpi transport: MPI_Allreduce failed");
+  if (!any_times_out) return {};
+  char mine[MPI_MAX_PROCESSOR_NAME] = "";
+  int length = 0, size = 0;
+  MPI_Get_processor_name(mine, &length);
+  MPI_Comm_size(comm, &size);
+  std::vector<char> all(static_cast<size_t>(size) * MPI_MAX_PROCESSOR_NAME);
+  if (MPI_Allgather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all.data(), MPI_MAX_PROCESSOR_NAME,
+                    MPI_CHAR, comm) != MPI_SUCCESS)
+    throw sdk::TransportError(CCT_ERR_TRANSPORT, "mpi transport: MPI_Allgather failed");
+  std::vector<std::string> hosts;
+  for (int r = 0; r < size; ++r)
+    hosts.emplace_back(&all[static_cast<size_t>(r) * MPI_MAX_PROCESSOR_NAME]);
+  return hosts;
+}
+
 cct_status open(const cct_bootstrap* boot, cct_transport_instance** out, cct_error* err) {
   return sdk::guarded(err, [&] {
     check_usable(boot);
@@ -203,6 +254,7 @@ cct_status open(const cct_bootstrap* boot, cct_transport_instance** out, cct_err
     instance->comm = communicator_of(*boot);
     if (boot->struct_size >= offsetof(cct_bootstrap, timeout_s) + sizeof boot->timeout_s)
       instance->timeout_s = boot->timeout_s;
+    instance->hosts = host_names(instance->comm, instance->timeout_s);
     cct_transport_instance& c = instance->c;
     c.struct_size = sizeof c;
     c.abi_version = CCT_ABI_VERSION;
