@@ -191,6 +191,14 @@ void wait_asleep_for_all() {
   }
 }
 
+// ", each pinned to a PU of its own (mpirun bound none): PUs 0,1".
+std::string pinned_line(const std::vector<int>& pus) {
+  std::ostringstream line;
+  line << ", each pinned to a PU of its own (mpirun bound none): PUs ";
+  for (std::size_t r = 0; r < pus.size(); ++r) line << (r > 0 ? "," : "") << pus[r];
+  return line.str();
+}
+
 // The shape's ranks (comm) measure on the transport, then free comm.
 void measure_shape(const Registry& registry, const Topology& topo, const TransportEntry& transport,
                    const Shape& shape, const Options& opts,
@@ -211,9 +219,7 @@ void measure_shape(const Registry& registry, const Topology& topo, const Transpo
       if (rank == 0)
         std::cout << "ccautotune: " << transport.desc->name << " on " << shape.nodes
                   << " node(s) x " << shape.ranks_per_node << " rank(s)"
-                  << (pinning.pinned() ? ", each pinned to a PU of its own (mpirun bound none)"
-                                       : "")
-                  << std::endl;
+                  << (pinning.all_pinned() ? pinned_line(pinning.pus()) : "") << std::endl;
       auto instance = std::make_shared<TransportInstance>(transport, boot);
       Communicator c(boot, instance, topo, topo.bound_pu(), placement_of(boot, registry));
       measure_space(registry, c, enumerate(registry, c, opts.filter), opts, known, note);

@@ -32,8 +32,8 @@ tune() {
 tune "$dir/a" >"$dir/a.log" 2>&1 || fail "the run under mpirun exited $?" "$dir/a.log"
 grep -q "ccautotune: 4 ranks on 2 node(s)" "$dir/a.log" || fail "no layout line" "$dir/a.log"
 pinned=", each pinned to a PU of its own (mpirun bound none)"
-grep -qF "mpi on 2 node(s) x 1 rank(s)$pinned" "$dir/a.log" ||
-  fail "the 2 ranks of 2 x 1 were not pinned" "$dir/a.log"
+grep -qF "mpi on 2 node(s) x 1 rank(s)$pinned: PUs 0,1" "$dir/a.log" ||
+  fail "the 2 ranks of 2 x 1 were not pinned to PUs 0 and 1" "$dir/a.log"
 if [ "$(nproc)" -lt 4 ]; then
   grep -qF "mpi on 2 node(s) x 2 rank(s)$pinned" "$dir/a.log" &&
     fail "4 ranks pinned on $(nproc) PUs" "$dir/a.log"

@@ -7,8 +7,11 @@
 # 2 nodes. Then the unmodified MPI program interposer_check runs under the
 # interposer on that profile across the same hosts: its results match the
 # reference, and MPI_COMM_WORLD's calls go where the profile's rules for
-# 4 ranks on 2 nodes send them. Nothing of the hosts is left; skipped (77)
-# with the reason where they cannot be made.
+# 4 ranks on 2 nodes send them. First, on 2 hosts of 1 rank: hosts on one
+# machine share its PUs, so the tuner pins their ranks (which mpirun left
+# unbound) to PUs 0 and 1, not both to PU 0 of its "own" host. Nothing of
+# the hosts is left; skipped (77) with the reason where they cannot be
+# made.
 # usage: cluster_tune.sh <hosts.sh> <ccautotune> <interposer_check> <libcct_mpi.so>
 set -euo pipefail
 hosts=$1
@@ -16,6 +19,16 @@ tuner=$2
 program=$3
 interposer=$4
 source "$(dirname "$hosts")/fixture.sh"
+
+hosts_up 1 1
+timeout 300 "$hosts" run "$dir" "$tuner" --launcher mpirun --hostfile "$dir/hostfile" \
+  --mpirun-args "-np 2 --bind-to none" --collectives barrier --max-bytes 1 --quick --budget 0.02 \
+  --out "$work/one" >"$out" 2>&1 || fail "ccautotune on 2 hosts of 1 rank exited $?" "$out"
+if [ "$(nproc)" -ge 2 ]; then
+  grep -qF "mpi on 2 node(s) x 1 rank(s), each pinned to a PU of its own (mpirun bound none): PUs 0,1" \
+    "$out" || fail "the ranks of 2 hosts on one machine were not pinned to PUs 0 and 1" "$out"
+fi
+hosts_down
 
 hosts_up 2 2
 timeout 300 "$hosts" run "$dir" "$tuner" --launcher mpirun --hostfile "$dir/hostfile" \
