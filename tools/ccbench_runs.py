@@ -8,10 +8,15 @@ run still measures both sides in the same process, interleaved; this script
 only takes, per collective and size, the median of the runs' figures and of
 their ratios, and shows the spread of the ratios.
 
-usage: tools/ccbench_runs.py [--runs N] [--np N] -- [ccbench arguments]
+usage: tools/ccbench_runs.py [--runs N] [--np N] [--mpirun COMMAND]
+                             -- [ccbench arguments]
+--mpirun: the command that starts the ranks, "-np N ccbench ..." appended
+(default "mpirun --allow-run-as-root --oversubscribe"; across emulated
+hosts "tests/cluster/hosts.sh mpirun DIR -x CCT_PROFILE ...").
 """
 import argparse
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -19,8 +24,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def run_once(np, ccbench, args):
-    cmd = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(np), ccbench] + args
+def run_once(mpirun, np, ccbench, args):
+    cmd = shlex.split(mpirun) + ["-np", str(np), ccbench] + args
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     header, rows = [], {}
     for line in out.splitlines():
@@ -52,12 +57,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--np", type=int, default=2)
+    parser.add_argument("--mpirun", default="mpirun --allow-run-as-root --oversubscribe")
     parser.add_argument("--ccbench", default=os.path.join(HERE, "..", "build", "bin", "ccbench"))
     parser.add_argument("args", nargs="*", help="passed to ccbench (after --)")
     opts = parser.parse_args()
     if opts.runs < 1:
         parser.error("--runs must be at least 1")
-    runs = [run_once(opts.np, opts.ccbench, opts.args) for _ in range(opts.runs)]
+    runs = [run_once(opts.mpirun, opts.np, opts.ccbench, opts.args) for _ in range(opts.runs)]
     header, first = runs[0]
     print("\n".join(line for line in header if line.strip()))
     print(f"medians over {opts.runs} ccbench runs; ratio range is the runs' lowest and highest;")

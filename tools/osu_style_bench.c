@@ -16,6 +16,10 @@
  *
  * usage: mpirun -np N osu_style_bench [max_bytes]   (default 1 MiB)
  * output: collective bytes avg_us min_us max_us iterations
+ *
+ * Or, to count what crosses a network (tools/cluster_bytes.py): CALLS calls
+ * of one collective at one size, nothing else, no timing, no output.
+ * usage: mpirun -np N osu_style_bench loop COLLECTIVE BYTES CALLS
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -47,12 +51,10 @@ static void scatter(const Buffers* b, size_t bytes) {
   MPI_Scatter(b->send, (int)bytes, MPI_CHAR, b->recv, (int)bytes, MPI_CHAR, 0, MPI_COMM_WORLD);
 }
 static void reduce(const Buffers* b, size_t bytes) {
-  MPI_Reduce(b->send, b->recv, (int)(bytes / sizeof(float)), MPI_FLOAT, MPI_SUM, 0,
-             MPI_COMM_WORLD);
+  MPI_Reduce(b->send, b->recv, (int)(bytes / sizeof(float)), MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD);
 }
 static void allreduce(const Buffers* b, size_t bytes) {
-  MPI_Allreduce(b->send, b->recv, (int)(bytes / sizeof(float)), MPI_FLOAT, MPI_SUM,
-                MPI_COMM_WORLD);
+  MPI_Allreduce(b->send, b->recv, (int)(bytes / sizeof(float)), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
 }
 static void allgather(const Buffers* b, size_t bytes) {
   MPI_Allgather(b->send, (int)bytes, MPI_CHAR, b->recv, (int)bytes, MPI_CHAR, MPI_COMM_WORLD);
@@ -69,8 +71,8 @@ typedef struct {
 } Collective;
 
 static const Collective kCollectives[] = {
-    {"barrier", barrier, 0, 0},     {"bcast", bcast, 1, 1},         {"gather", gather, 1, 1},
-    {"scatter", scatter, 1, 1},     {"reduce", reduce, 4, 1},       {"allreduce", allreduce, 4, 1},
+    {"barrier", barrier, 0, 0},     {"bcast", bcast, 1, 1},       {"gather", gather, 1, 1},
+    {"scatter", scatter, 1, 1},     {"reduce", reduce, 4, 1},     {"allreduce", allreduce, 4, 1},
     {"allgather", allgather, 1, 1}, {"alltoall", alltoall, 1, 1},
 };
 
@@ -99,36 +101,69 @@ static void report(const Buffers* b, const Collective* c, size_t bytes) {
   MPI_Reduce(&mine, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (b->rank == 0) {
     const int iters = bytes >= kLargeFrom ? kItersLarge : kItersSmall;
-    printf("%-10s %8zu %10.2f %10.2f %10.2f %6d\n", c->name, bytes, sum / b->size, min, max,
-           iters);
+    printf("%-10s %8zu %10.2f %10.2f %10.2f %6d\n", c->name, bytes, sum / b->size, min, max, iters);
     fflush(stdout);
   }
 }
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+/* Buffers for calls of up to max_bytes per rank (gather, allgather and
+ * alltoall need size blocks of that). */
+static Buffers make_buffers(size_t max_bytes) {
   Buffers b;
   MPI_Comm_rank(MPI_COMM_WORLD, &b.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &b.size);
-  char* end = NULL;
-  const long long max_arg = argc > 1 ? strtoll(argv[1], &end, 10) : 1 << 20;
-  if (argc > 2 || (argc > 1 && (*end != '\0' || max_arg < 1 || max_arg > (1 << 28)))) {
-    if (b.rank == 0) fprintf(stderr, "usage: osu_style_bench [max_bytes, 1 to 2^28]\n");
-    MPI_Finalize();
-    return 2;
-  }
-  const size_t max_bytes = (size_t)max_arg;
-  /* alltoall, gather and allgather need size blocks of the largest size */
   const size_t room = max_bytes * (size_t)b.size;
-  b.send = malloc(room);
-  b.recv = malloc(room);
+  b.send = malloc(room > 0 ? room : 1);
+  b.recv = malloc(room > 0 ? room : 1);
   if (b.send == NULL || b.recv == NULL) {
     fprintf(stderr, "osu_style_bench: rank %d: cannot allocate 2 x %zu bytes\n", b.rank, room);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   memset(b.send, 1, room);
   memset(b.recv, 0, room);
-  if (b.rank == 0) printf("# collective bytes avg_us min_us max_us iterations (%d ranks)\n", b.size);
+  return b;
+}
+
+static const Collective* find_collective(const char* name) {
+  for (size_t i = 0; i < sizeof kCollectives / sizeof kCollectives[0]; ++i)
+    if (strcmp(kCollectives[i].name, name) == 0) return &kCollectives[i];
+  return NULL;
+}
+
+/* A number from 0 to limit, or -1. */
+static long long parse_count(const char* text, long long limit) {
+  char* end = NULL;
+  const long long value = strtoll(text, &end, 10);
+  return *end == '\0' && value >= 0 && value <= limit ? value : -1;
+}
+
+/* The usage, said once. */
+static int usage(const char* text) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank == 0) fprintf(stderr, "usage: osu_style_bench %s\n", text);
+  return 2;
+}
+
+static int loop(int argc, char** argv) {
+  const Collective* c = argc == 5 ? find_collective(argv[2]) : NULL;
+  const long long bytes = argc == 5 ? parse_count(argv[3], 1 << 28) : -1;
+  const long long calls = argc == 5 ? parse_count(argv[4], 1 << 30) : -1;
+  if (c == NULL || bytes < (long long)c->min_bytes || calls < 0)
+    return usage(
+        "loop COLLECTIVE BYTES CALLS (COLLECTIVE one of the 8, BYTES up to 2^28, "
+        "at least 4 for reductions)");
+  Buffers b = make_buffers((size_t)bytes);
+  for (long long i = 0; i < calls; ++i) c->call(&b, (size_t)bytes);
+  free(b.send);
+  free(b.recv);
+  return 0;
+}
+
+static int sweep(size_t max_bytes) {
+  Buffers b = make_buffers(max_bytes);
+  if (b.rank == 0)
+    printf("# collective bytes avg_us min_us max_us iterations (%d ranks)\n", b.size);
   for (size_t i = 0; i < sizeof kCollectives / sizeof kCollectives[0]; ++i) {
     const Collective* c = &kCollectives[i];
     if (!c->sized) {
@@ -139,6 +174,18 @@ int main(int argc, char** argv) {
   }
   free(b.send);
   free(b.recv);
-  MPI_Finalize();
   return 0;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int status = 0;
+  if (argc > 1 && strcmp(argv[1], "loop") == 0) {
+    status = loop(argc, argv);
+  } else {
+    const long long max_bytes = argc > 1 ? parse_count(argv[1], 1 << 28) : 1 << 20;
+    status = argc > 2 || max_bytes < 1 ? usage("[max_bytes, 1 to 2^28]") : sweep((size_t)max_bytes);
+  }
+  MPI_Finalize();
+  return status;
 }

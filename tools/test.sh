@@ -10,7 +10,12 @@ cd "$(dirname "$0")/.."
 # and its runtime libraries (libFuzzer) build the fuzzers; iproute2 makes
 # the emulated hosts of tests/cluster (ip, tc).
 CCT_EXTRA_PACKAGES="chromium clang libclang-rt-14-dev iproute2" tools/setup.sh
-(cd "${CCT_BUILD_DIR:-build}" && ctest --output-on-failure --timeout 600 "$@")
+build=${CCT_BUILD_DIR:-build}
+status=0
+(cd "$build" && ctest --output-on-failure --timeout 600 "$@") || status=$?
+# ctest shows a skipped test's name only; its reason is in the log.
+grep -h '^SKIP: ' "$build"/Testing/Temporary/LastTest*.log 2>/dev/null | sort -u || true
+[ "$status" -eq 0 ] || exit "$status"
 if [ "${CCT_SANITIZERS:-1}" != 0 ]; then
   tools/sanitize.sh
   tools/fuzz.sh "${CCT_FUZZ_SECONDS:-30}"
