@@ -10,10 +10,12 @@
 namespace cct::tuner {
 namespace {
 
+using KernelId = std::array<char, 64>;
+
 // This kernel's boot id, which every process it runs shares, whatever
 // namespace it is in; the host's name where it cannot be read.
-std::array<char, 64> kernel_id() {
-  std::array<char, 64> id{};
+KernelId kernel_id() {
+  KernelId id{};
   std::string text;
   if (std::ifstream file("/proc/sys/kernel/random/boot_id"); !(file >> text)) {
     char name[MPI_MAX_PROCESSOR_NAME] = "";
@@ -38,9 +40,9 @@ Sharing ranks_on_this_kernel(MPI_Comm shape) {
   int rank = 0, size = 1;
   MPI_Comm_rank(shape, &rank);
   MPI_Comm_size(shape, &size);
-  const std::array<char, 64> mine = kernel_id();
-  std::vector<std::array<char, 64>> all(size);
-  MPI_Allgather(mine.data(), 64, MPI_CHAR, all.data(), 64, MPI_CHAR, shape);
+  const KernelId mine = kernel_id();
+  std::vector<KernelId> all(size);
+  MPI_Allgather(mine.data(), mine.size(), MPI_CHAR, all.data(), mine.size(), MPI_CHAR, shape);
   Sharing sharing{0, 0};
   for (int r = 0; r < size; ++r) {
     if (all[r] != mine) continue;
