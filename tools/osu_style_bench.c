@@ -134,7 +134,7 @@ static const Collective* find_collective(const char* name) {
 static long long parse_count(const char* text, long long limit) {
   char* end = NULL;
   const long long value = strtoll(text, &end, 10);
-  return *end == '\0' && value >= 0 && value <= limit ? value : -1;
+  return end != text && *end == '\0' && value >= 0 && value <= limit ? value : -1;
 }
 
 /* The usage, said once. */
