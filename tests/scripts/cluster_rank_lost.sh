@@ -10,8 +10,9 @@
 # peer it waited for and the peer's host). No rank's second call returns;
 # nothing of the job is left in /dev/shm (the runtime's segments, named
 # after their creators' pids, nor Open MPI's, named after the host) nor any
-# process on the hosts. Skipped (77) with the reason where the hosts cannot
-# be made.
+# process on the hosts. A run in which mpirun itself crashed, in a race of
+# Open MPI 4.1's (see run), is repeated, twice at most, and said so.
+# Skipped (77) with the reason where the hosts cannot be made.
 # usage: cluster_rank_lost.sh <hosts.sh> <timeout_check> <libcct_mpi.so>
 set -euo pipefail
 hosts=$1
@@ -34,6 +35,31 @@ leftovers() {
 
 # run <label> <rank> kill|stop [mpirun args...]: sets $status and $took.
 run() {
+  local attempt
+  for attempt in 1 2 3; do
+    run_once "$@"
+    mpirun_crashed || return 0
+    # Open MPI 4.1's mpirun can crash while the job aborts: a rank on its
+    # own host sends it a help message (the TCP btl's, on losing its peer)
+    # through PMIx_Log, and mpirun's pmix_server_log_fn sends that on the
+    # RML from the PMIx server's thread, racing its event loop. The crash
+    # is Open MPI's and rare (once in CI, never in dozens of runs here): the run is
+    # repeated, twice at most. mpirun was what removes its host's vader
+    # segments; the runtime's of that job must be gone all the same.
+    echo "NOTE: $1: mpirun crashed in pmix_server_log_fn (an Open MPI 4.1 race), attempt $attempt of 3"
+    local tag=${dir##*/cct-hosts-}
+    rm -f /dev/shm/vader_segment."$tag"-h1.*
+    check_nothing_left "$1"
+  done
+  fail "$1: mpirun crashed in every attempt"
+}
+
+# Whether the last run's mpirun died of SIGSEGV in pmix_server_log_fn.
+mpirun_crashed() {
+  [ "$status" -eq 139 ] && grep -q 'pmix_server_log_fn' "$err"
+}
+
+run_once() {
   local label=$1 rank=$2 how=$3
   shift 3
   local start=$SECONDS
@@ -47,6 +73,10 @@ run() {
   [ "$(grep -c '^timeout_check: rank [0-9]*: pid' "$out")" -eq 4 ] ||
     fail "$label: not every rank started"
   ! grep -q 'returned' "$out" || fail "$label: a call returned although rank $rank was lost"
+  mpirun_crashed || check_nothing_left "$label"
+}
+
+check_nothing_left() {
   # The daemons take a moment to leave after mpirun.
   for _ in $(seq 50); do
     [ -n "$(leftovers)" ] || break
@@ -54,7 +84,7 @@ run() {
   done
   local left
   left=$(leftovers)
-  [ -z "$left" ] || fail "$label: left behind: $left"
+  [ -z "$left" ] || fail "$1: left behind: $left"
 }
 
 hosts_up 2 2
