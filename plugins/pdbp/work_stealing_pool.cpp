@@ -2,9 +2,17 @@
 
 #include <stdexcept>
 
-#include "pdbp/backoff.hpp"
-
 namespace cct::plugins::pdbp {
+namespace {
+
+// A waiting thread spins only briefly: a peer on another core is a few
+// hundred nanoseconds away, and a yield costs more; but what it waits for
+// is often another rank, which a long spin would rob of a core.
+sdk::BackoffPhases pool_waits(bool spin) {
+  return {spin ? 64u : 0u, 16, 1000, 100000};
+}
+
+}  // namespace
 
 void WorkStealingPool::TaskDeque::reset(std::size_t capacity) {
   std::lock_guard lock(mutex_);
@@ -46,7 +54,7 @@ std::size_t WorkStealingPool::TaskDeque::size() const {
 }
 
 WorkStealingPool::WorkStealingPool(int threads, bool spin, double timeout_s)
-    : spin_(spin), timeout_s_(timeout_s) {
+    : waits_(pool_waits(spin)), timeout_s_(timeout_s) {
   if (threads < 1) throw std::invalid_argument("pdbp: a pool needs at least one thread");
   for (int t = 0; t < threads; ++t) deques_.push_back(std::make_unique<TaskDeque>());
   if (threads > 1) placement_ = std::make_unique<Placement>();
@@ -87,7 +95,7 @@ bool WorkStealingPool::run_alone(std::size_t tasks, const StepFn& step) {
   unfinished_.resize(tasks);
   for (std::size_t t = 0; t < tasks; ++t) unfinished_[t] = t;
   std::size_t left = tasks;
-  Backoff backoff(spin_, timeout_s_);
+  sdk::Backoff backoff(waits_, timeout_s_);
   while (left > 0) {
     bool moved = false;
     for (std::size_t i = 0; i < left;) {
@@ -127,7 +135,7 @@ void WorkStealingPool::serve(int self) {
 
 void WorkStealingPool::work(int self) {
   TaskDeque& own = *deques_[self];
-  Backoff backoff(spin_, timeout_s_);
+  sdk::Backoff backoff(waits_, timeout_s_);
   std::size_t stuck_in_a_row = 0;
   while (remaining_.load(std::memory_order_acquire) > 0 &&
          !gave_up_.load(std::memory_order_relaxed)) {

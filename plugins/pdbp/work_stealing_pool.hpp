@@ -14,7 +14,7 @@
 // starts none: the right default when ranks outnumber cores. Alone, it
 // needs neither deques nor locks and runs the tasks round-robin. A thread
 // that went a whole round of its tasks without moving any backs off
-// (backoff.hpp), since what it waits for is often another rank.
+// (cct/sdk/backoff.hpp), since what it waits for is often another rank.
 #pragma once
 
 #include <atomic>
@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "cct/sdk/backoff.hpp"
 #include "pdbp/placement.hpp"
 
 namespace cct::plugins::pdbp {
@@ -39,7 +40,7 @@ class WorkStealingPool {
 
   // `threads` workers in all, the caller of run() included; the started
   // ones are bound near the caller (placement.hpp). Waiting threads spin
-  // briefly before they yield when `spin` is set (backoff.hpp); a thread
+  // briefly before they yield when `spin` is set (pool_waits, in the .cpp); a thread
   // whose tasks stay stuck for timeout_s (0: never) ends the job.
   WorkStealingPool(int threads, bool spin, double timeout_s = 0);
   ~WorkStealingPool();
@@ -80,7 +81,7 @@ class WorkStealingPool {
   std::optional<std::size_t> steal(int thief);
 
   std::vector<std::unique_ptr<TaskDeque>> deques_;
-  bool spin_;
+  sdk::BackoffPhases waits_;
   double timeout_s_;
   std::unique_ptr<Placement> placement_;
   std::vector<std::thread> started_;

@@ -9,11 +9,8 @@
 // waits as MPI would (forever, or until CCT_TIMEOUT); correct algorithms
 // never mismatch.
 #include <mpi.h>
-#include <sched.h>
-#include <time.h>
 
 #include <algorithm>
-#include <chrono>
 #include <climits>
 #include <cstddef>
 #include <cstdio>
@@ -26,6 +23,7 @@
 
 #include "cct/abi/export.h"
 #include "cct/sdk/algorithm.hpp"
+#include "cct/sdk/backoff.hpp"
 
 namespace cct::mpi_transport {
 namespace {
@@ -137,41 +135,26 @@ cct_status test_round(cct_transport_instance* self, cct_request* reqs, size_t co
   return CCT_OK;
 }
 
-// With a timeout the open requests are tested in rounds. A message from
-// another host takes tens of microseconds, and any sleep costs at least
-// the kernel's timer slack (about 50 us): sleeping after the first round
-// that found nothing made every wait across hosts several times slower (a
+// With a timeout the open requests are tested in rounds, with the SDK's
+// Backoff between rounds that found nothing (cct/sdk/backoff.hpp). A
+// message from another host takes tens of microseconds and a sleep costs
+// at least the kernel's timer slack (about 50 us): sleeping after the
+// first empty round made every wait across hosts several times slower (a
 // barrier of 2 hosts took 120 us instead of 15, and the tuner, which
-// always has a timeout, measured that). So a wait first tests for
-// kTestRounds rounds without sleeping, yielding the core between them (a
-// rank that shares it runs; alone, a yield returns at once), then sleeps
-// growing periods up to 64 us, as the shm transport does: a late peer is
-// not robbed of its core by ranks that test. It gives up once it has slept
-// the timeout since the last progress; the clock is read only then.
+// always has a timeout, measured that). So a wait first tests for 2000
+// rounds without sleeping, yielding the core between them, and only then
+// sleeps; MPI_Test is the spin, so the Backoff spins no pause instructions.
 cct_status wait_with_deadline(cct_transport_instance* self, cct_request* reqs, size_t count) {
-  using Clock = std::chrono::steady_clock;
-  constexpr int kTestRounds = 2000;  // some milliseconds of MPI_Test
-  constexpr long kFirstSleepNs = 1000, kMaxSleepNs = 64000;
-  const auto timeout = std::chrono::duration<double>(of(self).timeout_s);
-  int rounds = 0;
-  long sleep_ns = kFirstSleepNs;
-  Clock::time_point slept_since;
+  constexpr sdk::BackoffPhases kTestRounds{0, 2000, 1000, 64000};  // some ms of MPI_Test
+  sdk::Backoff backoff(kTestRounds, of(self).timeout_s);
   for (;;) {
     bool moved = false, open = false;
     if (cct_status s = test_round(self, reqs, count, &moved, &open); s != CCT_OK) return s;
     if (!open) return CCT_OK;
-    if (moved) {
-      rounds = 0;
-      sleep_ns = kFirstSleepNs;
-    } else if (rounds < kTestRounds) {
-      if (++rounds == kTestRounds) slept_since = Clock::now();
-      sched_yield();
-    } else {
-      if (Clock::now() - slept_since >= timeout) return timed_out(self, reqs, count);
-      timespec ts{0, sleep_ns};
-      nanosleep(&ts, nullptr);
-      sleep_ns = std::min(2 * sleep_ns, kMaxSleepNs);
-    }
+    if (moved)
+      backoff.reset();
+    else if (!backoff.pause())
+      return timed_out(self, reqs, count);
   }
 }
 

@@ -11,14 +11,6 @@
 namespace cct::shm {
 namespace {
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
-
 // What Open MPI's and MPICH's launchers say about this machine, 0 when
 // neither does.
 int ranks_the_launcher_put_here() {
@@ -30,40 +22,20 @@ int ranks_the_launcher_put_here() {
 }  // namespace
 
 bool Backoff::pause() {
-  if (step_ < spins_) {
-    cpu_relax();
-  } else if (step_ < spins_ + kYields) {
-    sched_yield();
-  } else {
-    if (!asleep_) {
-      start_sleeping();
-    } else if (policy_.timeout_s > 0 &&
-               std::chrono::duration<double>(std::chrono::steady_clock::now() - slept_since_)
-                       .count() >= policy_.timeout_s) {
-      if (policy_.waiting != nullptr) store_release(policy_.waiting, kGaveUp);
-      asleep_ = false;  // the word keeps saying kGaveUp
-      return false;
-    }
-    timespec ts{0, sleep_ns_};
-    nanosleep(&ts, nullptr);
-    sleep_ns_ = std::min(2 * sleep_ns_, kMaxSleepNs);
-    return true;  // stays in the sleeping phase
+  const bool was_asleep = wait_.asleep();
+  if (!wait_.pause()) {
+    // The word keeps saying so: reset() leaves it once the wait gave up.
+    if (policy_.waiting != nullptr) store_release(policy_.waiting, kGaveUp);
+    return false;
   }
-  ++step_;
+  if (!was_asleep && wait_.asleep() && policy_.waiting != nullptr)
+    store_release(policy_.waiting, kWaiting);
   return true;
 }
 
-void Backoff::start_sleeping() {
-  asleep_ = true;
-  slept_since_ = std::chrono::steady_clock::now();
-  if (policy_.waiting != nullptr) store_release(policy_.waiting, kWaiting);
-}
-
 void Backoff::reset() {
-  if (asleep_ && policy_.waiting != nullptr) store_release(policy_.waiting, kNotWaiting);
-  asleep_ = false;
-  step_ = 0;
-  sleep_ns_ = kFirstSleepNs;
+  if (wait_.asleep() && policy_.waiting != nullptr) store_release(policy_.waiting, kNotWaiting);
+  wait_.reset();
 }
 
 bool wait_for(const uint64_t* word, uint64_t value, cct_wait_cmp cmp, const WaitPolicy& policy) {

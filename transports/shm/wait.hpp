@@ -1,14 +1,7 @@
-// How a rank waits for another one, in wait_u64 and in waitall.
-//
-// A waiting rank first spins with a pause instruction: when every rank has
-// a core of its own, the event it waits for is usually a few hundred
-// nanoseconds away and anything slower than spinning adds that latency to
-// every step of a collective. If the event does not come, the rank yields
-// the core, then sleeps for growing periods (up to 64 us, plus the kernel's
-// timer slack): a peer that is late by milliseconds (descheduled, or
-// computing) must not be robbed of its core by ranks burning it. With a
-// timeout, a wait that slept that long without progress gives up, so a
-// hung or dead peer ends in an error naming it instead of a silent hang.
+// How a rank waits for another one, in wait_u64 and in waitall: the SDK's
+// Backoff (cct/sdk/backoff.hpp says why it spins, yields, then sleeps),
+// with the shm transport's phases, and a word in the segment that tells
+// the peers whether this rank sleeps in a wait or gave one up.
 //
 // When ranks outnumber the cores they may run on, the rank that would
 // produce the event is often waiting for the very core a spinner holds, so
@@ -18,10 +11,10 @@
 
 #include <sched.h>
 
-#include <chrono>
 #include <cstdint>
 
 #include "cct/abi/transport.h"
+#include "cct/sdk/backoff.hpp"
 
 namespace cct::shm {
 
@@ -40,7 +33,7 @@ struct WaitPolicy {
 class Backoff {
  public:
   explicit Backoff(const WaitPolicy& policy)
-      : policy_(policy), spins_(policy.oversubscribed ? 0 : kSpins) {}
+      : policy_(policy), wait_(phases(policy.oversubscribed), policy.timeout_s) {}
   ~Backoff() { reset(); }
   Backoff(const Backoff&) = delete;
   Backoff& operator=(const Backoff&) = delete;
@@ -53,21 +46,13 @@ class Backoff {
   void reset();
 
  private:
-  static constexpr uint32_t kSpins = 2000;  // roughly 10-50 us of pause
-  static constexpr uint32_t kYields = 16;
-  static constexpr long kFirstSleepNs = 1000;
-  static constexpr long kMaxSleepNs = 64000;
-
-  void start_sleeping();
+  // 2000 pauses are roughly 10-50 us of spinning; sleeps up to 64 us.
+  static constexpr sdk::BackoffPhases phases(bool oversubscribed) {
+    return {oversubscribed ? 0u : 2000u, 16, 1000, 64000};
+  }
 
   const WaitPolicy& policy_;
-  uint32_t spins_;
-  uint32_t step_ = 0;
-  long sleep_ns_ = kFirstSleepNs;
-  bool asleep_ = false;  // in the sleeping phase
-  // When the sleeping phase began: the clock is read only there, so
-  // spinning costs nothing more than it did.
-  std::chrono::steady_clock::time_point slept_since_;
+  sdk::Backoff wait_;
 };
 
 // Waits with the policy above until *word satisfies cmp against value
