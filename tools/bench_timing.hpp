@@ -23,12 +23,18 @@ inline double median(std::vector<double> v) {
 
 // Per contender, the median over repetitions of the per-repetition maximum
 // over ranks. Each repetition runs one call of every contender in turn,
-// each after MPI_Barrier; two warm-up rounds go untimed.
+// each after MPI_Barrier; two warm-up rounds go untimed. The contender that
+// goes first changes from one repetition to the next (every rank takes the
+// same order): a call that goes after another may find the state that one
+// left (a link's token bucket emptied, caches filled), and a fixed order
+// would charge that to the same contender every time.
 inline std::vector<double> measure(MPI_Comm comm,
                                    const std::vector<std::function<void()>>& contenders, int reps) {
-  std::vector<std::vector<double>> times(contenders.size(), std::vector<double>(reps));
+  const std::size_t n = contenders.size();
+  std::vector<std::vector<double>> times(n, std::vector<double>(reps));
   for (int i = -2; i < reps; ++i)
-    for (std::size_t k = 0; k < contenders.size(); ++k) {
+    for (std::size_t turn = 0; turn < n; ++turn) {
+      const std::size_t k = (static_cast<std::size_t>(i + 2) + turn) % n;
       MPI_Barrier(comm);
       const double t0 = MPI_Wtime();
       contenders[k]();

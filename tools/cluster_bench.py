@@ -17,8 +17,10 @@ so it does not see it): spinning without yielding, a 4 KiB allreduce of
 
 usage: tools/cluster_bench.py OUT [--hosts H] [--ranks 1,2] [--mbit none,10000,1000]
                               [--collectives a,b,..] [--min-bytes 64] [--max-bytes 1M]
-                              [--runs N] [--build DIR]
+                              [--runs N] [--build DIR] [--reuse-profiles]
        tools/cluster_bench.py OUT --summary [--sizes 64,4k,64k,1M]
+--reuse-profiles times the profiles an earlier run left in OUT instead of
+tuning again (the tables change, the profiles and tuning logs stay).
 --summary measures nothing: it prints the ratios cct/MPI of the tables in
 OUT at those sizes, one Markdown table per setup.
 """
@@ -110,6 +112,7 @@ def main():
     parser.add_argument("--max-bytes", default="1M")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--reuse-profiles", action="store_true")
     parser.add_argument("--summary", action="store_true")
     parser.add_argument("--sizes", default="64,4k,64k,1M", help="with --summary")
     opts = parser.parse_args()
@@ -119,8 +122,12 @@ def main():
     for limit in opts.mbit.split(","):
         for ranks in (int(r) for r in opts.ranks.split(",")):
             name = f"cluster-{opts.hosts}x{ranks}-{limit}"
+            profile = os.path.join(opts.out, name + ".yaml")
+            if opts.reuse_profiles and not os.path.exists(profile):
+                sys.exit(f"cluster_bench.py: --reuse-profiles: no {profile}")
             with Hosts(opts.hosts, ranks, None if limit == "none" else int(limit)) as hosts:
-                profile = tune(hosts, opts, name)
+                if not opts.reuse_profiles:
+                    profile = tune(hosts, opts, name)
                 table = bench(hosts, opts, name, profile)
             crowded = hosts.np > os.cpu_count()
             print(f"== {opts.hosts} hosts x {ranks} ranks, link limit {limit} Mbit/s"
