@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace cct::bench {
@@ -21,20 +22,33 @@ inline double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// The order of the contenders in repetition `rep`: a permutation drawn
+// anew each repetition, the same on every rank. A fixed LCG draws it, not
+// std::shuffle, whose draws may differ between standard libraries (ranks
+// on hosts of different systems would then call different collectives).
+inline std::vector<std::size_t> order_of(std::size_t contenders, int rep) {
+  std::vector<std::size_t> order(contenders);
+  for (std::size_t k = 0; k < contenders; ++k) order[k] = k;
+  uint64_t state = 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(rep + 2);
+  for (std::size_t k = contenders; k > 1; --k) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    std::swap(order[k - 1], order[(state >> 33) % k]);
+  }
+  return order;
+}
+
 // Per contender, the median over repetitions of the per-repetition maximum
-// over ranks. Each repetition runs one call of every contender in turn,
-// each after MPI_Barrier; two warm-up rounds go untimed. The contender that
-// goes first changes from one repetition to the next (every rank takes the
-// same order): a call that goes after another may find the state that one
-// left (a link's token bucket emptied, caches filled), and a fixed order
-// would charge that to the same contender every time.
+// over ranks. Each repetition runs one call of every contender, each after
+// MPI_Barrier, in an order drawn for it (order_of); two warm-up rounds go
+// untimed. A call may find the state the one before it left (a link's
+// token bucket emptied, caches filled): in a fixed order, or a rotation
+// of one, the same contender would always follow the same other one and
+// carry that cost every time.
 inline std::vector<double> measure(MPI_Comm comm,
                                    const std::vector<std::function<void()>>& contenders, int reps) {
-  const std::size_t n = contenders.size();
-  std::vector<std::vector<double>> times(n, std::vector<double>(reps));
+  std::vector<std::vector<double>> times(contenders.size(), std::vector<double>(reps));
   for (int i = -2; i < reps; ++i)
-    for (std::size_t turn = 0; turn < n; ++turn) {
-      const std::size_t k = (static_cast<std::size_t>(i + 2) + turn) % n;
+    for (const std::size_t k : order_of(contenders.size(), i)) {
       MPI_Barrier(comm);
       const double t0 = MPI_Wtime();
       contenders[k]();

@@ -7,10 +7,9 @@
 //   CCT_VIRTUAL_NODES=2 mpirun -np 4 ccbench --compare [...]
 //
 // Every contender is timed the same way: per size, repetitions alternate
-// one call of each (the first of them a different one each repetition),
-// each preceded by MPI_Barrier; each rank
-// times its own calls; a repetition's figure is the maximum over ranks; the
-// point's figure is the median. Without --compare the contenders are MPI
+// one call of each (in an order drawn anew each repetition), each preceded
+// by MPI_Barrier; each rank times its own calls; a repetition's figure is
+// the maximum over ranks; the point's figure is the median. Without --compare the contenders are MPI
 // and the runtime (its profile's choice) on each transport named, side by
 // side; with it, MPI and every registered algorithm of the collective with
 // its default parameters, run as plans directly (seed algorithms beside the

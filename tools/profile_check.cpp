@@ -115,8 +115,8 @@ CheckCount check_profile(Session& session, MPI_Comm comm, const std::string& res
     Plan& second = plans.of(*runner->algorithm, runner->params);
     const auto run_first = [&] { run_all(first, calls); };
     const auto run_second = [&] { run_all(second, calls); };
-    // measure() takes turns at going first, so neither call is the one
-    // always favoured or always penalised by the other.
+    // measure() draws the order anew each repetition, so neither call is
+    // the one always favoured or always penalised by the other.
     const std::vector<double> t = measure(comm, {run_first, run_second}, repetitions(bytes));
     ++count.checked;
     const bool flagged = t[1] < 0.95 * t[0];

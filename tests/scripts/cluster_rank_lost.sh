@@ -100,7 +100,7 @@ done
 # for it) over the mpi transport.
 label="rank 2 stopped"
 run "$label" 2 stop -x CCT_TIMEOUT=2
-grep -Eq "^cct: rank [0-9]: allreduce .* timed out \(CCT_TIMEOUT=2 s\): .*waiting for rank [23] on $host2 \((send|receive)\)" \
+grep -Eq "^cct: rank [0-9]: allreduce .* timed out \(CCT_TIMEOUT=2 s\): .*waiting for rank ([23]|[0-9] \(world rank [23]\)) on $host2 \((send|receive)\)" \
   "$err" || fail "$label: no message naming a rank on host 2 and its host $host2"
 echo "PASS: $label: the job ended in $took s naming the rank waited for and its host; nothing left"
 hosts_down

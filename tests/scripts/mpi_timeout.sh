@@ -5,8 +5,9 @@
 # with its pid and state, well before the test's limit; nothing is left in
 # /dev/shm. Each kind of wait: shm p2p (allreduce, 2 ranks), a flag in a
 # shared region (barrier forced to central_counter, 3 ranks, the last
-# stopped) and the mpi transport's p2p. A malformed CCT_TIMEOUT is named
-# and costs only itself: the program runs without a deadline.
+# stopped) and the mpi transport's p2p, on MPI_COMM_WORLD and on a
+# communicator of its ranks in reverse order. A malformed CCT_TIMEOUT is
+# named and costs only itself: the program runs without a deadline.
 # usage: mpi_timeout.sh <timeout_check> <libcct_mpi.so>
 set -uo pipefail
 program=$1
@@ -16,16 +17,19 @@ err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
 
-# <label> <np> <collective> <stop rank> <timeout> [mpirun options...]; sets
-# $status and $took (seconds).
+# <label> <np> <collective> <stop rank> <timeout> [mpirun options...]
+# [-- timeout_check's further arguments]; sets $status and $took (seconds).
 run() {
   local label=$1 np=$2 collective=$3 stop=$4 timeout=$5
   shift 5
+  local options=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do options+=("$1") && shift; done
+  [ $# -eq 0 ] || shift
   local start=$SECONDS
   status=0
   timeout --kill-after=10 60 mpirun --allow-run-as-root --oversubscribe -np "$np" \
-    -x LD_PRELOAD="$interposer" -x CCT_TIMEOUT="$timeout" "$@" \
-    "$program" "$collective" "$stop" >"$out" 2>"$err" || status=$?
+    -x LD_PRELOAD="$interposer" -x CCT_TIMEOUT="$timeout" "${options[@]}" \
+    "$program" "$collective" "$stop" "$@" >"$out" 2>"$err" || status=$?
   took=$((SECONDS - start))
   if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     fail "$label: hung (killed after 60 s)"
@@ -63,6 +67,12 @@ expect_abort "shm flag" \
 run "mpi transport" 2 allreduce 1 2 -x CCT_TRANSPORT=mpi
 expect_abort "mpi transport" \
   '^cct: rank 0: allreduce of 4 B on MPI_COMM_WORLD \(2 ranks\) timed out \(CCT_TIMEOUT=2 s\): .*no progress for 2 s; waiting for rank 1 on '"$(hostname)"' \((send|receive)\)'
+
+# On a communicator whose ranks are not the world's, the peer waited for is
+# named by both (world rank 1 is the reversed communicator's rank 0).
+run "mpi transport, reversed communicator" 2 allreduce 1 2 -x CCT_TRANSPORT=mpi -- stop reversed
+expect_abort "mpi transport, reversed communicator" \
+  '^cct: rank 1: allreduce of 4 B on a communicator of 2 ranks timed out \(CCT_TIMEOUT=2 s\): .*no progress for 2 s; waiting for rank 0 \(world rank 1\) on '"$(hostname)"' \((send|receive)\)'
 
 run "malformed value" 2 allreduce -1 soon
 [ "$status" -eq 0 ] || fail "malformed value: exit status $status"

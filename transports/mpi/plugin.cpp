@@ -32,9 +32,12 @@ struct Instance {
   cct_transport_instance c{};
   MPI_Comm comm = MPI_COMM_NULL;
   double timeout_s = 0;  // cct_bootstrap.timeout_s
-  // Each rank's host (MPI_Get_processor_name), for the message of a
-  // timed-out wait; gathered only where some rank has a timeout.
+  // Each rank's host (MPI_Get_processor_name) and its rank in
+  // MPI_COMM_WORLD, for the message of a timed-out wait: comm may be a
+  // node's group or the leaders', whose numbers mean nothing to a user.
+  // Gathered only where some rank has a timeout.
   std::vector<std::string> hosts;
+  std::vector<int> world_ranks;
 };
 
 Instance& of(cct_transport_instance* self) {
@@ -98,10 +101,10 @@ cct_status p2p_test(cct_transport_instance* self, cct_request* req, int* done) {
   return rc == MPI_SUCCESS ? CCT_OK : failed(self, "test", rc);
 }
 
-// "no progress for 2 s; waiting for rank 1 on node2 (receive), rank 3 on
-// node4 (send)": the peers of the requests still open, and their hosts.
-// Their processes may be on other hosts, so what they do is MPI's to find
-// out.
+// "no progress for 2 s; waiting for rank 1 on node2 (receive), rank 1
+// (world rank 3) on node4 (send)": the peers of the requests still open,
+// their ranks in MPI_COMM_WORLD where those differ, and their hosts. Their
+// processes may be on other hosts, so what they do is MPI's to find out.
 cct_status timed_out(cct_transport_instance* self, cct_request* reqs, size_t count) {
   std::ostringstream text;
   text << "no progress for " << of(self).timeout_s << " s; waiting for";
@@ -109,8 +112,11 @@ cct_status timed_out(cct_transport_instance* self, cct_request* reqs, size_t cou
   for (size_t i = 0; i < count; ++i) {
     const Pending& p = pending(&reqs[i]);
     if (p.request == MPI_REQUEST_NULL) continue;
-    text << separator << "rank " << p.peer << " on " << of(self).hosts.at(p.peer)
-         << (p.send ? " (send)" : " (receive)");
+    text << separator << "rank " << p.peer;
+    if (const int world = of(self).world_ranks.at(p.peer);
+        world != p.peer && world != MPI_UNDEFINED)
+      text << " (world rank " << world << ")";
+    text << " on " << of(self).hosts.at(p.peer) << (p.send ? " (send)" : " (receive)");
     separator = ", ";
   }
   std::snprintf(self->last_error.message, sizeof self->last_error.message, "%s",
@@ -230,6 +236,21 @@ std::vector<std::string> host_names(MPI_Comm comm, double timeout_s) {
   return hosts;
 }
 
+// Every rank of comm's rank in MPI_COMM_WORLD (local: no communication).
+std::vector<int> world_ranks(MPI_Comm comm) {
+  MPI_Group group, world;
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_group(comm, &group);
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  std::vector<int> ranks(static_cast<size_t>(size)), translated(ranks.size());
+  for (int r = 0; r < size; ++r) ranks[static_cast<size_t>(r)] = r;
+  MPI_Group_translate_ranks(group, size, ranks.data(), world, translated.data());
+  MPI_Group_free(&group);
+  MPI_Group_free(&world);
+  return translated;
+}
+
 cct_status open(const cct_bootstrap* boot, cct_transport_instance** out, cct_error* err) {
   return sdk::guarded(err, [&] {
     check_usable(boot);
@@ -238,6 +259,7 @@ cct_status open(const cct_bootstrap* boot, cct_transport_instance** out, cct_err
     if (boot->struct_size >= offsetof(cct_bootstrap, timeout_s) + sizeof boot->timeout_s)
       instance->timeout_s = boot->timeout_s;
     instance->hosts = host_names(instance->comm, instance->timeout_s);
+    if (!instance->hosts.empty()) instance->world_ranks = world_ranks(instance->comm);
     cct_transport_instance& c = instance->c;
     c.struct_size = sizeof c;
     c.abi_version = CCT_ABI_VERSION;
