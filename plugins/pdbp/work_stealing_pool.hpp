@@ -40,8 +40,9 @@ class WorkStealingPool {
 
   // `threads` workers in all, the caller of run() included; the started
   // ones are bound near the caller (placement.hpp). Waiting threads spin
-  // briefly before they yield when `spin` is set (pool_waits, in the .cpp); a thread
-  // whose tasks stay stuck for timeout_s (0: never) ends the job.
+  // briefly before they yield when `spin` is set (pool_waits, in the
+  // .cpp); a thread whose tasks stay stuck for timeout_s (0: never) ends
+  // the job.
   WorkStealingPool(int threads, bool spin, double timeout_s = 0);
   ~WorkStealingPool();
   WorkStealingPool(const WorkStealingPool&) = delete;

@@ -43,9 +43,10 @@ run() {
     # own host sends it a help message (the TCP btl's, on losing its peer)
     # through PMIx_Log, and mpirun's pmix_server_log_fn sends that on the
     # RML from the PMIx server's thread, racing its event loop. The crash
-    # is Open MPI's and rare (once in CI, never in dozens of runs here): the run is
-    # repeated, twice at most. mpirun was what removes its host's vader
-    # segments; the runtime's of that job must be gone all the same.
+    # is Open MPI's and rare (once in CI, never in dozens of runs here):
+    # the run is repeated, twice at most. mpirun was what removes its
+    # host's vader segments; the runtime's of that job must be gone all
+    # the same.
     echo "NOTE: $1: mpirun crashed in pmix_server_log_fn (an Open MPI 4.1 race), attempt $attempt of 3"
     local tag=${dir##*/cct-hosts-}
     rm -f /dev/shm/vader_segment."$tag"-h1.*

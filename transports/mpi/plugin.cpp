@@ -10,7 +10,6 @@
 // never mismatch.
 #include <mpi.h>
 
-#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <cstdio>
