@@ -39,6 +39,17 @@ def run_once(mpirun, np, ccbench, args):
     return header, rows
 
 
+def read_table(text):
+    """{(collective, bytes): (ratio, algorithm)} from a table this script
+    printed: the median ratio cct/MPI of each row and the profile's choice."""
+    rows = {}
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) >= 9 and _is_number(fields[2]) and _is_number(fields[6]):
+            rows[(fields[0], fields[1])] = (float(fields[6]), " ".join(fields[8:]))
+    return rows
+
+
 def _median(rows, column):
     """The median of a column over the runs, as text; "-" where ccbench printed none."""
     values = [float(f[column]) for f in rows if _is_number(f[column])]

@@ -18,20 +18,23 @@ so it does not see it): spinning without yielding, a 4 KiB allreduce of
 usage: tools/cluster_bench.py OUT [--hosts H] [--ranks 1,2] [--mbit none,10000,1000]
                               [--collectives a,b,..] [--min-bytes 64] [--max-bytes 1M]
                               [--runs N] [--build DIR] [--reuse-profiles]
-       tools/cluster_bench.py OUT --summary [--sizes 64,4k,64k,1M]
+       tools/cluster_bench.py OUT --summary [--sizes 64,4k,64k,1M] [--ranks ..] [--mbit ..]
 --reuse-profiles times the profiles an earlier run left in OUT instead of
 tuning again (the tables change, the profiles and tuning logs stay).
 --summary measures nothing: it prints the ratios cct/MPI of the tables in
-OUT at those sizes, one Markdown table per setup.
+OUT at those sizes, one Markdown table per number of ranks per host whose
+cells hold the figures of the link limits of --mbit, in that order.
 """
 import argparse
 import glob
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 
+from ccbench_runs import read_table
 from emulated_hosts import ROOT, Hosts
 
 COLLECTIVES = "barrier,bcast,allreduce,allgather,reduce_scatter_block,allgatherv"
@@ -65,7 +68,7 @@ def bench(hosts, opts, name, profile):
               + yielding(hosts))
     table = subprocess.run(
         [sys.executable, os.path.join(ROOT, "tools", "ccbench_runs.py"), "--runs",
-         str(opts.runs), "--np", str(hosts.np), "--mpirun", " ".join(mpirun), "--ccbench",
+         str(opts.runs), "--np", str(hosts.np), "--mpirun", shlex.join(mpirun), "--ccbench",
          os.path.join(opts.build, "bin", "ccbench"), "--", "--collectives", opts.collectives,
          "--min-bytes", opts.min_bytes, "--max-bytes", opts.max_bytes],
         check=True, capture_output=True, text=True).stdout
@@ -74,29 +77,42 @@ def bench(hosts, opts, name, profile):
     return table
 
 
-def ratios(table, sizes):
-    """{collective: {size: "ratio"}} from a ccbench_runs.py table."""
-    found = {}
-    for line in table.splitlines():
-        fields = line.split()
-        if len(fields) >= 8 and fields[1] in sizes + ["0"] and re.fullmatch(r"[\d.]+", fields[6]):
-            found.setdefault(fields[0], {})[fields[1]] = fields[6]
-    return found
+def size_label(size):
+    """"64" -> "64 B", "4k" -> "4 KiB", "1M" -> "1 MiB"."""
+    return size[:-1] + {"k": " KiB", "M": " MiB"}[size[-1]] if size[-1] in "kM" else size + " B"
 
 
 def summary(opts):
-    sizes = opts.sizes.split(",")
-    for path in sorted(glob.glob(os.path.join(opts.out, "cluster-*.txt"))):
-        with open(path) as f:
-            found = ratios(f.read(), sizes)
-        print(f"{os.path.basename(path)}\n")
-        print("| collective | " + " | ".join(sizes) + " |")
+    """Per ranks per host, one Markdown table of the ratios cct/MPI whose
+    cells give every link limit's figure, in the order of --mbit."""
+    sizes, limits = opts.sizes.split(","), opts.mbit.split(",")
+    for ranks in opts.ranks.split(","):
+        names = [f"cluster-{opts.hosts}x{ranks}-{limit}" for limit in limits]
+        paths = [os.path.join(opts.out, name + ".txt") for name in names]
+        missing = [path for path in paths if not os.path.exists(path)]
+        if missing:
+            sys.exit(f"cluster_bench.py: --summary: no {', '.join(missing)} (run the setups first)")
+        texts = []
+        for path in paths:
+            with open(path) as f:
+                texts.append(f.read())
+        tables = [read_table(text) for text in texts]
+        np, threads = re.search(r"(\d+) ranks on .* (\d+) hardware threads", texts[0]).groups()
+        crowded = f" (OVERSUBSCRIBED: {np} ranks on {threads} cores)" if int(np) > int(threads) else ""
+        print(f"{opts.hosts} hosts x {ranks} rank{'s' if ranks != '1' else ''}{crowded}, "
+              f"ratios cct/MPI, link limit {' / '.join(limits)} Mbit/s:\n")
+        print("| collective | " + " | ".join(size_label(s) for s in sizes) + " |")
         print("| --- |" + " ---: |" * len(sizes))
-        for collective, by_size in found.items():
-            if list(by_size) == ["0"]:  # the barrier's one size, in the first column
-                print(f"| {collective} (0 B) | {by_size['0']} |" + " |" * (len(sizes) - 1))
-                continue
-            print(f"| {collective} | " + " | ".join(by_size.get(s, "-") for s in sizes) + " |")
+
+        def cell(collective, size):
+            return " / ".join(f"{t[(collective, size)][0]:.2f}" if (collective, size) in t else "-"
+                              for t in tables)
+
+        for collective in opts.collectives.split(","):
+            if (collective, "0") in tables[0]:  # the barrier's one size, in the first column
+                print(f"| {collective} (0 B) | {cell(collective, '0')} |" + " |" * (len(sizes) - 1))
+            else:
+                print(f"| {collective} | " + " | ".join(cell(collective, s) for s in sizes) + " |")
         print()
 
 
