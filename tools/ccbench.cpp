@@ -42,12 +42,12 @@
 
 #include "bench_timing.hpp"
 #include "calls.hpp"
+#include "cct/cli/validators.hpp"
 #include "cct/collectives.hpp"
 #include "cct/count_pattern.hpp"
 #include "cct/error.hpp"
 #include "cct/session.hpp"
 #include "cct/units.hpp"
-#include "cli_validators.hpp"
 #include "mpi_bootstrap.hpp"
 #include "mpi_calls.hpp"
 #include "profile_check.hpp"
@@ -332,12 +332,12 @@ CLI::Validator collective_number() {
 
 void add_options(CLI::App& app, Options& o) {
   app.add_option("--min-bytes", o.min_bytes, "smallest message (default 1)")
-      ->transform(cct::tools::byte_size())
-      ->check(cct::tools::positive())
+      ->transform(cct::cli::byte_size())
+      ->check(cct::cli::positive())
       ->type_name("SIZE");
   app.add_option("--max-bytes", o.max_bytes, "largest message (default 1M)")
-      ->transform(cct::tools::byte_size())
-      ->check(cct::tools::positive())
+      ->transform(cct::cli::byte_size())
+      ->check(cct::cli::positive())
       ->type_name("SIZE");
   app.add_option("--collectives", o.collectives, "only these collectives (default: all)")
       ->transform(collective_number())

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "cct/cli/validators.hpp"
 #include "cct/launcher.hpp"
-#include "cli_validators.hpp"
 
 namespace {
 
@@ -39,10 +39,10 @@ int main(int argc, char** argv) {
   cct::LaunchOptions opts{.ranks = 0};
   app.add_option("-n", opts.ranks, "ranks to start (1 or more)")
       ->required()
-      ->check(cct::tools::positive())
+      ->check(cct::cli::positive())
       ->type_name("N");
   app.add_option("--timeout", opts.timeout_s, "stop everything after this long (default: none)")
-      ->check(cct::tools::positive())
+      ->check(cct::cli::positive())
       ->type_name("SECONDS");
   std::vector<std::string> command;
   try {

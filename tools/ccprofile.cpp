@@ -10,12 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "cct/cli/validators.hpp"
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
 #include "cct/registry.hpp"
 #include "cct/topology.hpp"
 #include "cct/units.hpp"
-#include "cli_validators.hpp"
 #include "profile_diff.hpp"
 #include "profile_explain.hpp"
 #include "profile_merge.hpp"
@@ -164,8 +164,8 @@ int main(int argc, char** argv) {
   explain_cmd->add_option("BYTES", bytes, "message size as profiles count it (64, 4k, 1M)")
       ->required();
   explain_cmd->add_option("--np", query.np, "ranks of the communicator")
-      ->check(cct::tools::positive());
-  explain_cmd->add_option("--nodes", query.nodes, "nodes it spans")->check(cct::tools::positive());
+      ->check(cct::cli::positive());
+  explain_cmd->add_option("--nodes", query.nodes, "nodes it spans")->check(cct::cli::positive());
   explain_cmd->add_option("--transport", query.transport, "shm or mpi");
   explain_cmd->add_option("--profile", file, "profile file (default: the runtime's choice here)");
   CLI::App* diff_cmd = app.add_subcommand(

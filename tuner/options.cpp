@@ -5,9 +5,9 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 
+#include "cct/cli/validators.hpp"
 #include "cct/error.hpp"
 #include "cct/units.hpp"
-#include "tools/cli_validators.hpp"
 
 namespace cct::tuner {
 
@@ -91,10 +91,10 @@ void add_run_options(CLI::App& app, Options& opts) {
            "of the profile (e.g. one that crashes; rows of earlier\n"
            "runs included)");
   app.add_option("--min-bytes", opts.filter.min_bytes, "smallest message (default 1)")
-      ->transform(cct::tools::byte_size())
+      ->transform(cct::cli::byte_size())
       ->type_name("SIZE");
   app.add_option("--max-bytes", opts.filter.max_bytes, "largest message (default 4M)")
-      ->transform(cct::tools::byte_size())
+      ->transform(cct::cli::byte_size())
       ->type_name("SIZE");
   app.add_flag("--quick", opts.filter.quick,
                "every 4th size, default parameters only, one level of\n"

@@ -1,5 +1,6 @@
-// The tools' CLI11 validators: what their options accept and what they
-// say when a value is refused, alike in every tool.
+// The command lines' CLI11 validators (ccautotune and the tools): what
+// their options accept and what they say when a value is refused, alike
+// in every program.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -9,7 +10,7 @@
 
 #include "cct/units.hpp"
 
-namespace cct::tools {
+namespace cct::cli {
 
 // Sizes as profiles write them, through cct::parse_bytes: a transform for
 // an integer option ("64k" becomes "65536") whose refusal names the forms
@@ -39,4 +40,4 @@ inline CLI::Validator positive() {
       "");
 }
 
-}  // namespace cct::tools
+}  // namespace cct::cli
