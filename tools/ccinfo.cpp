@@ -112,6 +112,10 @@ void print_text(const cct::Registry& reg, const TopologyInfo& topo) {
 
 void print_profile(const cct::tools::ProfileInfo& p, const std::string& fingerprint) {
   std::cout << "\nProfile:\n";
+  if (p.choice.off()) {
+    std::cout << "  none (" << p.choice.why << "): the runtime uses its built-in defaults\n";
+    return;
+  }
   if (p.choice.path.empty()) {
     std::cout << "  none: no profile declares fingerprint " << fingerprint << " in";
     for (const std::string& d : p.dirs) std::cout << " " << d;

@@ -67,9 +67,17 @@ int explain(const std::string& profile_file, const std::string& collective,
     throw cct::Error("expected a size (64, 4k, 1M), got '" + bytes + "'", CCT_ERR_INVALID_ARG);
   q.bytes = *size;
   std::string path = profile_file;
-  if (path.empty()) path = cct::choose_profile(cct::Topology::discover().fingerprint()).path;
+  bool off = false;
+  if (path.empty()) {
+    const cct::ProfileChoice choice = cct::choose_profile(cct::Topology::discover().fingerprint());
+    path = choice.path;
+    off = choice.off();
+  }
   cct::Profile profile;
-  if (path.empty())
+  if (off)
+    std::cout << "no profile (" << cct::kProfileOff
+              << "): only CCT_FORCE and the built-in defaults\n";
+  else if (path.empty())
     std::cout << "no profile for this machine: only CCT_FORCE and the built-in defaults\n";
   else
     profile = cct::load_profile(path, &registry, cct::RuleProblems::kDisableRule);

@@ -99,8 +99,14 @@ std::string default_profile_out_dir() {
   return user_dir();
 }
 
+bool ProfileChoice::off() const {
+  return why == kProfileOff;
+}
+
 ProfileChoice choose_profile(const std::string& fingerprint) {
-  if (std::string named = env_or_empty("CCT_PROFILE"); !named.empty())
+  if (std::string named = env_or_empty("CCT_PROFILE"); named == "none")
+    return {"", kProfileOff};
+  else if (!named.empty())
     return {named, "CCT_PROFILE"};
   if (std::string found = find_profile_for(fingerprint, profile_dirs()); !found.empty())
     return {found, "this machine's fingerprint"};

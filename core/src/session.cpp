@@ -74,6 +74,12 @@ double timeout_seconds(std::vector<std::string>* problems) {
 // warning when it was tuned on another machine.
 void tell_profile(const SessionBasis& basis) {
   if (!basis.profile_found && !basis.profile_path.empty()) return;  // unreadable: a problem
+  if (basis.profile_why == kProfileOff) {
+    if (basis.log != Runtime::Log::kOff)
+      basis.warn_once("no profile (" + std::string(kProfileOff) +
+                      "): built-in defaults everywhere");
+    return;
+  }
   if (!basis.profile_found) {
     basis.warn_once("no profile for this machine (fingerprint " + basis.topology.fingerprint() +
                     ") in CCT_PROFILE_PATH or the profile directories; using built-in defaults "

@@ -124,9 +124,7 @@ std::shared_ptr<Communicator> simulated_communicator(const TransportEntry& trans
 
 Selector simulated_selector(const Registry& registry, const TransportEntry& transport,
                             const SimulatedPlatform& platform, int size) {
-  const char* named = std::getenv("CCT_PROFILE");
-  std::string path = named ? named : "";
-  if (path.empty()) path = find_profile_for(platform.fingerprint, profile_dirs());
+  const std::string path = choose_profile(platform.fingerprint).path;
   const Profile profile = path.empty() ? Profile{} : load_profile(path, &registry);
   const char* force = std::getenv("CCT_FORCE");
   return Selector(profile, parse_force(force ? force : "", &registry), registry,

@@ -16,17 +16,15 @@
 # reference, and MPI_COMM_WORLD's calls go to the profile's choices.
 # usage: ccautotune_cluster.sh <ccautotune> <interposer_check> <libcct_mpi.so>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 tuner=$1
 program=$2
 interposer=$3
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 tune() {
-  local out=$1
+  local outdir=$1
   shift
   mpirun --allow-run-as-root --oversubscribe --bind-to none -np 4 -x CCT_VIRTUAL_NODES=2 "$tuner" \
-    --collectives barrier,bcast,allreduce --max-bytes 1k --quick --budget 0.02 --out "$out" "$@"
+    --collectives barrier,bcast,allreduce --max-bytes 1k --quick --budget 0.02 --out "$outdir" "$@"
 }
 
 tune "$dir/a" >"$dir/a.log" 2>&1 || fail "the run under mpirun exited $?" "$dir/a.log"

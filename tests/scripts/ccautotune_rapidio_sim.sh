@@ -7,10 +7,8 @@
 # deterministic); a bad fabric and mixing transports are refused with 2.
 # usage: ccautotune_rapidio_sim.sh <ccautotune>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 tuner=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 run() {
   "$tuner" --fabric chain:2 --np 4,8 --collectives barrier,bcast,gather,reduce \
     --max-bytes 16k --quick --out "$1"

@@ -8,15 +8,13 @@
 # plugin provides is refused with status 2.
 # usage: ccautotune_resume.sh <ccautotune>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 tuner=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-out=$dir/profiles
+profiles=$dir/profiles
 run() {
   "$tuner" --np 2 --collectives=barrier,bcast --max-bytes=4k --quick --budget 0.05 \
-    --out "$out" "$@"
+    --out "$profiles" "$@"
 }
-fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 # The profile of this machine: written, named by the fingerprint, shown.
 check_profile() {
   grep -q "^profile: $yaml\$" "$1" || fail "no 'profile: $yaml' line" "$1"
@@ -30,8 +28,8 @@ check_profile() {
 run >"$dir/first.log" || fail "first run exited $?" "$dir/first.log"
 fp=$(sed -n 's/.*, fingerprint \([0-9a-f]*\);.*/\1/p' "$dir/first.log")
 [ -n "$fp" ] || fail "no fingerprint in the log" "$dir/first.log"
-csv=$out/$fp.csv
-yaml=$out/$fp.yaml
+csv=$profiles/$fp.csv
+yaml=$profiles/$fp.yaml
 check_profile "$dir/first.log"
 header='collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,counts'
 [ "$(head -1 "$csv")" = "$header" ] || fail "header is '$(head -1 "$csv")'"

@@ -8,15 +8,13 @@
 # carry no counts.
 # usage: ccautotune_vector_counts.sh <ccautotune>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 tuner=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 run() {  # <out dir> [options...]
-  local out=$1
+  local outdir=$1
   shift
   "$tuner" --np 3 --collectives gatherv,bcast --max-bytes 64 --quick --budget 0.02 \
-    --transports shm --out "$out" "$@"
+    --transports shm --out "$outdir" "$@"
 }
 
 run "$dir/both" >"$dir/both.log" 2>&1 || fail "default run exited $?" "$dir/both.log"

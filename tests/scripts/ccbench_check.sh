@@ -8,11 +8,9 @@
 # mode is refused with status 2.
 # usage: ccbench_check.sh <ccautotune> <ccbench>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 tuner=$1
 ccbench=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 mpirun --allow-run-as-root --oversubscribe -np 2 "$tuner" --collectives bcast,allreduce \
   --max-bytes 4k --quick --budget 0.02 --out "$dir" >"$dir/tune.log" 2>&1 ||
   fail "tuning exited $?" "$dir/tune.log"

@@ -11,6 +11,7 @@
 # with status 2.
 # usage: ccinfo_lists_everything.sh <ccinfo> <shipped profile> <bad plugin> <mixed plugin>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 ccinfo=$1 shipped=$2 bad_plugin=$3 mixed_plugin=$4
 json=$("$ccinfo" --json) || { echo "FAIL: ccinfo --json exited $?"; echo "$json"; exit 1; }
 python3 - "$json" <<'PY'
@@ -55,19 +56,17 @@ print(f"PASS: {len(algs)} algorithms over {len(colls)} collectives, transports "
       f"{[t['name'] for t in info['transports']]}, topology {topo['summary']} ({topo['fingerprint']})")
 PY
 status=0
-out=$("$ccinfo" --bogus 2>&1) || status=$?
+output=$("$ccinfo" --bogus 2>&1) || status=$?
 [ "$status" -eq 2 ] || { echo "FAIL: ccinfo --bogus exited $status, want 2"; exit 1; }
-grep -q "ccinfo: .*--bogus" <<<"$out" || { echo "FAIL: no clear message: $out"; exit 1; }
+grep -q "ccinfo: .*--bogus" <<<"$output" || { echo "FAIL: no clear message: $output"; exit 1; }
 
 # The profile section.
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 sed '0,/algorithm: ring/s//algorithm: gone/' "$shipped" >"$dir/p.yaml"
 line=$(grep -n "algorithm: gone" "$dir/p.yaml" | cut -d: -f1)
-out=$(CCT_PROFILE=$dir/p.yaml "$ccinfo" | sed -n '/^Profile:/,$p')
+output=$(CCT_PROFILE=$dir/p.yaml "$ccinfo" | sed -n '/^Profile:/,$p')
 for want in "  $dir/p.yaml (CCT_PROFILE)" "fingerprint 88adac67bbb9af22 (ANOTHER machine" \
   "  rules for 1 node: np [1, max]" "  LEFT OUT: $dir/p.yaml:$line: "; do
-  grep -qF -- "$want" <<<"$out" || { echo "FAIL: no '$want' in: $out"; exit 1; }
+  grep -qF -- "$want" <<<"$output" || { echo "FAIL: no '$want' in: $output"; exit 1; }
 done
 CCT_PROFILE=$dir/p.yaml "$ccinfo" --json | python3 -c '
 import json, sys
@@ -77,34 +76,39 @@ want = ("path why searched error date tool_version fingerprint this_machine summ
 assert list(p) == want, f"profile keys {list(p)}, want {want}"
 assert p["why"] == "CCT_PROFILE" and not p["this_machine"] and p["left_out"], p
 ' || { echo "FAIL: ccinfo --json on $dir/p.yaml"; exit 1; }
-out=$(CCT_PROFILE_PATH=$dir/none XDG_DATA_HOME=$dir "$ccinfo" | sed -n '/^Profile:/,$p')
-case $out in
+output=$(env -u CCT_PROFILE CCT_PROFILE_PATH="$dir/none" XDG_DATA_HOME="$dir" "$ccinfo" |
+  sed -n '/^Profile:/,$p')
+case $output in
   *"none: no profile declares fingerprint"*"$dir/none"*"built-in defaults"*) ;;
   *) # a profile of this machine in the build tree answers first
-    grep -q "(this machine's fingerprint)" <<<"$out" || { echo "FAIL: $out"; exit 1; } ;;
+    grep -q "(this machine's fingerprint)" <<<"$output" || { echo "FAIL: $output"; exit 1; } ;;
 esac
+# CCT_PROFILE=none wins over a profile in the path.
+output=$(CCT_PROFILE=none CCT_PROFILE_PATH=$(dirname "$shipped") "$ccinfo" | sed -n '/^Profile:/,$p')
+grep -qx "  none (CCT_PROFILE=none): the runtime uses its built-in defaults" <<<"$output" ||
+  { echo "FAIL: CCT_PROFILE=none: $output"; exit 1; }
 echo "PASS: the profile section names the file, why, the shape, and what it leaves out"
 # A library of another ABI version is listed, refused with its reason, and
 # costs only itself; ccinfo's status (1) says something was refused.
 status=0
-out=$(CCT_PLUGIN_PATH=$bad_plugin "$ccinfo" 2>&1) || status=$?
-entry=$(grep -A1 -F "$bad_plugin" <<<"$out" | tail -n 1)
+output=$(CCT_PLUGIN_PATH=$bad_plugin "$ccinfo" 2>&1) || status=$?
+entry=$(grep -A1 -F "$bad_plugin" <<<"$output" | tail -n 1)
 [[ $entry == *"REFUSED: algorithm set declares ABI version 99, this host speaks versions 2 and 1"* ]] ||
-  { echo "FAIL: ccinfo does not show the refused library with its reason"; echo "$out"; exit 1; }
-grep -q "libcct_bcast_baseline.so" <<<"$out" ||
-  { echo "FAIL: a refused library hid the others"; echo "$out"; exit 1; }
+  { echo "FAIL: ccinfo does not show the refused library with its reason"; echo "$output"; exit 1; }
+grep -q "libcct_bcast_baseline.so" <<<"$output" ||
+  { echo "FAIL: a refused library hid the others"; echo "$output"; exit 1; }
 [ "$status" -eq 1 ] || { echo "FAIL: ccinfo exited $status with a refused library, want 1"; exit 1; }
 echo "PASS: a library of another ABI version is shown refused with its reason; the others load"
 # A library's bad entries are listed under it, each refused with its
 # reason, while its good entry loads; ccinfo's status (1) says so.
 status=0
-out=$(CCT_PLUGIN_PATH=$mixed_plugin "$ccinfo" 2>&1) || status=$?
-lines=$(grep -A6 -F "$mixed_plugin" <<<"$out")
+output=$(CCT_PLUGIN_PATH=$mixed_plugin "$ccinfo" 2>&1) || status=$?
+lines=$(grep -A6 -F "$mixed_plugin" <<<"$output")
 for want in "    loaded, ABI v2" "    REFUSED entry 2: names collective 99, unknown to this host" \
   "    REFUSED bcast/mixed_bad_range: parameter 'segment' has an empty or endless range"; do
-  grep -qxF -- "$want" <<<"$lines" || { echo "FAIL: no '$want' under the library"; echo "$out"; exit 1; }
+  grep -qxF -- "$want" <<<"$lines" || { echo "FAIL: no '$want' under the library"; echo "$output"; exit 1; }
 done
-grep -q "  bcast/mixed_good " <<<"$out" || { echo "FAIL: the good entry is not listed"; echo "$out"; exit 1; }
+grep -q "  bcast/mixed_good " <<<"$output" || { echo "FAIL: the good entry is not listed"; echo "$output"; exit 1; }
 [ "$status" -eq 1 ] || { echo "FAIL: ccinfo exited $status with a refused entry, want 1"; exit 1; }
 json=$(CCT_PLUGIN_PATH=$mixed_plugin "$ccinfo" --json) || true  # exits 1: an entry was refused
 python3 -c '

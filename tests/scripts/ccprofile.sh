@@ -6,14 +6,8 @@
 # two machines refused), and its command line (--version, no subcommand).
 # usage: ccprofile.sh <ccprofile>
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 ccprofile=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() {
-  echo "FAIL: $1"
-  [ -n "${2:-}" ] && cat "$2"
-  exit 1
-}
 profile() {  # <algorithm of allgather> <algorithm of bcast from 4k>
   cat <<YAML
 schema: 1

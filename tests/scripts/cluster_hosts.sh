@@ -19,7 +19,7 @@ source "$(dirname "$hosts")/fixture.sh"
 run() {  # run <np> <program> <label> [mpirun args...]
   local np=$1 program=$2 label=$3
   shift 3
-  timeout 240 "$hosts" mpirun "$dir" -np "$np" -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
+  timeout 240 "$hosts" mpirun "$hostdir" -np "$np" -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
     "$@" "$program" >"$out" 2>"$err" || fail "$label: exit status $?"
   grep -q "^$(basename "$program" | sed 's/^cct_//'): $np ranks, .* 0 failures on all ranks$" \
     "$out" || fail "$label: no clean summary line"

@@ -23,14 +23,14 @@ source "$(dirname "$hosts")/fixture.sh"
 # What the job left: the runtime's segments of its ranks' pids, Open MPI's
 # segments of these hosts, processes in the hosts' namespaces.
 leftovers() {
-  local tag=${dir##*/cct-hosts-} pid f
+  local tag=${hostdir##*/cct-hosts-} pid f
   for pid in $(sed -n 's/^timeout_check: rank [0-9]*: pid \([0-9]*\)$/\1/p' "$out"); do
     for f in /dev/shm/cct-*-"$pid"-*; do [ -e "$f" ] && echo "$f"; done
   done
   for f in /dev/shm/vader_segment."$tag"-*; do [ -e "$f" ] && echo "$f"; done
   while read -r ns; do
     for pid in $(ip netns pids "$ns"); do echo "process $pid in $ns"; done
-  done <"$dir/netns"
+  done <"$hostdir/netns"
 }
 
 # run <label> <rank> kill|stop [mpirun args...]: sets $status and $took.
@@ -48,7 +48,7 @@ run() {
     # host's vader segments; the runtime's of that job must be gone all
     # the same.
     echo "NOTE: $1: mpirun crashed in pmix_server_log_fn (an Open MPI 4.1 race), attempt $attempt of 3"
-    local tag=${dir##*/cct-hosts-}
+    local tag=${hostdir##*/cct-hosts-}
     rm -f /dev/shm/vader_segment."$tag"-h1.*
     check_nothing_left "$1"
   done
@@ -65,7 +65,7 @@ run_once() {
   shift 3
   local start=$SECONDS
   status=0
-  timeout 120 "$hosts" mpirun "$dir" -np 4 -x LD_PRELOAD="$interposer" "$@" \
+  timeout 120 "$hosts" mpirun "$hostdir" -np 4 -x LD_PRELOAD="$interposer" "$@" \
     "$program" allreduce "$rank" "$how" >"$out" 2>"$err" || status=$?
   took=$((SECONDS - start))
   [ "$status" -ne 124 ] || fail "$label: the job hung (killed after 120 s)"
@@ -89,7 +89,7 @@ check_nothing_left() {
 }
 
 hosts_up 2 2
-host2=${dir##*/cct-hosts-}-h2
+host2=${hostdir##*/cct-hosts-}-h2
 for killed in 3 2; do
   label="rank $killed killed"
   run "$label" "$killed" kill

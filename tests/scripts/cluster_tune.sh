@@ -21,7 +21,7 @@ interposer=$4
 source "$(dirname "$hosts")/fixture.sh"
 
 hosts_up 1 1
-timeout 300 "$hosts" run "$dir" "$tuner" --launcher mpirun --hostfile "$dir/hostfile" \
+timeout 300 "$hosts" run "$hostdir" "$tuner" --launcher mpirun --hostfile "$hostdir/hostfile" \
   --mpirun-args "-np 2 --bind-to none" --collectives barrier --max-bytes 1 --quick --budget 0.02 \
   --out "$work/one" >"$out" 2>&1 || fail "ccautotune on 2 hosts of 1 rank exited $?" "$out"
 if [ "$(nproc)" -ge 2 ]; then
@@ -31,7 +31,7 @@ fi
 hosts_down
 
 hosts_up 2 2
-timeout 300 "$hosts" run "$dir" "$tuner" --launcher mpirun --hostfile "$dir/hostfile" \
+timeout 300 "$hosts" run "$hostdir" "$tuner" --launcher mpirun --hostfile "$hostdir/hostfile" \
   --mpirun-args "-np 4 --bind-to none" --collectives barrier,bcast,allreduce --max-bytes 4k \
   --quick --budget 0.02 --out "$work/p" >"$out" 2>&1 || fail "ccautotune exited $?" "$out"
 grep -q "^ccautotune: 4 ranks on 2 node(s)" "$out" || fail "no layout line of 2 nodes" "$out"
@@ -45,7 +45,7 @@ done
 grep -q '^  nodes: 2$' "$yaml" || fail "the machine does not record 2 nodes" "$yaml"
 grep -q '^  ranks_per_node: 2$' "$yaml" || fail "the machine does not record 2 ranks per node" "$yaml"
 
-timeout 240 "$hosts" mpirun "$dir" -np 4 -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
+timeout 240 "$hosts" mpirun "$hostdir" -np 4 -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
   -x CCT_PROFILE="$yaml" -x CCT_LOG=info "$program" >"$out" 2>"$err" || fail "interposer_check exited $?"
 grep -q "^interposer_check: 4 ranks, .* 0 failures on all ranks$" "$out" ||
   fail "interposer_check on the profile: checks failed"

@@ -27,11 +27,13 @@
 # usage: comm_creation_kills.sh <bin dir> <interposer_check> <libcct_mpi.so>
 #          <libcct_test_kill_at.so>
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 bin=$1
 program=$2
 interposer=$3
 shim=$4
-work=$(mktemp -d)
+work=$dir/work
+mkdir "$work"
 limit=30 # seconds a run may take; a killed run takes about 2
 # The example app's one barrier on central_counter, an algorithm that makes
 # a shared region (transports/shm/regions.cpp), so that the region's
@@ -43,10 +45,10 @@ cleanup() {
   for pid in $(awk '{print $2}' "$work"/*.log 2>/dev/null | sort -u); do
     rm -f /dev/shm/cct-*-shm-"$pid"-*
   done
-  rm -rf "$work"
 }
-trap cleanup EXIT
+at_exit cleanup
 failures=0
+# Its own fail: counts the failure and goes on.
 fail() {
   echo "FAIL: $1"
   failures=$((failures + 1))

@@ -8,9 +8,9 @@
 # open would send every call to the library.
 # usage: failures_stay_small.sh <bin dir> <interposer_check> <libcct_mpi.so> <shipped profile>
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 bin=$1 program=$2 interposer=$3 shipped=$4
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+# Its own fail: only the file named is shown, never $out and $err unasked.
 fail() {
   echo "FAIL: $1"
   [ -n "${2:-}" ] && cat "$2"

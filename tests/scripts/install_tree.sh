@@ -7,15 +7,11 @@
 # built with the installed pkg-config file runs on the installed runtime.
 # usage: install_tree.sh <build dir> <interposer_check> <source dir> <C compiler>
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 build=$1 program=$2 src=$3 cc=$4
-prefix=$(mktemp -d)
-data=$(mktemp -d)
-trap 'rm -rf "$prefix" "$data"' EXIT
-fail() {
-  echo "FAIL: $1"
-  [ -n "${2:-}" ] && cat "$2"
-  exit 1
-}
+prefix=$dir/prefix
+data=$dir/data
+mkdir "$prefix" "$data"
 # The user's own profile directory is elsewhere: only the install may answer.
 export XDG_DATA_HOME=$data
 unset CCT_PROFILE CCT_PROFILE_PATH CCT_PLUGIN_PATH CCT_FORCE

@@ -11,12 +11,9 @@
 # allgatherv forced on three.
 # usage: mpi_collectives.sh <collectives_check> <libcct_mpi.so>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 program=$1
 interposer=$2
-out=$(mktemp)
-err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
 collectives="reduce_scatter_block reduce_scatter allgatherv scan exscan gatherv scatterv alltoallv"
 run() {  # run <np> <label> [mpirun -x options...]
   local np=$1 label=$2

@@ -8,12 +8,10 @@
 # (the rest are counted as kept on the library).
 # usage: mpi_collectives_tuned.sh <ccautotune> <collectives_check> <libcct_mpi.so>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 tuner=$1
 program=$2
 interposer=$3
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 collectives="reduce_scatter_block reduce_scatter allgatherv scan exscan gatherv scatterv alltoallv"
 
 mpirun --allow-run-as-root --oversubscribe -np 3 "$tuner" --collectives "${collectives// /,}" \

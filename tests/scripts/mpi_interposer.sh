@@ -10,12 +10,9 @@
 # program's results.
 # usage: mpi_interposer.sh <interposer_check> <libcct_mpi.so>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 program=$1
 interposer=$2
-out=$(mktemp)
-err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
 # Under the interposer each process prints one CCT_STATS table whose rows
 # are: communicators (world, self, size=N), count, collective, algorithm, ...
 row='^[a-z0-9=]+ +[0-9]+ +'

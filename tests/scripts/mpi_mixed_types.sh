@@ -10,16 +10,13 @@
 # once per process, and the data still arrive.
 # usage: mpi_mixed_types.sh <mixed_types_check> <libcct_mpi.so>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 # A job still running after this long is hung. Alone, 5 ranks on 3 virtual
 # nodes take 30 s under ASan on 2 cores; beside another MPI test (ctest -j2)
 # twice that, which a 60 s limit called a hang.
 limit=150
 program=$1
 interposer=$2
-out=$(mktemp)
-err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
 
 run() {  # <label> <np> [mpirun options...]
   local label=$1 np=$2 status=0

@@ -10,12 +10,9 @@
 # named and costs only itself: the program runs without a deadline.
 # usage: mpi_timeout.sh <timeout_check> <libcct_mpi.so>
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 program=$1
 interposer=$2
-out=$(mktemp)
-err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
 
 # <label> <np> <collective> <stop rank> <timeout> [mpirun options...]
 # [-- timeout_check's further arguments]; sets $status and $took (seconds).

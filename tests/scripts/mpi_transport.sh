@@ -7,13 +7,10 @@
 # forced algorithm ran.
 # usage: mpi_transport.sh <interposer_check> <collectives_check> <libcct_mpi.so> <ccinfo>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 programs=("$1" "$2")
 interposer=$3
 ccinfo=$4
-out=$(mktemp)
-err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-fail() { echo "FAIL: $1"; cat "$out" "$err"; exit 1; }
 
 declare -A algorithms  # collective -> its p2p-only algorithms
 # (but those that need topology levels: one machine's MPI job has none that

@@ -7,10 +7,8 @@
 # with its file and line.
 # usage: profile_end_to_end.sh <bin dir>
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 bin=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 
 "$bin/ccautotune" --np 2 --collectives bcast,allreduce --quick --budget 0.05 --out "$dir" \
   >"$dir/tune.log" 2>&1 || fail "ccautotune exited $?" "$dir/tune.log"
@@ -76,5 +74,16 @@ grep -q "^cct: $dir/bad.yaml:[0-9]*: .*; the profile is not used: built-in defau
   "$dir/bad.log" || fail "no file:line for the bad profile" "$dir/bad.log"
 ! grep -q "no profile for this machine" "$dir/bad.log" ||
   fail "a profile given but unreadable is reported as missing" "$dir/bad.log"
+
+# CCT_PROFILE=none: no profile, though one for this machine is in the
+# path; said once under CCT_LOG=info, and every call on the defaults.
+CCT_PROFILE=none CCT_PROFILE_PATH=$dir CCT_LOG=debug "$bin/cclaunch" -n 2 "$bin/cct_example_app" \
+  >"$dir/off.log" 2>&1 || fail "the app failed with CCT_PROFILE=none" "$dir/off.log"
+grep -q "2 ranks, all results correct" "$dir/off.log" || fail "wrong results" "$dir/off.log"
+[ "$(grep -c '^cct: no profile (CCT_PROFILE=none): built-in defaults everywhere$' "$dir/off.log")" \
+  -eq 1 ] || fail "CCT_PROFILE=none not said once" "$dir/off.log"
+grep -E '^cct: rank [01]: (bcast|allreduce) ' "$dir/off.log" | grep -v '(built-in default)$' &&
+  fail "calls above did not run the built-in defaults under CCT_PROFILE=none" "$dir/off.log"
 echo "PASS: $calls calls served by the tuned profile; its printed rules pasted into CCT_FORCE ran" \
-  "as printed ($forced_calls calls); a malformed profile is refused with file:line"
+  "as printed ($forced_calls calls); a malformed profile is refused with file:line;" \
+  "CCT_PROFILE=none runs the defaults and says so"

@@ -11,12 +11,10 @@
 # installs it.
 # usage: report.sh <ccautotune> <ccprofile> <source dir>
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 tuner=$1
 ccprofile=$2
 bench=$3/docs/benchmarks/profile-mpi-np2.txt
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 
 "$tuner" --np 2 --collectives bcast,allreduce --max-bytes 4k --quick --budget 0.02 --report \
   --out "$dir" >"$dir/tune.log" 2>&1 || fail "tuning exited $?" "$dir/tune.log"

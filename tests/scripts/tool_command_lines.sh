@@ -7,10 +7,8 @@
 # --help still explains. ccbench runs under mpirun and only rank 0 speaks.
 # usage: tool_command_lines.sh <bin dir> <version>
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 bin=$1 version=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 mpi() { mpirun --allow-run-as-root --oversubscribe -np 2 "$@"; }
 
 # <name> <want status, or "mpi": non-zero, under mpirun> <command...>: a
@@ -32,13 +30,13 @@ refused() {
 }
 
 for tool in ccautotune ccinfo cclaunch ccprofile; do
-  out=$("$bin/$tool" --version) || fail "$tool --version exited $?"
-  [ "$out" = "$tool $version" ] || fail "$tool --version printed '$out'"
+  printed=$("$bin/$tool" --version) || fail "$tool --version exited $?"
+  [ "$printed" = "$tool $version" ] || fail "$tool --version printed '$printed'"
   "$bin/$tool" --help >"$dir/help" || fail "$tool --help exited $?"
   grep -q -- "--version" "$dir/help" || fail "$tool --help lists no --version" "$dir/help"
 done
-out=$(mpi "$bin/ccbench" --version) || fail "ccbench --version exited $?"
-[ "$out" = "ccbench $version" ] || fail "ccbench --version under 2 ranks printed '$out'"
+printed=$(mpi "$bin/ccbench" --version) || fail "ccbench --version exited $?"
+[ "$printed" = "ccbench $version" ] || fail "ccbench --version under 2 ranks printed '$printed'"
 
 for command in ccautotune ccinfo "ccprofile show p.yaml" "cclaunch -n 1 true"; do
   tool=${command%% *}

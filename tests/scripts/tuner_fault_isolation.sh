@@ -16,11 +16,9 @@
 # only, quick.
 # usage: tuner_fault_isolation.sh <ccautotune> <libcct_test_faulty_bcast.so>
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 tuner=$1
 plugin=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
 run() {
   CCT_PLUGIN_PATH=$plugin "$tuner" --np 2 --collectives bcast --quick --budget 0.02 \
     --exclude hang_at_4k,stop_at_4k --out "$dir" "$@" >"$dir/run.log" 2>&1
@@ -80,19 +78,19 @@ echo "PASS: a crashing candidate named, recorded as failed, left out; the rest t
 
 # Under mpirun. <name> <the other candidate> <regex of the failed row's note>
 cluster() {
-  local name=$1 other=$2 note=$3 out=$dir/cluster-$1
+  local name=$1 other=$2 note=$3 outdir=$dir/cluster-$1
   CCT_PLUGIN_PATH=$plugin timeout --kill-after=10 240 "$tuner" --launcher mpirun \
     --mpirun-args "-np 2 --oversubscribe" --collectives bcast --quick --budget 0.02 \
-    --exclude "$other,stop_at_4k" --hang-timeout 2 --out "$out" >"$out.log" 2>&1 ||
-    fail "under mpirun the tuning did not go on past $name: exit status $?" "$out.log"
+    --exclude "$other,stop_at_4k" --hang-timeout 2 --out "$outdir" >"$outdir.log" 2>&1 ||
+    fail "under mpirun the tuning did not go on past $name: exit status $?" "$outdir.log"
   grep -q "^ccautotune: the job under mpirun failed (exit status [0-9]*); starting it again with --resume" \
-    "$out.log" || fail "under mpirun the job was not started again past $name" "$out.log"
-  [ "$(grep -c ",$name,.*,failed," "$out"/*.csv)" -eq 1 ] ||
-    fail "under mpirun $name is not recorded as failed once" "$out.log"
-  grep -Eq ",$name,,0,0,0,0,failed,\"?$note" "$out"/*.csv ||
-    fail "under mpirun the failed row of $name does not say why" "$out"/*.csv
-  ! grep -q "algorithm: $name" "$out"/*.yaml || fail "under mpirun the profile picks $name"
-  [ ! -e "$out"/*.running ] || fail "under mpirun the note of the running candidate was left"
+    "$outdir.log" || fail "under mpirun the job was not started again past $name" "$outdir.log"
+  [ "$(grep -c ",$name,.*,failed," "$outdir"/*.csv)" -eq 1 ] ||
+    fail "under mpirun $name is not recorded as failed once" "$outdir.log"
+  grep -Eq ",$name,,0,0,0,0,failed,\"?$note" "$outdir"/*.csv ||
+    fail "under mpirun the failed row of $name does not say why" "$outdir"/*.csv
+  ! grep -q "algorithm: $name" "$outdir"/*.yaml || fail "under mpirun the profile picks $name"
+  [ ! -e "$outdir"/*.running ] || fail "under mpirun the note of the running candidate was left"
 }
 # The crash is told by the relaunch, or, where mpirun is slow to end the
 # job (an instrumented rank's crash report under load), first by the rank

@@ -16,10 +16,10 @@
 #   (skipped, status 77, where a mount namespace cannot be made).
 # usage: tuner_guards.sh <ccautotune>
 set -uo pipefail
+source "$(dirname "$0")/lib.sh"
 tuner=$1
-dir=$(mktemp -d)
-trap 'kill "$first" 2>/dev/null; wait 2>/dev/null; rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $1"; [ $# -lt 2 ] || cat "$2"; exit 1; }
+# shellcheck disable=SC2016 # expanded at exit
+at_exit 'kill "$first" 2>/dev/null; wait 2>/dev/null'
 quick() { "$tuner" --np 2 --collectives barrier --quick --budget 0.02 "$@"; }
 
 # One run per directory.

@@ -824,6 +824,28 @@ TEST_CASE("profile: finding the profile of a machine", "[profile]") {
   CHECK(cct::find_profile_for("dddd", dirs) == b.file("cccc000000000000.yaml"));
 }
 
+TEST_CASE("profile: CCT_PROFILE names the file, or none, ahead of the profile directories",
+          "[profile]") {
+  TempDir dir;
+  cct::Profile p = sample_profile();
+  p.machine.fingerprint = "aaaa000000000000";
+  cct::save_profile(p, dir.file("aaaa000000000000.yaml"));
+  setenv("CCT_PROFILE_PATH", dir.path.c_str(), 1);
+  unsetenv("CCT_PROFILE");
+  const cct::ProfileChoice found = cct::choose_profile("aaaa000000000000");
+  CHECK(found.path == dir.file("aaaa000000000000.yaml"));
+  CHECK(found.why == "this machine's fingerprint");
+  CHECK_FALSE(found.off());
+  setenv("CCT_PROFILE", "/elsewhere/p.yaml", 1);
+  CHECK(cct::choose_profile("aaaa000000000000").path == "/elsewhere/p.yaml");
+  setenv("CCT_PROFILE", "none", 1);
+  const cct::ProfileChoice off = cct::choose_profile("aaaa000000000000");
+  CHECK(off.path.empty());
+  CHECK(off.why == "CCT_PROFILE=none");
+  CHECK(off.off());
+  unsetenv("CCT_PROFILE_PATH");
+}
+
 TEST_CASE("profile: bytes that are not UTF-8 are refused with their line; UTF-8 round-trips",
           "[profile]") {
   // yaml-cpp would read them and write each as U+FFFD: a profile rewritten

@@ -140,11 +140,16 @@ std::vector<std::string> profile_dirs();
 
 // The profile file the runtime uses on this machine and why: CCT_PROFILE,
 // else the first file of profile_dirs() that declares this fingerprint.
-// path is empty when there is none.
+// path is empty when there is none. CCT_PROFILE=none turns profiles off:
+// the built-in defaults (and CCT_FORCE) whatever the directories hold, as
+// a baseline to compare a profile against, and for the test suite, which
+// must not depend on what a user's tuning left in build/profiles.
 struct ProfileChoice {
   std::string path;
-  std::string why;  // "CCT_PROFILE" or "this machine's fingerprint"
+  std::string why;   // "CCT_PROFILE", "this machine's fingerprint" or kProfileOff
+  bool off() const;  // CCT_PROFILE=none
 };
+inline constexpr const char* kProfileOff = "CCT_PROFILE=none";
 ProfileChoice choose_profile(const std::string& fingerprint);
 
 // Where ccautotune writes by default, so that the runtime finds it: the

@@ -1,0 +1,50 @@
+# Sourced by the test scripts here, right after their set line, as
+#   source "$(dirname "$0")/lib.sh"
+# (and by tests/cluster/fixture.sh, which the tests on emulated hosts
+# source instead). Gives:
+#   $dir      a fresh scratch directory, removed on any exit;
+#   $out $err the files $dir/out and $dir/err, made empty, for one
+#             program's stdout and stderr;
+#   at_exit COMMAND
+#             runs COMMAND (a string, evaluated at exit, so it sees the
+#             variables as they are then) on any exit, before $dir goes,
+#             in the order registered; the script's exit status stays;
+#   fail MESSAGE [FILE...]
+#             prints "FAIL: MESSAGE", then each FILE that exists ($out and
+#             $err, those not empty, when none is named), and exits 1.
+# shellcheck shell=bash
+dir=$(mktemp -d -t cct-test.XXXXXX) || { echo "FAIL: no scratch directory"; exit 1; }
+cct_at_exit=()
+at_exit() {
+  cct_at_exit+=("$1")
+}
+cct_exit() {
+  local cct_status=$? cct_command
+  set +eu  # the script is ending: every command here gets its turn
+  for cct_command in ${cct_at_exit[@]+"${cct_at_exit[@]}"}; do
+    eval "$cct_command"
+  done
+  rm -rf "$dir"
+  exit "$cct_status"
+}
+trap cct_exit EXIT
+out=$dir/out
+err=$dir/err
+: >"$out"
+: >"$err"
+
+fail() {
+  echo "FAIL: $1"
+  shift
+  local file
+  if [ $# -eq 0 ]; then
+    for file in "$out" "$err"; do
+      if [ -s "$file" ]; then cat "$file"; fi
+    done
+  else
+    for file in "$@"; do
+      if [ -e "$file" ]; then cat "$file"; fi
+    done
+  fi
+  exit 1
+}
