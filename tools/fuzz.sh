@@ -5,29 +5,37 @@
 # crashes; crash inputs and logs go to a temporary directory it names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source tools/phases.sh
+source tools/compiler_cache.sh
 seconds=${1:-60}
 build=${CCT_FUZZ_BUILD_DIR:-build-fuzz}
 targets=(profile force fabric results_csv)
 
-CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCT_FUZZ=ON \
-  -DCCT_BUILD_TESTS=OFF >/dev/null
-# Only the fuzzers and the libraries they link, not the whole tree.
-cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
+configure_and_build() {
+  CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCT_FUZZ=ON \
+    -DCCT_BUILD_TESTS=OFF >/dev/null
+  # Only the fuzzers and the libraries they link, not the whole tree.
+  cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
+}
+phase "fuzzer build" configure_and_build
 
-out=$(mktemp -d -t cct-fuzz.XXXXXX)
-echo "fuzz: ${seconds}s per target; crash inputs and logs in $out"
-failed=()
-for t in "${targets[@]}"; do
-  # New inputs go to a scratch directory: the committed seeds stay as they
-  # are. An input that takes over 30 s counts as a crash (a hang).
-  mkdir -p "$out/$t-corpus"
-  if "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=30 -artifact_prefix="$out/$t-" \
-    "$out/$t-corpus" "fuzz/corpus/$t" >"$out/$t.log" 2>&1; then
-    echo "fuzz: $t: ok, $(grep -o 'Done [0-9]* runs' "$out/$t.log" | tail -n 1)"
-  else
-    failed+=("$t")
-    tail -n 40 "$out/$t.log"
-    echo "fuzz: $t: FAILED; log $out/$t.log, input $out/$t-*"
-  fi
-done
-[ ${#failed[@]} -eq 0 ] || { echo "fuzz: failed: ${failed[*]}" >&2; exit 1; }
+run_each() {
+  out=$(mktemp -d -t cct-fuzz.XXXXXX)
+  echo "fuzz: ${seconds}s per target; crash inputs and logs in $out"
+  failed=()
+  for t in "${targets[@]}"; do
+    # New inputs go to a scratch directory: the committed seeds stay as they
+    # are. An input that takes over 30 s counts as a crash (a hang).
+    mkdir -p "$out/$t-corpus"
+    if "$build/bin/fuzz_$t" -max_total_time="$seconds" -timeout=30 -artifact_prefix="$out/$t-" \
+      "$out/$t-corpus" "fuzz/corpus/$t" >"$out/$t.log" 2>&1; then
+      echo "fuzz: $t: ok, $(grep -o 'Done [0-9]* runs' "$out/$t.log" | tail -n 1)"
+    else
+      failed+=("$t")
+      tail -n 40 "$out/$t.log"
+      echo "fuzz: $t: FAILED; log $out/$t.log, input $out/$t-*"
+    fi
+  done
+  [ ${#failed[@]} -eq 0 ] || { echo "fuzz: failed: ${failed[*]}" >&2; return 1; }
+}
+phase fuzzers run_each

@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
-# Quick start, command 2: set up, build, and run the whole test suite; then
-# the suite again under ASan+UBSan (tools/sanitize.sh) and each fuzzer for
-# $CCT_FUZZ_SECONDS (default 30) seconds (tools/fuzz.sh); see
-# docs/reliability.md. CCT_SANITIZERS=0 runs the normal suite only. Extra
-# arguments go to the normal suite's ctest.
+# Quick start, command 2: set up, build, and run the normal test suite,
+# two tests at a time (ctest -j2; the tests that cannot share the machine
+# run alone: tests/CMakeLists.txt), then say how long each phase took
+# (tools/phases.sh; the README says how long on a fresh machine). Extra
+# arguments go to ctest. .ci/run runs this, then the sanitizers' share of
+# the suite and the fuzzers (docs/reliability.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# chromium renders the HTML report in its test (skipped without it); clang
-# and its runtime libraries (libFuzzer) build the fuzzers; iproute2 makes
-# the emulated hosts of tests/cluster (ip, tc).
-CCT_EXTRA_PACKAGES="chromium clang libclang-rt-14-dev iproute2" tools/setup.sh
+source tools/phases.sh
+# chromium renders the HTML report in its test (skipped without it);
+# iproute2 makes the emulated hosts of tests/cluster (ip, tc).
+CCT_EXTRA_PACKAGES="chromium iproute2 ${CCT_EXTRA_PACKAGES:-}" tools/setup.sh
 build=${CCT_BUILD_DIR:-build}
-status=0
-(cd "$build" && ctest --output-on-failure --timeout 600 "$@") || status=$?
-# ctest shows a skipped test's name only; its reason is in the log.
-grep -h '^SKIP: ' "$build"/Testing/Temporary/LastTest*.log 2>/dev/null | sort -u || true
-[ "$status" -eq 0 ] || exit "$status"
-if [ "${CCT_SANITIZERS:-1}" != 0 ]; then
-  tools/sanitize.sh
-  tools/fuzz.sh "${CCT_FUZZ_SECONDS:-30}"
-fi
+suite() {
+  local status=0
+  (cd "$build" && ctest --output-on-failure --timeout 600 -j2 "$@") || status=$?
+  # ctest shows a skipped test's name only; its reason is in the log.
+  grep -h '^SKIP: ' "$build"/Testing/Temporary/LastTest*.log 2>/dev/null | sort -u || true
+  return "$status"
+}
+phase suite suite "$@"

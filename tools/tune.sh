@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Quick start, command 1: set up, build, and tune this machine.
-# Arguments are passed on to ccautotune (see ccautotune --help).
+# Quick start, command 1: set up, build what tuning needs (the cct_tuning
+# target: no test suite), and tune this machine, then say how long set-up
+# and tuning took (tools/phases.sh). Arguments are passed on to ccautotune
+# (see ccautotune --help).
 #
 # With Open MPI (setup.sh installs it) the tuner runs as an MPI job (one
 # rank per core), so the MPI library's own collectives are measured beside
@@ -9,7 +11,8 @@
 # launcher takes (--np, --fabric), keep ccautotune's own launcher.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/setup.sh
+source tools/phases.sh
+tools/setup.sh cct_tuning
 launcher=(--launcher mpirun)
 command -v mpirun >/dev/null || launcher=()
 for arg in "$@"; do
@@ -17,4 +20,4 @@ for arg in "$@"; do
     --launcher | --launcher=* | --np | --np=* | --fabric | --fabric=* | --help | -h) launcher=() ;;
   esac
 done
-exec "${CCT_BUILD_DIR:-build}/bin/ccautotune" "${launcher[@]}" "$@"
+phase tuning "${CCT_BUILD_DIR:-build}/bin/ccautotune" "${launcher[@]}" "$@"
