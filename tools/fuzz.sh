@@ -11,6 +11,8 @@ seconds=${1:-60}
 build=${CCT_FUZZ_BUILD_DIR:-build-fuzz}
 targets=(profile force fabric results_csv)
 
+# Debian's clang 14, and its runtime libraries with libFuzzer.
+phase "fuzzer packages" tools/packages.sh clang libclang-rt-14-dev
 configure_and_build() {
   CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCT_FUZZ=ON \
     -DCCT_BUILD_TESTS=OFF >/dev/null
