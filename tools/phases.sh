@@ -17,6 +17,8 @@ cct_phases_first=$(($(wc -l <"$CCT_PHASES_FILE") + 1))
 cct_phases_script=$(basename "$0")
 cct_phases_start=$(date +%s)
 
+# COMMAND may be a function: it runs where set -e does not stop it (as
+# the left of ||), so a function chains its steps with && or returns.
 phase() {
   local name=$1 start status=0
   shift

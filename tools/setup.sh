@@ -13,8 +13,8 @@ source tools/compiler_cache.sh
 configure_and_build() {
   local build=${CCT_BUILD_DIR:-build} targets=()
   [ $# -eq 0 ] || targets=(--target "$@")
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
-  cmake --build "$build" -j2 "${targets[@]}"
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-RelWithDebInfo}" >/dev/null &&
+    cmake --build "$build" -j2 "${targets[@]}"
 }
 
 read -ra extra <<<"${CCT_EXTRA_PACKAGES:-}"
