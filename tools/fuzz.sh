@@ -12,7 +12,7 @@ build=${CCT_FUZZ_BUILD_DIR:-build-fuzz}
 targets=(profile force fabric results_csv)
 
 # Debian's clang 14, and its runtime libraries with libFuzzer.
-phase "fuzzer packages" tools/packages.sh clang libclang-rt-14-dev
+phase packages tools/packages.sh clang libclang-rt-14-dev
 # -O1 with line tables only (libFuzzer's documentation builds with -O1):
 # a quicker build than -O2 -g, and crash reports keep their lines. Only the
 # fuzzers and the libraries they link, not the whole tree.
@@ -23,7 +23,7 @@ configure_and_build() {
     -DCCT_BUILD_TESTS=OFF >/dev/null &&
     cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
 }
-phase "fuzzer build" configure_and_build
+phase build configure_and_build
 
 run_each() {
   out=$(mktemp -d -t cct-fuzz.XXXXXX)

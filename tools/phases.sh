@@ -1,8 +1,9 @@
 # Where a script's time goes, sourced by tools/tune.sh, tools/test.sh,
 # tools/sanitize.sh, tools/fuzz.sh and .ci/run.
 #
-#   phase NAME COMMAND...   runs COMMAND, records NAME, its seconds and its
-#                           result; returns COMMAND's status
+#   phase NAME COMMAND...   runs COMMAND, records the script's name, NAME,
+#                           its seconds and its result; returns COMMAND's
+#                           status
 #
 # At exit (failed or not) a script that sourced this prints one line per
 # phase it ran, those of the scripts it called included (they share
@@ -24,18 +25,19 @@ phase() {
   shift
   start=$(date +%s)
   "$@" || status=$?
-  printf '%s\t%d\t%s\n' "$name" $(($(date +%s) - start)) \
+  printf '%s\t%s\t%d\t%s\n' "$cct_phases_script" "$name" $(($(date +%s) - start)) \
     "$([ "$status" -eq 0 ] && echo ok || echo "FAILED (status $status)")" >>"$CCT_PHASES_FILE"
   return "$status"
 }
 
 cct_phases_summary() {
-  local status=$? name seconds result
+  local status=$? script name seconds result
   echo "$cct_phases_script: time per phase"
-  while IFS=$'\t' read -r name seconds result; do
-    printf '  %-18s %5d s  %s\n' "$name" "$seconds" "$result"
+  while IFS=$'\t' read -r script name seconds result; do
+    printf '  %-24s %5d s  %s\n' "$script $name" "$seconds" "$result"
   done < <(tail -n +"$cct_phases_first" "$CCT_PHASES_FILE")
-  printf '  %-18s %5d s  (exit status %d)\n' "whole script" $(($(date +%s) - cct_phases_start)) "$status"
+  printf '  %-24s %5d s  (exit status %d)\n' "$cct_phases_script in all" \
+    $(($(date +%s) - cct_phases_start)) "$status"
   [ -z "${cct_phases_own_file:-}" ] || rm -f "$CCT_PHASES_FILE"
   return "$status"
 }

@@ -25,7 +25,7 @@ configure_and_build() {
     >/dev/null &&
     cmake --build "$build" -j2
 }
-phase "sanitizer build" configure_and_build
+phase build configure_and_build
 
 # Leak checking is on (tests/CMakeLists.txt turns it off for the tests
 # that start MPI programs). Those tests LD_PRELOAD the interposer into
@@ -36,4 +36,4 @@ export ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0
 export UBSAN_OPTIONS=print_stacktrace=1
 share=$(tools/sanitizer_share.py "$build")
 suite() { (cd "$build" && ctest --output-on-failure --timeout 600 -j2 -I "$share" "$@"); }
-phase "sanitizer suite" suite "$@"
+phase suite suite "$@"
