@@ -26,9 +26,9 @@ configure_and_build() {
 phase build configure_and_build
 
 run_each() {
+  local out failed=() t
   out=$(mktemp -d -t cct-fuzz.XXXXXX)
   echo "fuzz: ${seconds}s per target; crash inputs and logs in $out"
-  failed=()
   for t in "${targets[@]}"; do
     # New inputs go to a scratch directory: the committed seeds stay as they
     # are. An input that takes over 30 s counts as a crash (a hang).
