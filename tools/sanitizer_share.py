@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Which tests tools/sanitize.sh runs under ASan+UBSan, and why.
 
-The whole suite under the sanitizers takes some 30 minutes on 2 cores, which
-CI's budget (.ci/run within 45 minutes on an idle machine) cannot hold beside
-the normal suite and the fuzzers. So every run takes the tests where the
-sanitizers find the most (ALWAYS), and one of ROTATION_GROUPS groups of the
+The whole suite under the sanitizers is CI's longest step (758 s at -O1 on
+2 cores, docs/reliability.md) and grows with every test, while .ci/run must
+stay within 45 minutes on an idle machine. So every run takes the tests
+where the sanitizers find the most (ALWAYS), and one of ROTATION_GROUPS of the
 rest, chosen by the commit: each of those runs under the sanitizers every
 ROTATION_GROUPS commits, and a commit always runs the same group, so a
 finding can be reproduced. LEFT_OUT never runs under them.
