@@ -104,6 +104,11 @@ def main():
             chosen.append(number)
     for key, count in always.items():
         say(f"always {key}{f' ({count} test cases)' if key.endswith(':') else ''}: {ALWAYS[key]}")
+    # A name in the tables that no test has (renamed, removed) would
+    # silently move that test to the rotation, or run what was left out.
+    unknown = (set(ALWAYS) - set(always)) | (set(LEFT_OUT) - set(left_out))
+    if unknown:
+        sys.exit(f"sanitizer_share: no test named {', '.join(sorted(unknown))}: mend the tables")
     say(f"rotating: group {group} of {ROTATION_GROUPS} ({why}): {', '.join(rotating) or 'none'}")
     for name in left_out:
         say(f"left out {name}: {LEFT_OUT[name]}")
