@@ -8,8 +8,11 @@ namespace cct::plugins::allreduce {
 RecursiveDoubling::RecursiveDoubling(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm) {}
 
-// Both partners of a step compute acc (op) theirs from the same two operands,
-// so every rank ends with bit-identical results, floating point included.
+// Both partners of a step combine the same two operands in the same order,
+// the lower id's first, so every rank ends with bit-identical results,
+// floating point included: + and * are commutative bit for bit, but min and
+// max keep their first operand when the two compare equal (+0 and -0), and
+// a NaN's payload depends on the order too.
 void RecursiveDoubling::run(const cct_coll_args& a) {
   if (a.count == 0) return;
   const std::size_t bytes = a.count * elem_size(a);
@@ -20,7 +23,10 @@ void RecursiveDoubling::run(const cct_coll_args& a) {
     for (int d = 1; d < fold.pof2(); d *= 2) {
       const int peer = fold.rank_of(fold.id() ^ d);
       comm_.sendrecv(acc, bytes, peer, tmp, bytes, peer, a.tag);
-      sdk::reduce_local(acc, tmp, a.count, a.dtype, a.op);
+      if (fold.id() < (fold.id() ^ d))
+        sdk::reduce_into(acc, acc, tmp, a.count, a.dtype, a.op);
+      else
+        sdk::reduce_into(acc, tmp, acc, a.count, a.dtype, a.op);
     }
   }
   fold_out(comm_, fold, acc, bytes, a.tag);
