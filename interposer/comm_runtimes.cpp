@@ -1,24 +1,39 @@
 #include "comm_runtimes.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <tuple>
 #include <vector>
 
+#include "cct/error.hpp"
 #include "mpi_bootstrap.hpp"
 #include "reentry.hpp"
 
 namespace cct::interposer {
 namespace {
 
-int keyval = MPI_KEYVAL_INVALID;
-int thread_level = MPI_THREAD_SINGLE;
-// Plugins, topology and profile, loaded once for all communicators.
+// Under MPI_THREAD_MULTIPLE, collectives on different communicators run at
+// once from different threads. What a communicator owns needs no lock (MPI
+// forbids concurrent collectives on one communicator); what they share is
+// made safe here: the keyval and the list of runtimes alive under a lock,
+// taken only when a communicator is made or freed and never across a
+// collective step (ranks locked in different orders would wait for each
+// other); the plugins, topology and profile loaded once; and the last
+// communicator looked up kept per thread.
+std::mutex shared;
+std::atomic<int> keyval{MPI_KEYVAL_INVALID};
+
+// Plugins, topology and profile, loaded once for all communicators (at
+// MPI_Init, or on the first communicator), or why they could not be.
+std::once_flag basis_once;
 std::shared_ptr<const SessionBasis> basis;
+std::string basis_error;
 
 struct Alive {
   MPI_Comm comm;
@@ -26,12 +41,18 @@ struct Alive {
 };
 std::vector<Alive> alive;  // in the order they were made
 
-// The communicator asked about last: programs call most of their collectives
-// on one communicator, and an MPI attribute lookup costs more than the
-// runtime's whole dispatch. Cleared when its entry is deleted, so a freed
-// handle that MPI reuses for a new communicator is looked up afresh; not
-// used under MPI_THREAD_MULTIPLE, where calls may come from several threads.
-Alive last{MPI_COMM_NULL, nullptr};
+// The communicator this thread asked about last: programs call most of
+// their collectives on one communicator, and an MPI attribute lookup costs
+// more than the runtime's whole dispatch. Valid while no runtime was
+// deleted since (`deletions`): a freed handle that MPI reuses for a new
+// communicator is then looked up afresh, whichever thread freed it.
+struct LastLookedUp {
+  MPI_Comm comm;
+  CommRuntime* entry;  // null: nothing cached
+  uint64_t deletions;
+};
+[[gnu::tls_model("initial-exec")]] thread_local LastLookedUp last;
+std::atomic<uint64_t> deletions{0};
 
 // With CCT_STATS, the rows of the communicators this process was rank 0 of,
 // summed by (label, collective, algorithm), world first, then self, then by
@@ -61,22 +82,35 @@ void gather_stats(CommRuntime& entry) {
 int delete_runtime(MPI_Comm, int, void* value, void*) {
   auto* entry = static_cast<CommRuntime*>(value);
   Reentry inside;
-  gather_stats(*entry);
-  std::erase_if(alive, [&](const Alive& a) { return a.entry == entry; });
-  if (last.entry == entry) last = {MPI_COMM_NULL, nullptr};
+  deletions.fetch_add(1, std::memory_order_release);
+  {
+    const std::lock_guard<std::mutex> lock(shared);
+    gather_stats(*entry);
+    std::erase_if(alive, [&](const Alive& a) { return a.entry == entry; });
+  }
   delete entry;  // the session's teardown is collective over the communicator
   return MPI_SUCCESS;
 }
 
 // Why the runtime cannot serve comm, or "". Every rank reaches the same
-// verdict: each test is about the communicator as a whole.
+// verdict: the test is about the communicator as a whole.
 std::string refusal(MPI_Comm comm) {
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
-  if (inter) return "an intercommunicator";
-  if (thread_level == MPI_THREAD_MULTIPLE)
-    return "MPI_THREAD_MULTIPLE (the runtime is not thread-safe)";
+  if (inter) return "an intercommunicator (the runtime serves intracommunicators)";
   return "";
+}
+
+void load_basis() {
+  std::call_once(basis_once, [] {
+    try {
+      int world_rank = 0;
+      PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+      basis = SessionBasis::load(world_rank == 0);  // one process speaks for the job
+    } catch (const std::exception& e) {
+      basis_error = e.what();
+    }
+  });
 }
 
 // CCT_TRANSPORT when set (to test the mpi transport on one machine), else
@@ -107,64 +141,86 @@ void say_refused_once(MPI_Comm comm, const std::string& why) {
   static std::set<std::string> said;
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
+  const std::lock_guard<std::mutex> lock(shared);
   if (rank == 0 && said.insert(why).second)
     std::cerr << "cct: " << why << " (communicator " << label_of(comm)
               << "); its collectives go to the MPI library (said once per process)\n";
 }
 
+// The session of comm (collective over it), or the reason there is none.
+// Every rank reaches the same outcome: the basis failing to load is the
+// same everywhere, and a session that fails to open on one rank fails on
+// all (the transports agree on their open, cct::TransportInstance).
+void open_session(MPI_Comm comm, CommRuntime& entry) {
+  entry.refused = refusal(comm);
+  if (!entry.refused.empty()) return;
+  load_basis();
+  try {
+    if (!basis) throw Error(basis_error);
+    auto boot = std::make_unique<MpiBootstrap>(comm);
+    const std::string transport = transport_for(*boot);
+    entry.session = std::make_unique<Session>(std::move(boot), Session::Binding::kKeepCurrent,
+                                              transport, basis);
+  } catch (const std::exception& e) {
+    entry.refused = std::string("the runtime failed to open: ") + e.what();
+  }
+}
+
 CommRuntime* make_runtime(MPI_Comm comm) {
   auto entry = std::make_unique<CommRuntime>();
   entry->label = label_of(comm);
-  entry->refused = refusal(comm);
-  if (!entry->refused.empty()) return entry.release();
-  try {
-    if (!basis) {
-      int world_rank = 0;
-      PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-      basis = SessionBasis::load(world_rank == 0);  // one process speaks for the job
-    }
-    auto boot = std::make_unique<MpiBootstrap>(comm);
-    const std::string transport = transport_for(*boot);
-    entry->session = std::make_unique<Session>(std::move(boot), Session::Binding::kKeepCurrent,
-                                               transport, basis);
-  } catch (const std::exception& e) {
-    entry->refused = std::string("the runtime failed to open: ") + e.what();
-    say_refused_once(comm, entry->refused);
-  }
+  open_session(comm, *entry);
+  if (!entry->refused.empty()) say_refused_once(comm, entry->refused);
   return entry.release();
+}
+
+int comm_keyval() {
+  if (const int k = keyval.load(std::memory_order_acquire); k != MPI_KEYVAL_INVALID) return k;
+  const std::lock_guard<std::mutex> lock(shared);
+  int k = keyval.load(std::memory_order_relaxed);
+  if (k == MPI_KEYVAL_INVALID) {
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_runtime, &k, nullptr);
+    keyval.store(k, std::memory_order_release);
+  }
+  return k;
 }
 
 }  // namespace
 
 CommRuntime& runtime_of(MPI_Comm comm) {
-  if (comm == last.comm && comm != MPI_COMM_NULL) return *last.entry;
-  if (keyval == MPI_KEYVAL_INVALID)
-    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_runtime, &keyval, nullptr);
+  const uint64_t now = deletions.load(std::memory_order_acquire);
+  if (last.entry != nullptr && last.comm == comm && last.deletions == now) return *last.entry;
+  const int k = comm_keyval();
   void* value = nullptr;
   int found = 0;
-  PMPI_Comm_get_attr(comm, keyval, &value, &found);
+  PMPI_Comm_get_attr(comm, k, &value, &found);
   CommRuntime* entry = static_cast<CommRuntime*>(value);
   if (!found) {
     entry = make_runtime(comm);
-    PMPI_Comm_set_attr(comm, keyval, entry);
+    PMPI_Comm_set_attr(comm, k, entry);
+    const std::lock_guard<std::mutex> lock(shared);
     alive.push_back({comm, entry});
   }
-  if (thread_level != MPI_THREAD_MULTIPLE) last = {comm, entry};
+  last = {comm, entry, now};
   return *entry;
 }
 
-void set_thread_level(int provided) {
-  thread_level = provided;
+void start() {
+  load_basis();
 }
 
+// MPI_Finalize is called by one thread, after the others are done with MPI.
 void finish() {
-  if (keyval == MPI_KEYVAL_INVALID) return;
-  while (!alive.empty()) {
-    const Alive first = alive.front();
-    PMPI_Comm_delete_attr(first.comm, keyval);  // runs delete_runtime, which drops it
-    if (!alive.empty() && alive.front().entry == first.entry) alive.erase(alive.begin());
+  if (const int k = keyval.load(std::memory_order_acquire); k != MPI_KEYVAL_INVALID) {
+    while (!alive.empty()) {
+      const Alive first = alive.front();
+      PMPI_Comm_delete_attr(first.comm, k);  // runs delete_runtime, which drops it
+      if (!alive.empty() && alive.front().entry == first.entry) alive.erase(alive.begin());
+    }
+    int freed = k;
+    PMPI_Comm_free_keyval(&freed);
+    keyval.store(MPI_KEYVAL_INVALID, std::memory_order_release);
   }
-  PMPI_Comm_free_keyval(&keyval);
   basis.reset();
 }
 

@@ -7,8 +7,10 @@
 // finish() destroys the rest before MPI_Finalize. Its transport is shm on
 // one node and mpi across nodes (CCT_TRANSPORT overrides). A communicator
 // the runtime cannot serve keeps the reason instead, and all its calls go
-// to the MPI library: an intercommunicator, MPI_THREAD_MULTIPLE, or a
-// failure to open (printed once, with the cause).
+// to the MPI library: an intercommunicator, or a failure to open (said on
+// stderr by the communicator's rank 0 once per process and reason, whatever
+// CCT_STATS and CCT_LOG say). Safe under every thread level: see
+// comm_runtimes.cpp.
 #pragma once
 
 #include <mpi.h>
@@ -32,8 +34,10 @@ struct CommRuntime {
 // The runtime of comm, made on first use. Collective over comm then.
 CommRuntime& runtime_of(MPI_Comm comm);
 
-// The thread level MPI_Init_thread provided.
-void set_thread_level(int provided);
+// Loads what the runtimes of all communicators share (plugins, topology,
+// profile), so that the first collective does not pay for it; a failure is
+// said on the first communicator. Call after MPI is initialised.
+void start();
 
 // Destroys every runtime still alive, in the order they were made
 // (collective over each one's communicator). Call before PMPI_Finalize.

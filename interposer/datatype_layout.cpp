@@ -1,8 +1,10 @@
 #include "datatype_layout.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 
 namespace cct::interposer {
 namespace {
@@ -171,9 +173,10 @@ Flattened flatten_named(MPI_Datatype type) {
 // Named types are never freed, so no derived type ever gets one's handle:
 // they are kept by handle and looked up before MPI is asked anything, which
 // makes the common call (MPI_INT, MPI_BYTE, MPI_DOUBLE) cost one lookup
-// instead of five MPI calls.
+// instead of five MPI calls. Per thread, so that looking up needs no lock
+// while another thread adds a type.
 std::map<MPI_Datatype, Flattened>& named_types() {
-  static std::map<MPI_Datatype, Flattened> named;
+  static thread_local std::map<MPI_Datatype, Flattened> named;
   return named;
 }
 
@@ -185,23 +188,40 @@ int delete_flattened(MPI_Datatype, int, void* value, void*) {
   return MPI_SUCCESS;
 }
 
-int map_keyval = MPI_KEYVAL_INVALID;
+// Guards making the keyval and setting a description: two threads meeting
+// a new type at once both walk it, and the second to set keeps the first's
+// (setting another would delete the one the first thread holds).
+std::mutex setting;
+std::atomic<int> map_keyval{MPI_KEYVAL_INVALID};
+
+int keyval() {
+  if (const int k = map_keyval.load(std::memory_order_acquire); k != MPI_KEYVAL_INVALID) return k;
+  const std::lock_guard<std::mutex> lock(setting);
+  int k = map_keyval.load(std::memory_order_relaxed);
+  if (k == MPI_KEYVAL_INVALID) {
+    PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, delete_flattened, &k, nullptr);
+    map_keyval.store(k, std::memory_order_release);
+  }
+  return k;
+}
 
 const Flattened& derived(MPI_Datatype type) {
-  if (map_keyval == MPI_KEYVAL_INVALID)
-    PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, delete_flattened, &map_keyval, nullptr);
+  const int k = keyval();
   void* value = nullptr;
   int found = 0;
-  PMPI_Type_get_attr(type, map_keyval, &value, &found);
+  PMPI_Type_get_attr(type, k, &value, &found);
+  if (found) return *static_cast<const Flattened*>(value);
+  auto flattened = std::make_unique<Flattened>();
+  flattened->shape = shape_of(type);
+  const Contents contents(type);
+  Runs runs;
+  flattened->done = walk(contents, runs);
+  if (flattened->done) flattened->map = runs.take();
+  const std::lock_guard<std::mutex> lock(setting);
+  PMPI_Type_get_attr(type, k, &value, &found);
   if (!found) {
-    auto flattened = std::make_unique<Flattened>();
-    flattened->shape = shape_of(type);
-    const Contents contents(type);
-    Runs runs;
-    flattened->done = walk(contents, runs);
-    if (flattened->done) flattened->map = runs.take();
     value = flattened.release();
-    PMPI_Type_set_attr(type, map_keyval, value);
+    PMPI_Type_set_attr(type, k, value);
   }
   return *static_cast<const Flattened*>(value);
 }

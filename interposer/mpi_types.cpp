@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <vector>
 
 namespace cct::interposer {
 namespace {
@@ -18,14 +19,34 @@ constexpr cct_datatype integer() {
   }
 }
 
-}  // namespace
+struct TypeEntry {
+  MPI_Datatype mpi;
+  cct_datatype cct;
+};
 
-std::optional<cct_datatype> datatype_of(MPI_Datatype type) {
-  // MPI_Datatype handles are pointers in Open MPI, not constants: no switch.
-  const struct {
-    MPI_Datatype mpi;
-    cct_datatype cct;
-  } table[] = {
+// A Fortran type's size is the Fortran compiler's (INTEGER may be 4 or 8
+// bytes), known to MPI, not to C: asked once, after MPI_Init. A type of a
+// size cct has no number for (or 0: a library built without Fortran) is
+// left out, and left to the library.
+void add_fortran(std::vector<TypeEntry>& table, MPI_Datatype type, bool real) {
+  int size = 0;
+  PMPI_Type_size(type, &size);
+  if (real) {
+    if (size == 4) table.push_back({type, CCT_FLOAT});
+    if (size == 8) table.push_back({type, CCT_DOUBLE});
+    return;
+  }
+  switch (size) {
+    case 1: table.push_back({type, CCT_INT8}); break;
+    case 2: table.push_back({type, CCT_INT16}); break;
+    case 4: table.push_back({type, CCT_INT32}); break;
+    case 8: table.push_back({type, CCT_INT64}); break;
+    default: break;
+  }
+}
+
+std::vector<TypeEntry> make_table() {
+  std::vector<TypeEntry> table = {
       {MPI_CHAR, integer<char>()},
       {MPI_SIGNED_CHAR, CCT_INT8},
       {MPI_UNSIGNED_CHAR, CCT_UINT8},
@@ -49,6 +70,19 @@ std::optional<cct_datatype> datatype_of(MPI_Datatype type) {
       {MPI_FLOAT, CCT_FLOAT},
       {MPI_DOUBLE, CCT_DOUBLE},
   };
+  for (MPI_Datatype t : {MPI_INTEGER, MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8})
+    add_fortran(table, t, false);
+  for (MPI_Datatype t : {MPI_REAL, MPI_DOUBLE_PRECISION, MPI_REAL4, MPI_REAL8})
+    add_fortran(table, t, true);
+  return table;
+}
+
+}  // namespace
+
+std::optional<cct_datatype> datatype_of(MPI_Datatype type) {
+  // MPI_Datatype handles are pointers in Open MPI, not constants: no switch.
+  // Made on the first reduction (after MPI_Init), once for all threads.
+  static const std::vector<TypeEntry> table = make_table();
   for (const auto& entry : table)
     if (entry.mpi == type) return entry.cct;
   return std::nullopt;

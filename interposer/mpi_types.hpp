@@ -1,11 +1,11 @@
 // The MPI interposer: which MPI datatypes and operators the runtime can
 // take as they are.
 //
-// Only predefined datatypes that are one plain number of a size and kind
-// cct has (MPI_INT, MPI_DOUBLE, MPI_UINT8_T, ...) and the four predefined
-// operators cct has map; everything else (derived and pair types, long
-// double, complex, logical and bitwise operators, MAXLOC, user operators)
-// is left to the MPI library.
+// Only predefined datatypes (C and Fortran) that are one plain number of a
+// size and kind cct has (MPI_INT, MPI_DOUBLE, MPI_UINT8_T, MPI_INTEGER,
+// MPI_DOUBLE_PRECISION, ...) and the four predefined operators cct has map; everything else
+// (derived and pair types, long double, complex, logical and bitwise operators, MAXLOC, user
+// operators) is left to the MPI library.
 #pragma once
 
 #include <mpi.h>

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cct/error.hpp"
+#include "per_thread.hpp"
 
 namespace cct::interposer {
 namespace {
@@ -17,10 +18,8 @@ struct PackCount {
   uint64_t calls = 0, packed = 0, unpacked = 0;
 };
 
-std::array<PackCount, CCT_COLLECTIVE_COUNT>& pack_counts() {
-  static std::array<PackCount, CCT_COLLECTIVE_COUNT> by_collective;
-  return by_collective;
-}
+// Counted per thread (per_thread.hpp), by collective.
+using PackCounts = std::array<PackCount, CCT_COLLECTIVE_COUNT>;
 
 // MPI_Pack and MPI_Unpack count in int: a large side goes in pieces of at
 // most INT_MAX bytes.
@@ -80,13 +79,14 @@ unsigned char* Scratch::get(std::size_t bytes) {
   return data_.get();
 }
 
+// Per thread: calls on different communicators may run at once.
 Scratch& send_scratch() {
-  static Scratch scratch;
+  static thread_local Scratch scratch;
   return scratch;
 }
 
 Scratch& receive_scratch() {
-  static Scratch scratch;
+  static thread_local Scratch scratch;
   return scratch;
 }
 
@@ -167,14 +167,21 @@ void Bytes::unpack() {
 
 void count_packing(cct_collective c, const PackTally& tally) {
   if (tally.packed == 0 && tally.unpacked == 0) return;
-  PackCount& count = pack_counts()[c];
+  PackCount& count = PerThread<PackCounts>::mine()[c];
   ++count.calls;
   count.packed += tally.packed;
   count.unpacked += tally.unpacked;
 }
 
 void print_packing(std::ostream& out, int rank) {
-  const auto& counts = pack_counts();
+  PackCounts counts;
+  PerThread<PackCounts>::for_each([&](const PackCounts& thread) {
+    for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {
+      counts[c].calls += thread[c].calls;
+      counts[c].packed += thread[c].packed;
+      counts[c].unpacked += thread[c].unpacked;
+    }
+  });
   if (std::none_of(counts.begin(), counts.end(), [](const PackCount& p) { return p.calls > 0; }))
     return;
   out << "cct: calls run on packed copies of non-contiguous datatypes (rank " << rank << ")\n";

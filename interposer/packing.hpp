@@ -35,8 +35,8 @@ class Scratch {
   std::size_t size_ = 0;
 };
 
-// The interposer's two scratch buffers: a call packs its send side into one
-// and receives into the other.
+// The two scratch buffers of the calling thread: a call packs its send side
+// into one and receives into the other.
 Scratch& send_scratch();
 Scratch& receive_scratch();
 

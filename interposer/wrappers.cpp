@@ -73,17 +73,16 @@ using cct::Runtime;
 
 extern "C" {
 
+// The runtime serves every thread level (comm_runtimes.hpp says how).
 int MPI_Init(int* argc, char*** argv) {
   const int rc = PMPI_Init(argc, argv);
-  int provided = MPI_THREAD_SINGLE;
-  if (rc == MPI_SUCCESS) PMPI_Query_thread(&provided);
-  set_thread_level(provided);
+  if (rc == MPI_SUCCESS) start();
   return rc;
 }
 
 int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
-  if (rc == MPI_SUCCESS) set_thread_level(*provided);
+  if (rc == MPI_SUCCESS) start();
   return rc;
 }
 

@@ -9,8 +9,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/phases.sh
 # chromium renders the HTML report in its test (skipped without it);
-# iproute2 makes the emulated hosts of tests/cluster (ip, tc).
-CCT_EXTRA_PACKAGES="chromium iproute2 ${CCT_EXTRA_PACKAGES:-}" tools/setup.sh
+# iproute2 makes the emulated hosts of tests/cluster (ip, tc); gfortran
+# builds the Fortran programs the interposer is tested under, and
+# python3-mpi4py runs a Python one (each test skips with the reason
+# without them).
+CCT_EXTRA_PACKAGES="chromium iproute2 gfortran python3-mpi4py ${CCT_EXTRA_PACKAGES:-}" \
+  tools/setup.sh
 build=${CCT_BUILD_DIR:-build}
 suite() {
   local status=0

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <vector>
 
@@ -60,7 +61,7 @@ MpiBootstrap::MpiBootstrap(MPI_Comm comm) {
   check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
   // Names of shared segments must be the same on every rank and unique to
   // this job: rank 0's pid and a per-process counter, broadcast.
-  static int counter = 0;
+  static std::atomic<int> counter{0};
   long id[2] = {static_cast<long>(getpid()), counter++};
   check(MPI_Bcast(id, 2, MPI_LONG, 0, comm_), "MPI_Bcast");
   key_ = "cct-" + std::to_string(id[0]) + "-mpi" + std::to_string(id[1]);

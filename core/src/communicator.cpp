@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
+#include <cstring>
 #include <set>
 #include <sstream>
 
@@ -20,15 +22,38 @@ std::string qualified(const AlgorithmEntry& alg) {
   return std::string(collective_name(alg.desc->collective)) + "/" + alg.desc->name;
 }
 
+// probe() is local, so ranks may differ (one rank's environment, a plugin
+// that judges by the rank's own state); were they to act on their own
+// verdicts, the ranks that open would wait in open() for one that does not.
+// So every rank learns every rank's verdict first, and all refuse if one
+// does, naming it. open() then keeps ranks together itself (the ABI's
+// contract: on failure every rank returns an error).
+void agree_on_probe(const TransportEntry& entry, Bootstrap& boot, const cct_bootstrap* c_boot) {
+  struct Verdict {
+    char refused = 0;
+    char why[sizeof(cct_error::message)] = "";
+  } mine;
+  cct_error err{};
+  if (entry.desc->probe(c_boot, &err) != CCT_OK) {
+    mine.refused = 1;
+    std::snprintf(mine.why, sizeof mine.why, "%s", err.message);
+  }
+  std::vector<Verdict> all(static_cast<std::size_t>(boot.size()));
+  boot.allgather(&mine, all.data(), sizeof mine);
+  for (std::size_t r = 0; r < all.size(); ++r)
+    if (all[r].refused)
+      throw Error(std::string("transport '") + entry.desc->name + "' cannot serve this job" +
+                      (all.size() > 1 ? " (rank " + std::to_string(r) + ")" : "") + ": " +
+                      std::string(all[r].why, strnlen(all[r].why, sizeof all[r].why)),
+                  CCT_ERR_UNSUPPORTED);
+}
+
 }  // namespace
 
 TransportInstance::TransportInstance(const TransportEntry& entry, Bootstrap& boot) : entry_(entry) {
   const cct_bootstrap* c_boot = boot.c_view(entry.abi_version);
+  agree_on_probe(entry, boot, c_boot);
   cct_error err{};
-  if (entry.desc->probe(c_boot, &err) != CCT_OK)
-    throw Error(
-        std::string("transport '") + entry.desc->name + "' cannot serve this job: " + err.message,
-        CCT_ERR_UNSUPPORTED);
   if (cct_status s = entry.desc->open(c_boot, &inst_, &err); s != CCT_OK)
     throw Error(std::string("transport '") + entry.desc->name + "' failed to open: " + err.message,
                 s);

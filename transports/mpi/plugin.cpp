@@ -201,15 +201,35 @@ cct_status probe(const cct_bootstrap* boot, cct_error* err) {
 }
 
 // The transport's own communicator: a duplicate of the one the bootstrap
-// runs on (collective over exactly its ranks).
+// runs on (collective over exactly its ranks). A duplicate that failed on
+// some rank fails the open on every rank, naming it: agreed over the
+// bootstrap, since the ranks that succeeded would otherwise go on to use
+// their duplicate with ranks that have none.
 MPI_Comm communicator_of(const cct_bootstrap& boot) {
   if (boot.mpi_comm == nullptr)
     throw sdk::Unsupported(
         "the ranks were not started as an MPI communicator (no mpi_comm in "
         "the bootstrap)");
   MPI_Comm comm = MPI_COMM_NULL;
-  if (MPI_Comm_dup(*static_cast<const MPI_Comm*>(boot.mpi_comm), &comm) != MPI_SUCCESS)
-    throw sdk::TransportError(CCT_ERR_TRANSPORT, "mpi transport: MPI_Comm_dup failed");
+  const int rc = MPI_Comm_dup(*static_cast<const MPI_Comm*>(boot.mpi_comm), &comm);
+  struct Outcome {
+    char failed = 0;
+    char why[MPI_MAX_ERROR_STRING] = "";
+  } mine;
+  if (rc != MPI_SUCCESS || comm == MPI_COMM_NULL) {
+    mine.failed = 1;
+    int length = 0;
+    MPI_Error_string(rc, mine.why, &length);
+  }
+  std::vector<Outcome> all(static_cast<std::size_t>(boot.size));
+  if (boot.allgather(boot.ctx, &mine, all.data(), sizeof mine) != CCT_OK)
+    throw sdk::TransportError(CCT_ERR_TRANSPORT, "mpi transport: the bootstrap allgather failed");
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (!all[r].failed) continue;
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    throw sdk::TransportError(CCT_ERR_TRANSPORT, "mpi transport: MPI_Comm_dup failed on rank " +
+                                                     std::to_string(r) + ": " + all[r].why);
+  }
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   return comm;
 }

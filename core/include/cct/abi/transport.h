@@ -265,7 +265,8 @@ typedef struct cct_transport_desc {
   cct_cost_hints hints;
   /* Can this transport serve the communicator described by boot? Returns
    * CCT_OK or CCT_ERR_UNSUPPORTED with the reason (e.g. "ranks on 2 nodes
-   * and shm is node-local"). Local: no communication. */
+   * and shm is node-local"). Local: no communication. The host calls it on
+   * every rank and calls open() only where no rank refused. */
   cct_status (*probe)(const cct_bootstrap* boot, cct_error* err);
   /* Collective over the bootstrap's ranks. On success *out is valid until
    * close(). On failure every rank returns an error and nothing leaks. */

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The interposer (libcct_mpi.so) against the MPI library on random calls:
+# tests/mpi/differential_check runs every call of a random sequence of the
+# 16 collectives as MPI_<X> (the interposer) and as PMPI_<X> (Open MPI) and
+# compares the buffers. Checked: no difference
+#  1. on 4 ranks, 100000 calls, the default algorithms, and the runtime's
+#     CCT_STATS tables show that it took calls;
+#  2. on 2 and 3 ranks, fewer calls;
+#  3. on 3 and 4 ranks (8 runs) with CCT_FORCE choosing, per collective, a random
+#     algorithm among those that run on one node (from ccinfo's list, the
+#     choice drawn from the run's seed and printed), so that runs over time
+#     cover many algorithms.
+# Every run prints its seed; a failure replays with
+#   mpirun -np <np> -x LD_PRELOAD=<libcct_mpi.so> [-x CCT_FORCE=...] \
+#     <differential_check> --seed <seed> --calls <calls>
+# Each run is bounded in time (--seconds); the whole takes about 20 s here.
+# usage: mpi_differential.sh <differential_check> <libcct_mpi.so> <ccinfo>
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+program=$1
+interposer=$2
+ccinfo=$3
+# The interposer's CCT_STATS rows: communicators, count, collective, algorithm, ...
+row='^[a-z0-9=]+ +[0-9]+ +[a-z_]+ +[a-z_]'
+
+new_seed() {
+  od -An -N6 -tu8 /dev/urandom | tr -d ' '
+}
+
+# run <name> <np> <calls> <seconds> <seed> [mpirun options...]: one run,
+# which must end with 0 differences.
+run() {
+  local name=$1 np=$2 calls=$3 seconds=$4 seed=$5
+  shift 5
+  echo "$name: np $np, seed $seed, $calls calls"
+  mpirun --allow-run-as-root --oversubscribe -np "$np" -x LD_PRELOAD="$interposer" \
+    -x CCT_STATS=1 "$@" "$program" --seed "$seed" --calls "$calls" --seconds "$seconds" \
+    >"$out" 2>"$err" || fail "$name: np $np, seed $seed: exit status $?"
+  grep -q "^differential_check: $np ranks, seed $seed, [0-9]* calls, 0 differences$" "$out" ||
+    fail "$name: np $np, seed $seed: differences (or no summary)"
+  grep '^differential_check: [0-9]* ranks' "$out"
+}
+
+# 1. 4 ranks, the default algorithms, every one of the 10^5 calls made (the
+# bound only guards against a hang; ASan runs it in about half of it):
+# the runtime took calls.
+run default 4 100000 150 "$(new_seed)"
+grep -q "^differential_check: 4 ranks, seed [0-9]*, 100000 calls, 0 differences$" "$out" ||
+  fail "default: fewer than 100000 calls in the time bound"
+grep -Eq "$row" "$err" || fail "default: no CCT_STATS rows: the runtime took no calls"
+grep -Eq "${row}" <(grep -E '^(world|size=4) ' "$err") ||
+  fail "default: no CCT_STATS rows for the 4-rank communicators"
+
+# 2. 2 and 3 ranks.
+for np in 2 3; do
+  run default "$np" 30000 20 "$(new_seed)"
+  grep -Eq "$row" "$err" || fail "np $np: no CCT_STATS rows"
+done
+
+# 3. Forced algorithms. Candidates: what one node can run (p2p, shared
+# memory or the library; not the multinode ones, which need topology
+# levels, nor those needing the RapidIO simulator's mcast, aggregate or
+# atomic).
+declare -A algorithms  # collective -> its candidates
+for entry in $("$ccinfo" | awk '$2 == "needs:" && $3 ~ /^(p2p|shm|library|p2p,shm)$/ &&
+                                $5 !~ /needs_levels/ {print $1}'); do
+  algorithms[${entry%%/*}]+="${entry#*/} "
+done
+[ "${#algorithms[@]}" -eq 16 ] || fail "ccinfo lists algorithms for ${#algorithms[@]} collectives, want 16"
+for np in 4 3 4 3 4 3 4 3; do
+  seed=$(new_seed)
+  RANDOM=$((seed % 32768))  # the choice follows the run's seed
+  force=""
+  for c in $(printf '%s\n' "${!algorithms[@]}" | sort); do
+    read -r -a list <<<"${algorithms[$c]}"
+    force+="$c:0-max:${list[RANDOM % ${#list[@]}]};"
+  done
+  echo "forced: CCT_FORCE=$force"
+  run forced "$np" 20000 10 "$seed" -x CCT_FORCE="$force"
+  grep -Eq "$row" "$err" || fail "forced, np $np, seed $seed: no CCT_STATS rows"
+done
+echo "PASS: the interposer against the MPI library on random calls, 2 to 4 ranks, default and" \
+  "forced algorithms: no difference"
