@@ -31,6 +31,8 @@ ALWAYS = {
     "mpi_collectives": "the interposer on the other eight collectives (counts, displacements, "
     "in place)",
     "mpi_mixed_types": "datatypes: derived, packed, different on each rank",
+    "mpi_differential": "random calls of every collective compared whole with the library's: "
+    "every path of the interposer's buffer handling",
     "failures_stay_small": "bad CCT_FORCE, CCT_LOG and profiles: paths only faults take",
     "profile_end_to_end": "a tuned profile read and applied, and a malformed one refused",
     "stale_segments": "segments of dead processes removed",
