@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cct/error.hpp"
+#include "keyval_once.hpp"
 #include "mpi_bootstrap.hpp"
 #include "reentry.hpp"
 
@@ -175,14 +176,9 @@ CommRuntime* make_runtime(MPI_Comm comm) {
 }
 
 int comm_keyval() {
-  if (const int k = keyval.load(std::memory_order_acquire); k != MPI_KEYVAL_INVALID) return k;
-  const std::lock_guard<std::mutex> lock(shared);
-  int k = keyval.load(std::memory_order_relaxed);
-  if (k == MPI_KEYVAL_INVALID) {
-    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_runtime, &k, nullptr);
-    keyval.store(k, std::memory_order_release);
-  }
-  return k;
+  return keyval_once(keyval, shared, [](int* k) {
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_runtime, k, nullptr);
+  });
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <memory>
 #include <mutex>
 
+#include "keyval_once.hpp"
+
 namespace cct::interposer {
 namespace {
 
@@ -195,14 +197,9 @@ std::mutex setting;
 std::atomic<int> map_keyval{MPI_KEYVAL_INVALID};
 
 int keyval() {
-  if (const int k = map_keyval.load(std::memory_order_acquire); k != MPI_KEYVAL_INVALID) return k;
-  const std::lock_guard<std::mutex> lock(setting);
-  int k = map_keyval.load(std::memory_order_relaxed);
-  if (k == MPI_KEYVAL_INVALID) {
-    PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, delete_flattened, &k, nullptr);
-    map_keyval.store(k, std::memory_order_release);
-  }
-  return k;
+  return keyval_once(map_keyval, setting, [](int* k) {
+    PMPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, delete_flattened, k, nullptr);
+  });
 }
 
 const Flattened& derived(MPI_Datatype type) {
