@@ -2,9 +2,12 @@
 #include "cct/bootstrap.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <vector>
 
 #include "abi_v1.hpp"
+#include "cct/error.hpp"
 
 namespace cct {
 namespace {
@@ -51,6 +54,25 @@ const cct_bootstrap* Bootstrap::c_view(unsigned abi_version) {
   view_.barrier = barrier_trampoline;
   view_.timeout_s = timeout_s();
   return &view_;
+}
+
+void agree(Bootstrap& boot, const std::string& failure, const std::string& what,
+           cct_status status) {
+  struct Verdict {
+    char failed = 0;
+    char why[255] = "";
+  } mine;
+  if (!failure.empty()) {
+    mine.failed = 1;
+    std::snprintf(mine.why, sizeof mine.why, "%s", failure.c_str());
+  }
+  std::vector<Verdict> all(static_cast<std::size_t>(boot.size()));
+  boot.allgather(&mine, all.data(), sizeof mine);
+  for (std::size_t r = 0; r < all.size(); ++r)
+    if (all[r].failed)
+      throw Error(what + (all.size() > 1 ? " on rank " + std::to_string(r) : "") + ": " +
+                      std::string(all[r].why, strnlen(all[r].why, sizeof all[r].why)),
+                  status);
 }
 
 std::string Bootstrap::label() const {

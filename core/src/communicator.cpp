@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdio>
 #include <cstring>
 #include <set>
 #include <sstream>
@@ -25,27 +24,15 @@ std::string qualified(const AlgorithmEntry& alg) {
 // probe() is local, so ranks may differ (one rank's environment, a plugin
 // that judges by the rank's own state); were they to act on their own
 // verdicts, the ranks that open would wait in open() for one that does not.
-// So every rank learns every rank's verdict first, and all refuse if one
-// does, naming it. open() then keeps ranks together itself (the ABI's
-// contract: on failure every rank returns an error).
+// So the ranks agree on them first, and all refuse if one does, naming it.
+// open() then keeps ranks together itself (the ABI's contract: on failure
+// every rank returns an error).
 void agree_on_probe(const TransportEntry& entry, Bootstrap& boot, const cct_bootstrap* c_boot) {
-  struct Verdict {
-    char refused = 0;
-    char why[sizeof(cct_error::message)] = "";
-  } mine;
   cct_error err{};
-  if (entry.desc->probe(c_boot, &err) != CCT_OK) {
-    mine.refused = 1;
-    std::snprintf(mine.why, sizeof mine.why, "%s", err.message);
-  }
-  std::vector<Verdict> all(static_cast<std::size_t>(boot.size()));
-  boot.allgather(&mine, all.data(), sizeof mine);
-  for (std::size_t r = 0; r < all.size(); ++r)
-    if (all[r].refused)
-      throw Error(std::string("transport '") + entry.desc->name + "' cannot serve this job" +
-                      (all.size() > 1 ? " (rank " + std::to_string(r) + ")" : "") + ": " +
-                      std::string(all[r].why, strnlen(all[r].why, sizeof all[r].why)),
-                  CCT_ERR_UNSUPPORTED);
+  const bool refused = entry.desc->probe(c_boot, &err) != CCT_OK;
+  agree(boot, refused ? std::string(err.message, strnlen(err.message, sizeof err.message)) : "",
+        std::string("transport '") + entry.desc->name + "' cannot serve this job",
+        CCT_ERR_UNSUPPORTED);
 }
 
 }  // namespace

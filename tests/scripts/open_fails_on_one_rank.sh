@@ -9,7 +9,9 @@
 #   shm: rank 1's first shm_open of a cct segment fails (EACCES);
 #   mpi (CCT_TRANSPORT=mpi): rank 1's second MPI_Comm_dup fails, the mpi
 #        transport's duplicate of MPI_COMM_WORLD (the first is the
-#        interposer's bootstrap's).
+#        interposer's bootstrap's);
+#   before any transport: rank 1 set up differently (CCT_TOPOLOGY=bogus
+#        there alone), so that the runtime cannot start on it.
 # At 2 and 3 ranks, under collectives_check, which first calls eight
 # collectives on MPI_COMM_WORLD, then on a split and a duplicate of it (its
 # results are right on the library alone, unlike interposer_check's 8-bit
@@ -56,6 +58,10 @@ for np in 2 3; do
 
   run "mpi np $np" "$np" -x CCT_FAIL_AT=MPI_Comm_dup:2 -x CCT_TRANSPORT=mpi -x CCT_LOG=off
   said_once "mpi np $np" "mpi transport: MPI_Comm_dup failed on rank 1: "
+
+  run "setup np $np" "$np" -x CCT_FAIL_ENV=CCT_TOPOLOGY=bogus
+  said_once "setup np $np" "the runtime cannot start on rank 1: CCT_TOPOLOGY: "
 done
-echo "PASS: an open failing on rank 1 of 2 and 3 (shm_open; the mpi transport's MPI_Comm_dup)" \
-  "sends the communicator to the library on every rank, said once, naming rank 1"
+echo "PASS: an open failing on rank 1 of 2 and 3 (shm_open; the mpi transport's MPI_Comm_dup;" \
+  "the runtime not starting there) sends the communicator to the library on every rank, said" \
+  "once, naming rank 1"

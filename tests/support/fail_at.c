@@ -16,10 +16,13 @@
  *           the duplicate is made and freed, so that the other ranks' dup
  *           completes as it would when this rank's failed at its end, and
  *           MPI_ERR_INTERN is returned with MPI_COMM_NULL;
+ *   CCT_FAIL_ENV=<name>=<value>  sets that environment variable at load,
+ *       before anything reads it: a rank whose setup differs from the
+ *       others' (CCT_TOPOLOGY=bogus: the runtime cannot start there);
  *   CCT_FAIL_RANK=<r>  in the process of rank r only (default 1), the rank
  *       taken from OMPI_COMM_WORLD_RANK (set by mpirun).
- * Each failure prints "fail_at: rank <r>: <call> number <n> fails" on
- * stderr, so that the test knows it happened. */
+ * Each failure prints "fail_at: rank <r>: <call> number <n> fails" (or
+ * the variable set) on stderr, so that the test knows it happened. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -38,9 +41,15 @@ __attribute__((constructor)) static void fail_at_init(void) {
   const char* r = getenv("OMPI_COMM_WORLD_RANK");
   const char* target = getenv("CCT_FAIL_RANK");
   const char* at = getenv("CCT_FAIL_AT");
+  const char* env = getenv("CCT_FAIL_ENV");
   my_rank = r == NULL ? -1 : atoi(r);
-  if (at == NULL || my_rank != (target != NULL ? atoi(target) : 1)) return;
-  if (sscanf(at, "%31[A-Za-z_]:%ld", fail_call, &fail_n) != 2 || fail_n < 1) fail_call[0] = '\0';
+  if (my_rank != (target != NULL ? atoi(target) : 1)) return;
+  if (env != NULL && strchr(env, '=') != NULL) {
+    fprintf(stderr, "fail_at: rank %d: %s\n", my_rank, env);
+    putenv(strdup(env));
+  }
+  if (at != NULL && (sscanf(at, "%31[A-Za-z_]:%ld", fail_call, &fail_n) != 2 || fail_n < 1))
+    fail_call[0] = '\0';
 }
 
 /* Whether this call, the n-th to `call`, is the one to fail. */

@@ -62,4 +62,12 @@ class Bootstrap {
 // at the same points.
 std::unique_ptr<Bootstrap> split_bootstrap(Bootstrap& parent, int color);
 
+// For something each rank judges alone before the ranks go on together:
+// `failure` is this rank's reason it cannot ("" where it can). Collective
+// over boot's ranks: every rank learns every rank's verdict, and where any
+// failed, all throw cct::Error(status) with "<what> on rank <r>: <its
+// reason>" for the lowest such rank (the reason cut to 255 bytes), so that
+// none goes on to wait for a rank that stopped.
+void agree(Bootstrap& boot, const std::string& failure, const std::string& what, cct_status status);
+
 }  // namespace cct
