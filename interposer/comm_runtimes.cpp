@@ -148,22 +148,12 @@ void say_refused_once(MPI_Comm comm, const std::string& why) {
               << "); its collectives go to the MPI library (said once per process)\n";
 }
 
-// What this rank alone lacks to open a session on transport, or "": its
-// basis (plugins, topology, profile) failed to load, or the transport
-// plugin, or shm inside nodes, was not found (a node set up differently).
-std::string missing_here(const std::string& transport, int nodes) {
-  if (!basis) return basis_error;
-  for (const std::string& t : {transport, std::string(nodes > 1 ? "shm" : "")})
-    if (!t.empty() && basis->registry.find_transport(t) == nullptr)
-      return "the " + t + " transport plugin was not found (run ccinfo on that node)";
-  return "";
-}
-
 // The session of comm (collective over it), or the reason there is none.
-// Every rank reaches the same outcome: the bootstrap is MPI's alone; what a
-// rank may lack by itself is agreed on before anything else collective;
-// and a session that fails to open on one rank fails on all (the
-// transports agree on their open, cct::TransportInstance).
+// Every rank reaches the same outcome: the bootstrap is MPI's alone; a
+// basis that failed to load on some rank (a node set up differently) is
+// agreed on before anything else collective; the session agrees on what
+// else a rank may lack, and a transport that fails to open on one rank
+// fails on all (cct::Session, cct::TransportInstance).
 void open_session(MPI_Comm comm, CommRuntime& entry) {
   entry.refused = refusal(comm);
   if (!entry.refused.empty()) return;
@@ -171,8 +161,7 @@ void open_session(MPI_Comm comm, CommRuntime& entry) {
   try {
     auto boot = std::make_unique<MpiBootstrap>(comm);
     const std::string transport = transport_for(*boot);
-    agree(*boot, missing_here(transport, boot->nodes()), "the runtime cannot start",
-          CCT_ERR_UNSUPPORTED);
+    agree(*boot, basis ? "" : basis_error, "the runtime cannot start", CCT_ERR_UNSUPPORTED);
     entry.session = std::make_unique<Session>(std::move(boot), Session::Binding::kKeepCurrent,
                                               transport, basis);
   } catch (const std::exception& e) {

@@ -2,12 +2,11 @@
 #include "cct/bootstrap.hpp"
 
 #include <cstdio>
-#include <cstring>
 #include <exception>
-#include <vector>
 
 #include "abi_v1.hpp"
 #include "cct/error.hpp"
+#include "cct/sdk/agree.hpp"
 
 namespace cct {
 namespace {
@@ -58,21 +57,10 @@ const cct_bootstrap* Bootstrap::c_view(unsigned abi_version) {
 
 void agree(Bootstrap& boot, const std::string& failure, const std::string& what,
            cct_status status) {
-  struct Verdict {
-    char failed = 0;
-    char why[255] = "";
-  } mine;
-  if (!failure.empty()) {
-    mine.failed = 1;
-    std::snprintf(mine.why, sizeof mine.why, "%s", failure.c_str());
-  }
-  std::vector<Verdict> all(static_cast<std::size_t>(boot.size()));
-  boot.allgather(&mine, all.data(), sizeof mine);
-  for (std::size_t r = 0; r < all.size(); ++r)
-    if (all[r].failed)
-      throw Error(what + (all.size() > 1 ? " on rank " + std::to_string(r) : "") + ": " +
-                      std::string(all[r].why, strnlen(all[r].why, sizeof all[r].why)),
-                  status);
+  const std::string first = sdk::first_failure(
+      boot.size(), failure, what,
+      [&](const void* send, void* recv, std::size_t bytes) { boot.allgather(send, recv, bytes); });
+  if (!first.empty()) throw Error(first, status);
 }
 
 std::string Bootstrap::label() const {

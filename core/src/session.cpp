@@ -162,12 +162,22 @@ Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::st
     : basis_(basis ? std::move(basis) : SessionBasis::load()),
       boot_(std::move(boot)),
       print_stats_(env_is_on("CCT_STATS")) {
+  // What a rank lacks by itself (a node set up differently) is agreed on
+  // before anything collective, so that no rank waits for one that stopped.
   const TransportEntry* entry = basis_->registry.find_transport(transport);
+  std::string missing;
+  NodePlacement placement;
   if (entry == nullptr)
-    throw Error("the " + transport +
-                    " transport plugin was not found (searched CCT_PLUGIN_PATH and the plugin "
-                    "directory beside libcct); run ccinfo to see what was loaded",
-                CCT_ERR_UNSUPPORTED);
+    missing = "the " + transport +
+              " transport plugin was not found (searched CCT_PLUGIN_PATH and the plugin "
+              "directory beside libcct); run ccinfo to see what was loaded";
+  else
+    try {
+      placement = placement_of(*boot_, basis_->registry);
+    } catch (const Error& e) {
+      missing = e.what();
+    }
+  agree(*boot_, missing, "the runtime cannot start", CCT_ERR_UNSUPPORTED);
   const Topology& topology = basis_->topology;
   int pu = topology.bound_pu();
   if (binding == Binding::kBindToPu) {
@@ -176,8 +186,7 @@ Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::st
   }
   boot_->set_timeout_s(basis_->timeout_s);
   auto instance = std::make_shared<TransportInstance>(*entry, *boot_);
-  comm_ = std::make_shared<Communicator>(*boot_, instance, topology, pu,
-                                         placement_of(*boot_, basis_->registry));
+  comm_ = std::make_shared<Communicator>(*boot_, instance, topology, pu, placement);
   runtime_ = std::make_unique<Runtime>(basis_->registry, comm_,
                                        Runtime::Options{.stats = print_stats_,
                                                         .log = basis_->log,

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cct/abi/export.h"
+#include "cct/sdk/agree.hpp"
 #include "cct/sdk/algorithm.hpp"
 #include "cct/sdk/backoff.hpp"
 
@@ -212,23 +213,23 @@ MPI_Comm communicator_of(const cct_bootstrap& boot) {
         "the bootstrap)");
   MPI_Comm comm = MPI_COMM_NULL;
   const int rc = MPI_Comm_dup(*static_cast<const MPI_Comm*>(boot.mpi_comm), &comm);
-  struct Outcome {
-    char failed = 0;
-    char why[MPI_MAX_ERROR_STRING] = "";
-  } mine;
+  std::string failure;
   if (rc != MPI_SUCCESS || comm == MPI_COMM_NULL) {
-    mine.failed = 1;
+    char text[MPI_MAX_ERROR_STRING] = "";
     int length = 0;
-    MPI_Error_string(rc, mine.why, &length);
+    MPI_Error_string(rc, text, &length);
+    failure = text;
   }
-  std::vector<Outcome> all(static_cast<std::size_t>(boot.size));
-  if (boot.allgather(boot.ctx, &mine, all.data(), sizeof mine) != CCT_OK)
-    throw sdk::TransportError(CCT_ERR_TRANSPORT, "mpi transport: the bootstrap allgather failed");
-  for (std::size_t r = 0; r < all.size(); ++r) {
-    if (!all[r].failed) continue;
+  const std::string first = sdk::first_failure(
+      boot.size, failure, "mpi transport: MPI_Comm_dup failed",
+      [&](const void* send, void* recv, std::size_t bytes) {
+        if (boot.allgather(boot.ctx, send, recv, bytes) != CCT_OK)
+          throw sdk::TransportError(CCT_ERR_TRANSPORT,
+                                    "mpi transport: the bootstrap allgather failed");
+      });
+  if (!first.empty()) {
     if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
-    throw sdk::TransportError(CCT_ERR_TRANSPORT, "mpi transport: MPI_Comm_dup failed on rank " +
-                                                     std::to_string(r) + ": " + all[r].why);
+    throw sdk::TransportError(CCT_ERR_TRANSPORT, first);
   }
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   return comm;

@@ -66,7 +66,7 @@ std::unique_ptr<Bootstrap> split_bootstrap(Bootstrap& parent, int color);
 // `failure` is this rank's reason it cannot ("" where it can). Collective
 // over boot's ranks: every rank learns every rank's verdict, and where any
 // failed, all throw cct::Error(status) with "<what> on rank <r>: <its
-// reason>" for the lowest such rank (the reason cut to 255 bytes), so that
+// reason>" for the lowest such rank (sdk::first_failure), so that
 // none goes on to wait for a rank that stopped.
 void agree(Bootstrap& boot, const std::string& failure, const std::string& what, cct_status status);
 
