@@ -4,9 +4,10 @@
 #include <cstdint>
 #include <iterator>
 #include <map>
-#include <mutex>
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "cct/error.hpp"
@@ -15,14 +16,29 @@
 namespace cct::interposer {
 namespace {
 
-// The calls passed with a reason: rarer, and slow beside the library's
-// call anyway, so one locked table.
-std::mutex counts_mutex;
-std::map<std::pair<int, std::string>, uint64_t> by_collective_and_reason;
-
 struct Kept {
   uint64_t calls[CCT_COLLECTIVE_COUNT] = {};
 };
+
+// The calls passed with a reason, per thread, by (collective, reason): a
+// call looks its reason up as a string_view, so that counting a reason
+// already seen copies no string.
+struct Reason {
+  int collective;
+  std::string text;
+};
+struct ReasonView {
+  int collective;
+  std::string_view text;
+};
+struct ByReason {
+  using is_transparent = void;
+  template <class A, class B>
+  bool operator()(const A& a, const B& b) const {
+    return std::tie(a.collective, a.text) < std::tie(b.collective, b.text);
+  }
+};
+using Reasons = std::map<Reason, uint64_t, ByReason>;
 
 }  // namespace
 
@@ -31,8 +47,11 @@ void count_kept_on_library(cct_collective c) {
 }
 
 void count_pass_through(cct_collective c, const char* reason) {
-  const std::lock_guard<std::mutex> lock(counts_mutex);
-  ++by_collective_and_reason[{c, reason}];
+  Reasons& mine = PerThread<Reasons>::mine();
+  const ReasonView key{c, reason};
+  auto it = mine.find(key);
+  if (it == mine.end()) it = mine.emplace(Reason{c, reason}, 0).first;
+  ++it->second;
 }
 
 void print_pass_through(std::ostream& out) {
@@ -40,8 +59,10 @@ void print_pass_through(std::ostream& out) {
   PerThread<Kept>::for_each([&](const Kept& k) {
     for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) kept[c] += k.calls[c];
   });
-  const std::lock_guard<std::mutex> lock(counts_mutex);
-  const auto& counts = by_collective_and_reason;
+  std::map<std::pair<int, std::string>, uint64_t> counts;
+  PerThread<Reasons>::for_each([&](const Reasons& r) {
+    for (const auto& [reason, calls] : r) counts[{reason.collective, reason.text}] += calls;
+  });
   const bool any_kept = std::any_of(std::begin(kept), std::end(kept), [](uint64_t n) { return n; });
   if (counts.empty() && !any_kept) {
     out << "cct: no collective call was passed to the MPI library (rank 0)\n";
