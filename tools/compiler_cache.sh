@@ -1,5 +1,5 @@
 # Sourced by the scripts that configure a build (tools/setup.sh,
-# tools/sanitize.sh, tools/fuzz.sh): where Debian's ccache is installed,
+# tools/sanitizer_build.sh, tools/fuzz.sh): where Debian's ccache is installed,
 # every compiler call goes through it, so that a second build of the same
 # sources on this machine (CI runs one after another, the sanitizer build
 # after a change of one file) compiles only what changed. Never required,

@@ -9,23 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/phases.sh
-source tools/compiler_cache.sh
+source tools/sanitizer_build.sh
 build=${CCT_ASAN_BUILD_DIR:-build-asan}
 
-# -O1 -g1: the least optimisation AddressSanitizer's documentation calls
-# reasonable for speed, and line tables, which is all a report needs for
-# its functions, files and lines; a compile takes about half as long as
-# with -O2 -g (docs/reliability.md). At -O1 under ASan, GCC 12 warns of
-# uninitialised members inside std::regex and std::function (from CLI11
-# and the tests) that are not there; the normal build keeps that warning.
-configure_and_build() {
-  local flags="-O1 -g1 -DNDEBUG -Wno-maybe-uninitialized"
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCT_ASAN_UBSAN=ON \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
-    >/dev/null &&
-    cmake --build "$build" -j2
-}
-phase build configure_and_build
+phase build sanitizer_build "$build" -DCCT_ASAN_UBSAN=ON
 
 # Leak checking is on (tests/CMakeLists.txt turns it off for the tests
 # that start MPI programs). Those tests LD_PRELOAD the interposer into

@@ -9,17 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/phases.sh
-source tools/compiler_cache.sh
+source tools/sanitizer_build.sh
 build=${CCT_TSAN_BUILD_DIR:-build-tsan}
 
-configure_and_build() {
-  local flags="-O1 -g1 -DNDEBUG"
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCCT_TSAN=ON \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
-    >/dev/null &&
-    cmake --build "$build" -j2 --target cct_mpi cct_plugins cct_threads_check
-}
-phase build configure_and_build
+phase build sanitizer_build "$build" -DCCT_TSAN=ON cct_mpi cct_plugins cct_threads_check
 
 threads() {
   local np tsan
