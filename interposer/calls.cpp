@@ -39,13 +39,18 @@ int64_t times(int blocks, int count) {
   return int64_t{blocks} * count;
 }
 
-// Whether the runtime keeps a call on blocks of count x type on the library.
-// Arguments MPI judges are not decided here (false): the call's conversion
-// refuses them.
-bool kept(Runtime& rt, cct_collective c, int64_t count, MPI_Datatype type, int root) {
+// What becomes of a call on blocks of count x type before it is
+// converted: kMovesNothing for empty blocks (every rank's are, by MPI's
+// rules), kKeptOnLibrary where the runtime keeps it on the library, else
+// null. Arguments MPI judges are not decided here (null): the call's
+// conversion refuses them.
+const char* settled(Runtime& rt, cct_collective c, int64_t count, MPI_Datatype type, int root) {
   const std::optional<Layout> block = layout_of(count, type);
-  return block &&
-         rt.keeps_library(make_call(c, nullptr, nullptr, block->bytes, CCT_UINT8, CCT_SUM, root));
+  if (!block) return nullptr;
+  if (block->bytes == 0) return kMovesNothing;
+  const bool kept =
+      rt.keeps_library(make_call(c, nullptr, nullptr, block->bytes, CCT_UINT8, CCT_SUM, root));
+  return kept ? kKeptOnLibrary : nullptr;
 }
 
 // MPI's int counts as the runtime's, in storage kept per thread (a steady
@@ -64,6 +69,7 @@ std::optional<const std::size_t*> as_counts(const int* counts, int n,
 }  // namespace
 
 const char* const kKeptOnLibrary = "the profile keeps the MPI library's own call for this size";
+const char* const kMovesNothing = "no rank sends or receives a byte: returned at once";
 
 const char* barrier(Runtime& rt) {
   if (rt.keeps_library(make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0)))
@@ -74,7 +80,7 @@ const char* barrier(Runtime& rt) {
 
 const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root) {
   if (bad_root(rt, root)) return kArguments;
-  if (kept(rt, CCT_BCAST, count, type, root)) return kKeptOnLibrary;
+  if (const char* done = settled(rt, CCT_BCAST, count, type, root)) return done;
   PackTally tally;
   std::optional<Bytes> data = Bytes::of(tally, receive_scratch(), buf, count, type);
   if (!data) return kArguments;
@@ -89,9 +95,9 @@ const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root
 const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   if (bad_root(rt, root)) return kArguments;
-  const bool block_kept = rt.rank() == root ? kept(rt, CCT_GATHER, recvcount, recvtype, root)
-                                            : kept(rt, CCT_GATHER, sendcount, sendtype, root);
-  if (block_kept) return kKeptOnLibrary;
+  const char* done = rt.rank() == root ? settled(rt, CCT_GATHER, recvcount, recvtype, root)
+                                       : settled(rt, CCT_GATHER, sendcount, sendtype, root);
+  if (done) return done;
   PackTally tally;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   std::optional<Bytes> send;
@@ -124,9 +130,9 @@ const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
                     void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   if (bad_root(rt, root)) return kArguments;
   const bool at_root = rt.rank() == root;
-  const bool block_kept = at_root ? kept(rt, CCT_SCATTER, sendcount, sendtype, root)
-                                  : kept(rt, CCT_SCATTER, recvcount, recvtype, root);
-  if (block_kept) return kKeptOnLibrary;
+  const char* done = at_root ? settled(rt, CCT_SCATTER, sendcount, sendtype, root)
+                             : settled(rt, CCT_SCATTER, recvcount, recvtype, root);
+  if (done) return done;
   PackTally tally;
   const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
   std::optional<Bytes> mine;
@@ -162,7 +168,7 @@ template <class Run>
 const char* to_all(cct_collective c, const char* call, int sent_blocks, Runtime& rt,
                    const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, Run&& run) {
-  if (kept(rt, c, recvcount, recvtype, 0)) return kKeptOnLibrary;
+  if (const char* done = settled(rt, c, recvcount, recvtype, 0)) return done;
   PackTally tally;
   std::optional<Bytes> all =
       Bytes::of(tally, receive_scratch(), recvbuf, times(rt.size(), recvcount), recvtype);
@@ -210,6 +216,7 @@ const char* reduction(Runtime& rt, const void* sendbuf, void* recvbuf, int count
   if (!t) return kType;
   if (!o) return kOp;
   if (count < 0) return kArguments;
+  if (count == 0) return kMovesNothing;
   cct_coll_args args =
       make_call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o, root);
   if (rt.keeps_library(args)) return kKeptOnLibrary;
@@ -259,6 +266,8 @@ const char* reduce_scatter(Runtime& rt, const void* sendbuf, void* recvbuf, cons
   thread_local std::vector<std::size_t> counts;
   const auto mine = as_counts(recvcounts, rt.size(), counts);
   if (!mine) return kArguments;
+  if (std::all_of(counts.begin(), counts.end(), [](std::size_t n) { return n == 0; }))
+    return kMovesNothing;
   cct_coll_args args = make_call(CCT_REDUCE_SCATTER, nullptr, nullptr, 0, *t, *o, 0);
   args.recvcounts = *mine;
   if (rt.keeps_library(args)) return kKeptOnLibrary;
@@ -328,6 +337,8 @@ const char* allgatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Data
   const std::optional<Layout> one = layout_of(1, recvtype);
   if (!one || !as_counts(recvcounts, rt.size(), bytes)) return kArguments;
   for (std::size_t& b : bytes) b *= one->bytes;
+  if (std::all_of(bytes.begin(), bytes.end(), [](std::size_t n) { return n == 0; }))
+    return kMovesNothing;
   cct_coll_args args = make_call(CCT_ALLGATHERV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0);
   args.recvcounts = bytes.data();
   if (rt.keeps_library(args)) return kKeptOnLibrary;

@@ -21,10 +21,14 @@
 //   operator (and recvcounts) on every rank, and the runtime must compute
 //   with them, so only the predefined ones it has (mpi_types.hpp) are
 //   taken.
-// Each returns null when the runtime ran the call, else the reason to leave
-// it to the MPI library: kKeptOnLibrary where the profile (or CCT_FORCE)
-// keeps the library's own call for it, the call then costing nothing but
-// that decision, with no packing and no runtime in front of the library. A rank whose two sides
+// Each returns null when the runtime ran the call; kMovesNothing when no
+// rank sends or receives a byte (empty blocks, a count of 0: every rank
+// knows it, by MPI's rules), the call then done at once, as the library
+// does (gatherv, scatterv and alltoallv, where a rank cannot know the
+// others' counts, run on); else the reason to leave it to the MPI library:
+// kKeptOnLibrary where the profile (or CCT_FORCE) keeps the library's own
+// call for it, the call then costing nothing but that decision, with no
+// packing and no runtime in front of the library. A rank whose two sides
 // disagree in size (an erroneous program) gets a cct::Error.
 #pragma once
 
@@ -35,6 +39,7 @@
 namespace cct::interposer {
 
 extern const char* const kKeptOnLibrary;
+extern const char* const kMovesNothing;
 
 const char* barrier(Runtime& rt);
 const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root);

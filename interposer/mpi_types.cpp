@@ -96,4 +96,11 @@ std::optional<cct_op> op_of(MPI_Op op) {
   return std::nullopt;
 }
 
+bool library_answers_otherwise(MPI_Datatype type, MPI_Op op) {
+  if (op != MPI_SUM && op != MPI_PROD) return false;
+  if (type == MPI_DATATYPE_NULL) return true;  // MPI_Type_size would raise an error: not ours
+  int size = 0;
+  return PMPI_Type_size(type, &size) == MPI_SUCCESS && size == 1;
+}
+
 }  // namespace cct::interposer

@@ -16,8 +16,12 @@
 namespace cct::interposer {
 namespace {
 
+// Per collective, the calls kept on the library for their size, those
+// kept for every call (untouched), and those that moved nothing.
 struct Kept {
   uint64_t calls[CCT_COLLECTIVE_COUNT] = {};
+  uint64_t untouched[CCT_COLLECTIVE_COUNT] = {};
+  uint64_t nothing[CCT_COLLECTIVE_COUNT] = {};
 };
 
 // The calls passed with a reason, per thread, by (collective, reason): a
@@ -46,6 +50,14 @@ void count_kept_on_library(cct_collective c) {
   ++PerThread<Kept>::mine().calls[c];
 }
 
+void count_kept_untouched(cct_collective c) {
+  ++PerThread<Kept>::mine().untouched[c];
+}
+
+void count_moved_nothing(cct_collective c) {
+  ++PerThread<Kept>::mine().nothing[c];
+}
+
 void count_pass_through(cct_collective c, const char* reason) {
   Reasons& mine = PerThread<Reasons>::mine();
   const ReasonView key{c, reason};
@@ -54,28 +66,57 @@ void count_pass_through(cct_collective c, const char* reason) {
   ++it->second;
 }
 
-void print_pass_through(std::ostream& out) {
-  uint64_t kept[CCT_COLLECTIVE_COUNT] = {};
+namespace {
+
+Kept summed_kept() {
+  Kept sum;
   PerThread<Kept>::for_each([&](const Kept& k) {
-    for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) kept[c] += k.calls[c];
+    for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {
+      sum.calls[c] += k.calls[c];
+      sum.untouched[c] += k.untouched[c];
+      sum.nothing[c] += k.nothing[c];
+    }
   });
+  return sum;
+}
+
+bool any(const uint64_t (&counts)[CCT_COLLECTIVE_COUNT]) {
+  return std::any_of(std::begin(counts), std::end(counts), [](uint64_t n) { return n > 0; });
+}
+
+// "  <collective>: <n> call(s)<what>" for each collective counted.
+void print_counts(std::ostream& out, const uint64_t (&counts)[CCT_COLLECTIVE_COUNT],
+                  const char* what) {
+  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
+    if (counts[c] > 0)
+      out << "  " << collective_name(static_cast<cct_collective>(c)) << ": " << counts[c]
+          << " call(s)" << what << "\n";
+}
+
+}  // namespace
+
+void print_pass_through(std::ostream& out) {
+  const Kept kept = summed_kept();
   std::map<std::pair<int, std::string>, uint64_t> counts;
   PerThread<Reasons>::for_each([&](const Reasons& r) {
     for (const auto& [reason, calls] : r) counts[{reason.collective, reason.text}] += calls;
   });
-  const bool any_kept = std::any_of(std::begin(kept), std::end(kept), [](uint64_t n) { return n; });
-  if (counts.empty() && !any_kept) {
+  if (counts.empty() && !any(kept.calls) && !any(kept.untouched)) {
     out << "cct: no collective call was passed to the MPI library (rank 0)\n";
-    return;
+  } else {
+    out << "cct: calls passed to the MPI library (rank 0)\n";
+    print_counts(out, kept.untouched,
+                 ": the profile keeps the MPI library's own call for every size: handed over "
+                 "untouched");
+    print_counts(out, kept.calls, ": the profile keeps the MPI library's own call for their size");
+    for (const auto& [key, calls] : counts)
+      out << "  " << collective_name(static_cast<cct_collective>(key.first)) << ": " << calls
+          << " call(s): " << key.second << "\n";
   }
-  out << "cct: calls passed to the MPI library (rank 0)\n";
-  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
-    if (kept[c] > 0)
-      out << "  " << collective_name(static_cast<cct_collective>(c)) << ": " << kept[c]
-          << " call(s): the profile keeps the MPI library's own call for their size\n";
-  for (const auto& [key, calls] : counts)
-    out << "  " << collective_name(static_cast<cct_collective>(key.first)) << ": " << calls
-        << " call(s): " << key.second << "\n";
+  if (any(kept.nothing)) {
+    out << "cct: calls that move no byte, returned at once as the library does (rank 0)\n";
+    print_counts(out, kept.nothing, "");
+  }
 }
 
 }  // namespace cct::interposer

@@ -2,7 +2,8 @@
 //
 // Counted per collective and reason on every rank; with CCT_STATS=1, rank
 // 0 of MPI_COMM_WORLD prints its counts at MPI_Finalize, after the
-// runtimes' own tables of the calls they ran.
+// runtimes' own tables of the calls they ran, and the calls that moved
+// nothing and returned at once.
 #pragma once
 
 #include <iosfwd>
@@ -19,6 +20,12 @@ void count_pass_through(cct_collective c, const char* reason);
 // counted apart, at the cost of an increment, since these may be most of a
 // program's calls.
 void count_kept_on_library(cct_collective c);
+// The same for a collective kept for every call
+// (Runtime::library_for_every_call), handed over before its arguments
+// were converted.
+void count_kept_untouched(cct_collective c);
+// A call that moved nothing and returned at once (calls.hpp: kMovesNothing).
+void count_moved_nothing(cct_collective c);
 
 void print_pass_through(std::ostream& out);
 

@@ -15,6 +15,7 @@
 #include "calls.hpp"
 #include "cct/error.hpp"
 #include "comm_runtimes.hpp"
+#include "mpi_types.hpp"
 #include "packing.hpp"
 #include "pass_through.hpp"
 #include "reentry.hpp"
@@ -41,15 +42,25 @@ void abort_on_timeout(MPI_Comm comm, const std::exception& e) {
 // Runs ours(runtime) -> reason (null: it ran the call) on comm's runtime,
 // or pmpi() with the reason counted. The runtime is made on the
 // communicator's first call whatever its arguments: that is collective.
+// A collective the runtime keeps on the library for every call goes to
+// pmpi() before ours() converts anything, at the cost of a lookup, where
+// the library answers the call as the runtime would (`alike`: false for
+// the reductions that library_answers_otherwise() names).
 template <class Pmpi, class Ours>
-int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours) {
+int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours,
+              bool alike = true) {
   if (Reentry::inside() || comm == MPI_COMM_NULL) return pmpi();
   const char* reason = nullptr;
   {
     Reentry inside;
     CommRuntime& entry = runtime_of(comm);
+    Runtime* rt = entry.runtime();
+    if (alike && rt != nullptr && rt->library_for_every_call(collective)) {
+      count_kept_untouched(collective);
+      return pmpi();
+    }
     try {
-      reason = entry.runtime() ? ours(*entry.runtime()) : entry.refused.c_str();
+      reason = rt != nullptr ? ours(*rt) : entry.refused.c_str();
     } catch (const std::exception& e) {
       say_line(std::string("cct: ") + e.what() + "\n");
       abort_on_timeout(comm, e);
@@ -58,6 +69,10 @@ int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours
     }
   }
   if (reason == nullptr) return MPI_SUCCESS;
+  if (reason == kMovesNothing) {
+    count_moved_nothing(collective);
+    return MPI_SUCCESS;
+  }
   if (reason == kKeptOnLibrary)
     count_kept_on_library(collective);
   else
@@ -147,14 +162,16 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                int root, MPI_Comm comm) {
   return intercept(
       CCT_REDUCE, comm, [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); },
-      [&](Runtime& rt) { return reduce(rt, sendbuf, recvbuf, count, type, op, root); });
+      [&](Runtime& rt) { return reduce(rt, sendbuf, recvbuf, count, type, op, root); },
+      !library_answers_otherwise(type, op));
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
   return intercept(
       CCT_ALLREDUCE, comm, [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); },
-      [&](Runtime& rt) { return allreduce(rt, sendbuf, recvbuf, count, type, op); });
+      [&](Runtime& rt) { return allreduce(rt, sendbuf, recvbuf, count, type, op); },
+      !library_answers_otherwise(type, op));
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -186,7 +203,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
   return intercept(
       CCT_REDUCE_SCATTER_BLOCK, comm,
       [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm); },
-      [&](Runtime& rt) { return reduce_scatter_block(rt, sendbuf, recvbuf, recvcount, type, op); });
+      [&](Runtime& rt) { return reduce_scatter_block(rt, sendbuf, recvbuf, recvcount, type, op); },
+      !library_answers_otherwise(type, op));
 }
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
@@ -194,7 +212,8 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   return intercept(
       CCT_REDUCE_SCATTER, comm,
       [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm); },
-      [&](Runtime& rt) { return reduce_scatter(rt, sendbuf, recvbuf, recvcounts, type, op); });
+      [&](Runtime& rt) { return reduce_scatter(rt, sendbuf, recvbuf, recvcounts, type, op); },
+      !library_answers_otherwise(type, op));
 }
 
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -215,14 +234,16 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
              MPI_Comm comm) {
   return intercept(
       CCT_SCAN, comm, [&] { return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm); },
-      [&](Runtime& rt) { return scan(rt, sendbuf, recvbuf, count, type, op); });
+      [&](Runtime& rt) { return scan(rt, sendbuf, recvbuf, count, type, op); },
+      !library_answers_otherwise(type, op));
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                MPI_Comm comm) {
   return intercept(
       CCT_EXSCAN, comm, [&] { return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm); },
-      [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); });
+      [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); },
+      !library_answers_otherwise(type, op));
 }
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

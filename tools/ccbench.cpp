@@ -9,23 +9,19 @@
 // Every contender is timed the same way: per size, repetitions alternate
 // one call of each (in an order drawn anew each repetition), each preceded
 // by MPI_Barrier; each rank times its own calls; a repetition's figure is
-// the maximum over ranks; the point's figure is the median. Without --compare the contenders are MPI
-// and the runtime (its profile's choice) on each transport named, side by
-// side; with it, MPI and every registered algorithm of the collective with
-// its default parameters, run as plans directly (seed algorithms beside the
-// baselines), on each transport in turn. The default transport is the
-// runtime's own: shm on one node, mpi between nodes (CCT_VIRTUAL_NODES=k
-// makes k nodes of one machine), with shm inside each node for the
-// hierarchical algorithms. With --strided, the data of bcast, gather,
-// scatter, allgather and alltoall is every other double (a resized
-// MPI_DOUBLE of extent 16) on both sides: MPI's own handling of that type
-// against the interposer's path (calls.hpp: pack, the runtime's call on
-// bytes, unpack). From 64 KiB each row also shows the machine's copy
-// limit for its size, timed in the same loop: `copy`, one core copying the
-// bytes once; `split`, every rank's core copying its share at once. The
-// vector collectives' blocks are equal, or with --counts skewed spread as
-// cct/count_pattern.hpp says, at the same size key. A benchmark, not a
-// test: nothing is asserted.
+// the maximum over ranks; the point's figure is the median. Without --compare the contenders are
+// MPI and the runtime (its profile's choice) on each transport named, side by side; with it, MPI
+// and every registered algorithm of the collective with its default parameters, run as plans
+// directly (seed algorithms beside the baselines), on each transport in turn. The default transport
+// is the runtime's own: shm on one node, mpi between nodes (CCT_VIRTUAL_NODES=k makes k nodes of
+// one machine), with shm inside each node for the hierarchical algorithms. With --strided, the data
+// of bcast, gather, scatter, allgather and alltoall is every other double (a resized MPI_DOUBLE of
+// extent 16) on both sides: MPI's own handling of that type against the interposer's path
+// (calls.hpp: pack, the runtime's call on bytes, unpack). From 64 KiB each row also shows the
+// machine's copy limit for its size, timed in the same loop: `copy`, one core copying the bytes
+// once; `split`, every rank's core copying its share at once. The vector collectives' blocks are
+// equal, or with --counts skewed spread as cct/count_pattern.hpp says, at the same size key. A
+// benchmark, not a test: nothing is asserted.
 #include <mpi.h>
 
 #include <CLI/CLI.hpp>
@@ -123,7 +119,8 @@ void Bench::interposed(cct::Runtime& rt, cct_collective c, int count, MPI_Dataty
     case CCT_ALLTOALL: left_to_library = mpi::alltoall(rt, s, count, t, r, count, t); break;
     default: throw cct::Error("--strided has no reductions or barrier");
   }
-  if (left_to_library != nullptr) Bench::mpi(c, count, t);  // as the interposer does
+  if (left_to_library != nullptr && left_to_library != mpi::kMovesNothing)
+    Bench::mpi(c, count, t);  // as the interposer does
 }
 
 // Every other double: 8 bytes of data in each 16.

@@ -1,5 +1,5 @@
 /*
- * A plain MPI benchmark of the 8 blocking collectives, written the way the
+ * A plain MPI benchmark of the 16 blocking collectives, written the way the
  * OSU micro-benchmarks time them, to check the tuned runtime from outside:
  * it knows nothing of ccautotune (it links only MPI), so the same binary
  * runs on the MPI library alone or with the interposer preloaded
@@ -11,8 +11,11 @@
  * latency of a size is the average time of one call on each rank, and the
  * line shows the average, minimum and maximum of that over the ranks.
  * Sizes are bytes per rank: the buffer of bcast, the block each rank sends
- * for gather, scatter, allgather and alltoall, the vector (MPI_FLOAT,
- * MPI_SUM) of reduce and allreduce; rooted calls use root 0.
+ * for gather, scatter, allgather, alltoall and their vector forms (equal
+ * counts, as OSU's v-benchmarks pass them), the vector (MPI_FLOAT,
+ * MPI_SUM) of reduce, allreduce, scan and exscan, each rank's block of the
+ * result of reduce_scatter_block and reduce_scatter; rooted calls use root
+ * 0.
  *
  * usage: mpirun -np N osu_style_bench [max_bytes]   (default 1 MiB)
  * output: collective bytes avg_us min_us max_us iterations
@@ -31,6 +34,7 @@ static const size_t kLargeFrom = 8192; /* OSU's switch to fewer iterations */
 
 typedef struct {
   char *send, *recv;
+  int *counts, *displs; /* the vector forms' arrays, set per call */
   int rank, size;
 } Buffers;
 
@@ -62,6 +66,46 @@ static void allgather(const Buffers* b, size_t bytes) {
 static void alltoall(const Buffers* b, size_t bytes) {
   MPI_Alltoall(b->send, (int)bytes, MPI_CHAR, b->recv, (int)bytes, MPI_CHAR, MPI_COMM_WORLD);
 }
+/* Every rank's count `n`, at consecutive displacements. */
+static void equal_blocks(const Buffers* b, int n) {
+  for (int r = 0; r < b->size; ++r) b->counts[r] = n, b->displs[r] = r * n;
+}
+static int floats(size_t bytes) {
+  return (int)(bytes / sizeof(float));
+}
+static void reduce_scatter_block(const Buffers* b, size_t bytes) {
+  MPI_Reduce_scatter_block(b->send, b->recv, floats(bytes), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+static void reduce_scatter(const Buffers* b, size_t bytes) {
+  equal_blocks(b, floats(bytes));
+  MPI_Reduce_scatter(b->send, b->recv, b->counts, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+static void allgatherv(const Buffers* b, size_t bytes) {
+  equal_blocks(b, (int)bytes);
+  MPI_Allgatherv(b->send, (int)bytes, MPI_CHAR, b->recv, b->counts, b->displs, MPI_CHAR,
+                 MPI_COMM_WORLD);
+}
+static void scan(const Buffers* b, size_t bytes) {
+  MPI_Scan(b->send, b->recv, floats(bytes), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+static void exscan(const Buffers* b, size_t bytes) {
+  MPI_Exscan(b->send, b->recv, floats(bytes), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+}
+static void gatherv(const Buffers* b, size_t bytes) {
+  equal_blocks(b, (int)bytes);
+  MPI_Gatherv(b->send, (int)bytes, MPI_CHAR, b->recv, b->counts, b->displs, MPI_CHAR, 0,
+              MPI_COMM_WORLD);
+}
+static void scatterv(const Buffers* b, size_t bytes) {
+  equal_blocks(b, (int)bytes);
+  MPI_Scatterv(b->send, b->counts, b->displs, MPI_CHAR, b->recv, (int)bytes, MPI_CHAR, 0,
+               MPI_COMM_WORLD);
+}
+static void alltoallv(const Buffers* b, size_t bytes) {
+  equal_blocks(b, (int)bytes);
+  MPI_Alltoallv(b->send, b->counts, b->displs, MPI_CHAR, b->recv, b->counts, b->displs, MPI_CHAR,
+                MPI_COMM_WORLD);
+}
 
 typedef struct {
   const char* name;
@@ -71,9 +115,22 @@ typedef struct {
 } Collective;
 
 static const Collective kCollectives[] = {
-    {"barrier", barrier, 0, 0},     {"bcast", bcast, 1, 1},       {"gather", gather, 1, 1},
-    {"scatter", scatter, 1, 1},     {"reduce", reduce, 4, 1},     {"allreduce", allreduce, 4, 1},
-    {"allgather", allgather, 1, 1}, {"alltoall", alltoall, 1, 1},
+    {"barrier", barrier, 0, 0},
+    {"bcast", bcast, 1, 1},
+    {"gather", gather, 1, 1},
+    {"scatter", scatter, 1, 1},
+    {"reduce", reduce, 4, 1},
+    {"allreduce", allreduce, 4, 1},
+    {"allgather", allgather, 1, 1},
+    {"alltoall", alltoall, 1, 1},
+    {"reduce_scatter_block", reduce_scatter_block, 4, 1},
+    {"reduce_scatter", reduce_scatter, 4, 1},
+    {"allgatherv", allgatherv, 1, 1},
+    {"scan", scan, 4, 1},
+    {"exscan", exscan, 4, 1},
+    {"gatherv", gatherv, 1, 1},
+    {"scatterv", scatterv, 1, 1},
+    {"alltoallv", alltoallv, 1, 1},
 };
 
 /* The average time of one call on this rank, in microseconds. */
@@ -101,7 +158,7 @@ static void report(const Buffers* b, const Collective* c, size_t bytes) {
   MPI_Reduce(&mine, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (b->rank == 0) {
     const int iters = bytes >= kLargeFrom ? kItersLarge : kItersSmall;
-    printf("%-10s %8zu %10.2f %10.2f %10.2f %6d\n", c->name, bytes, sum / b->size, min, max, iters);
+    printf("%-20s %8zu %10.2f %10.2f %10.2f %6d\n", c->name, bytes, sum / b->size, min, max, iters);
     fflush(stdout);
   }
 }
@@ -115,13 +172,22 @@ static Buffers make_buffers(size_t max_bytes) {
   const size_t room = max_bytes * (size_t)b.size;
   b.send = malloc(room > 0 ? room : 1);
   b.recv = malloc(room > 0 ? room : 1);
-  if (b.send == NULL || b.recv == NULL) {
+  b.counts = malloc((size_t)b.size * sizeof(int));
+  b.displs = malloc((size_t)b.size * sizeof(int));
+  if (b.send == NULL || b.recv == NULL || b.counts == NULL || b.displs == NULL) {
     fprintf(stderr, "osu_style_bench: rank %d: cannot allocate 2 x %zu bytes\n", b.rank, room);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   memset(b.send, 1, room);
   memset(b.recv, 0, room);
   return b;
+}
+
+static void free_buffers(Buffers* b) {
+  free(b->send);
+  free(b->recv);
+  free(b->counts);
+  free(b->displs);
 }
 
 static const Collective* find_collective(const char* name) {
@@ -151,12 +217,11 @@ static int loop(int argc, char** argv) {
   const long long calls = argc == 5 ? parse_count(argv[4], 1 << 30) : -1;
   if (c == NULL || bytes < (long long)c->min_bytes || calls < 0)
     return usage(
-        "loop COLLECTIVE BYTES CALLS (COLLECTIVE one of the 8, BYTES up to 2^28, "
+        "loop COLLECTIVE BYTES CALLS (COLLECTIVE one of the 16, BYTES up to 2^28, "
         "at least 4 for reductions)");
   Buffers b = make_buffers((size_t)bytes);
   for (long long i = 0; i < calls; ++i) c->call(&b, (size_t)bytes);
-  free(b.send);
-  free(b.recv);
+  free_buffers(&b);
   return 0;
 }
 
@@ -172,8 +237,7 @@ static int sweep(size_t max_bytes) {
     }
     for (size_t bytes = c->min_bytes; bytes <= max_bytes; bytes *= 2) report(&b, c, bytes);
   }
-  free(b.send);
-  free(b.recv);
+  free_buffers(&b);
   return 0;
 }
 

@@ -53,31 +53,48 @@ std::vector<std::string> explain(const Profile& profile, const std::vector<Force
                            format_bytes(q.bytes) + " on " + q.transport + ", " +
                            std::to_string(q.np) + " ranks on " + std::to_string(q.nodes) +
                            (q.nodes == 1 ? " node" : " nodes");
-  const Selection* s = selector.select(q.collective, static_cast<std::size_t>(q.bytes));
-  const AlgorithmEntry* alg =
-      s ? s->algorithm
-        : registry.find_algorithm(q.collective, collective_info(q.collective).default_algorithm);
-  if (s == nullptr) {
-    lines.push_back(
-        call + ": no usable rule of CCT_FORCE or the profile covers it: the built-in default " +
-        collective_info(q.collective).default_algorithm);
-  } else {
-    std::ostringstream line;
-    line << call << ": " << (s->forced ? "CCT_FORCE" : "profile") << " rule "
-         << range_text(s->lo, s->hi) << " -> " << format_choice(*s->algorithm->desc, s->params);
-    if (s->median_s)
-      line << ", measured " << format_micros(*s->median_s) << " us at the start of its range";
-    lines.push_back(line.str());
-  }
-  if (alg == nullptr) {
-    lines.push_back("the built-in default is not loaded here: is its plugin on CCT_PLUGIN_PATH?");
+  const char* default_name = collective_info(q.collective).default_algorithm;
+  const std::span<const Selection> rule =
+      selector.candidates(q.collective, static_cast<std::size_t>(q.bytes));
+  if (rule.empty()) {
+    lines.push_back(call +
+                    ": no usable rule of CCT_FORCE or the profile covers it: the built-in "
+                    "default " +
+                    default_name);
+    const AlgorithmEntry* alg = registry.find_algorithm(q.collective, default_name);
+    if (alg == nullptr)
+      lines.push_back("the built-in default is not loaded here: is its plugin on CCT_PLUGIN_PATH?");
+    else
+      for (const std::string& why : obstacles(*alg, registry, q))
+        lines.push_back("but " + std::string(alg->desc->name) + " " + why);
     return lines;
   }
-  for (const std::string& why : obstacles(*alg, registry, q))
-    lines.push_back("but " + std::string(alg->desc->name) + " " + why +
-                    (s ? ": such calls take the built-in default " +
-                             std::string(collective_info(q.collective).default_algorithm)
-                       : ""));
+  const Selection& first = rule.front();
+  std::ostringstream line;
+  line << call << ": " << (first.forced ? "CCT_FORCE" : "profile") << " rule "
+       << range_text(first.lo, first.hi) << " -> "
+       << format_choice(*first.algorithm->desc, first.params);
+  if (first.median_s)
+    line << ", measured " << format_micros(*first.median_s) << " us at the start of its range";
+  lines.push_back(line.str());
+  if (rule.size() > 1) {
+    std::ostringstream fallbacks;
+    fallbacks << "where it cannot run a call, the rule's fallbacks in order:";
+    for (const Selection& s : rule.subspan(1)) {
+      fallbacks << " " << format_choice(*s.algorithm->desc, s.params);
+      if (s.median_s) fallbacks << " (measured " << format_micros(*s.median_s) << " us)";
+    }
+    lines.push_back(fallbacks.str());
+  }
+  for (std::size_t i = 0; i < rule.size(); ++i) {
+    const std::string next =
+        i + 1 < rule.size()
+            ? "the rule's next candidate " + std::string(rule[i + 1].algorithm->desc->name)
+            : "the built-in default " + std::string(default_name);
+    for (const std::string& why : obstacles(*rule[i].algorithm, registry, q))
+      lines.push_back("but " + std::string(rule[i].algorithm->desc->name) + " " + why +
+                      ": such calls take " + next);
+  }
   return lines;
 }
 

@@ -20,11 +20,12 @@ struct ExplainQuery {
 };
 
 // The explanation, one line per fact: the rule met (CCT_FORCE's or the
-// profile's, with its range and measured figure) or the built-in default
-// and why, the warnings the selector gives for this shape, and what keeps
-// the algorithm from running a call (a power-of-two-only algorithm on 3
-// ranks, a capability the transport lacks), where the runtime would then
-// take the default.
+// profile's, with its range and measured figure, and its fallbacks) or
+// the built-in default and why, the warnings the selector gives for this
+// shape, and what keeps each candidate from running a call (a
+// power-of-two-only algorithm on 3 ranks, a capability the transport
+// lacks), where the runtime would then take the next candidate or the
+// default.
 std::vector<std::string> explain(const Profile& profile, const std::vector<ForceRule>& force,
                                  const Registry& registry, const ExplainQuery& query);
 

@@ -43,15 +43,16 @@ double mean_ratio(std::span<const SizeCandidates> bucket, std::span<const Winner
   return std::exp(logs / static_cast<double>(bucket.size()));
 }
 
-std::string note(const Winner& w, const std::string& choice, double agreement_s, double ratio,
-                 std::size_t sizes) {
+std::string note(const Winner& w, const std::string& choice, double agreement_s, bool measured,
+                 double ratio, std::size_t sizes) {
+  const std::string how = measured ? "measured " : "about ";
   char mean[16];
   std::snprintf(mean, sizeof mean, "%.2f", ratio);
   return std::string(collective_name(w.collective)) + " " + w.transport +
          " np=" + std::to_string(w.np) +
          (w.nodes > 1 ? " (" + std::to_string(w.nodes) + " nodes)" : "") +
          ": one rule for every size, " + choice +
-         ": choosing by size makes every call agree on its size first (about " +
+         ": choosing by size makes every call agree on its size first (" + how +
          format_micros(agreement_s) + " us here), which costs more than the sizes' winners save (" +
          choice + " at " + mean + " of winner + agreement, geometric mean over " +
          std::to_string(sizes) + " sizes)";
@@ -59,11 +60,12 @@ std::string note(const Winner& w, const std::string& choice, double agreement_s,
 
 }  // namespace
 
-std::optional<OneRule> one_rule(std::span<const SizeCandidates> bucket) {
+std::optional<OneRule> one_rule(std::span<const SizeCandidates> bucket,
+                                std::optional<double> measured_agreement_s) {
   const Winner& first = *bucket.front().winner;
   if (collective_info(first.collective).key_parts == nullptr || one_choice(bucket))
     return std::nullopt;
-  const double agreement_s = first.median_s;
+  const double agreement_s = measured_agreement_s.value_or(first.median_s);
   const std::vector<const Winner*>* best = nullptr;
   double best_ratio = 1;
   const auto candidates = everywhere(bucket);
@@ -73,7 +75,8 @@ std::optional<OneRule> one_rule(std::span<const SizeCandidates> bucket) {
   if (best == nullptr) return std::nullopt;
   OneRule out;
   for (const Winner* row : *best) out.winners.push_back(*row);
-  out.note = note(first, best->front()->choice, agreement_s, best_ratio, bucket.size());
+  out.note = note(first, best->front()->choice, agreement_s, measured_agreement_s.has_value(),
+                  best_ratio, bucket.size());
   return out;
 }
 

@@ -12,12 +12,16 @@
 // rendezvous). With one rule for every size no call agrees on anything.
 //
 // So, per bucket (collective, transport, nodes, np) of such a collective
-// whose winners differ: the agreement is taken to cost what the bucket's
-// cheapest call at its smallest size costs (one small collective on the
-// same ranks); each candidate measured at every size is compared, size by
-// size, with the winner's figure plus that cost; the candidate with the
-// lowest geometric mean ratio over the sizes replaces the winners when
-// that mean is below 1. Sizes count alike, as the grid spaces them.
+// whose winners differ: the agreement costs what the tuner measured for
+// it on the same shape, the built-in default allreduce of one 8-byte
+// element (Runtime::agreed_key runs exactly that), timed as every figure
+// is, one call after a barrier; where that was not measured, what the
+// bucket's cheapest call at its smallest size costs (one small collective
+// on the same ranks). Each candidate measured at every size is compared,
+// size by size, with the winner's figure plus that cost; the candidate
+// with the lowest geometric mean ratio over the sizes replaces the
+// winners when that mean is below 1. Sizes count alike, as the grid
+// spaces them.
 #pragma once
 
 #include <optional>
@@ -45,6 +49,8 @@ struct OneRule {
 // The bucket's sizes ascending. Nothing where its collective's size is
 // known to every rank, its winners are one candidate already, or no
 // candidate measured at every size beats the winners with the agreement.
-std::optional<OneRule> one_rule(std::span<const SizeCandidates> bucket);
+// agreement_s: the measured agreement on this bucket's shape, if any.
+std::optional<OneRule> one_rule(std::span<const SizeCandidates> bucket,
+                                std::optional<double> agreement_s);
 
 }  // namespace cct::tuner

@@ -4,6 +4,8 @@
 #include <array>
 #include <bit>
 #include <iomanip>
+#include <limits>
+#include <optional>
 #include <set>
 #include <span>
 #include <sstream>
@@ -50,7 +52,8 @@ std::vector<SizeRule> size_rules(std::span<const Winner> bucket) {
                        .hi = hi,
                        .algorithm = w.algorithm,
                        .params = w.params,
-                       .median_s = w.median_s});
+                       .median_s = w.median_s,
+                       .fallbacks = w.fallbacks});
   }
   return rules;
 }
@@ -96,11 +99,18 @@ std::string micros(const std::optional<double>& seconds) {
   return seconds ? format_micros(*seconds) : "-";
 }
 
-using Line = std::array<std::string, 6>;
+std::string fallbacks_text(cct_collective c, const SizeRule& s, const Registry& registry) {
+  std::string text;
+  for (const Fallback& f : s.fallbacks)
+    text += (text.empty() ? "" : ", ") + format_rule_choice(c, f, registry);
+  return text.empty() ? "-" : text;
+}
+
+using Line = std::array<std::string, 7>;
 
 // The lines, each column padded to its widest cell.
 std::string aligned(const std::vector<Line>& lines) {
-  std::array<std::size_t, 6> width{};
+  std::array<std::size_t, 7> width{};
   for (const Line& line : lines)
     for (std::size_t i = 0; i < line.size(); ++i) width[i] = std::max(width[i], line[i].size());
   std::ostringstream out;
@@ -155,12 +165,109 @@ std::vector<const Winner*> with_pruned(std::vector<const Winner*> rows,
   return rows;
 }
 
-// Gives each bucket that one_rule finds one rule for every size.
-void one_rule_buckets(std::span<const SizeCandidates> sizes, Winners& out) {
+// The winners' runs of one choice in a bucket: [first, end) indices.
+std::vector<std::pair<std::size_t, std::size_t>> runs_of(std::span<const Winner> bucket) {
+  std::vector<std::pair<std::size_t, std::size_t>> runs;
+  for (std::size_t i = 0; i < bucket.size(); ++i)
+    if (runs.empty() || bucket[i].choice != bucket[runs.back().first].choice)
+      runs.emplace_back(i, i + 1);
+    else
+      runs.back().second = i + 1;
+  return runs;
+}
+
+// The rows of `choice` at the sizes [first, end) of a bucket where each is
+// within the noise of that size's winner (tie_margin), or nothing.
+std::optional<std::vector<const Winner*>> tied_rows(std::span<const SizeCandidates> sizes,
+                                                    std::size_t first, std::size_t end,
+                                                    const std::string& choice) {
+  std::vector<const Winner*> rows;
+  for (std::size_t i = first; i < end; ++i) {
+    const Winner& w = *sizes[i].winner;
+    const double tied_below =
+        w.median_s * (1 + tie_margin({.median_s = w.median_s, .min_s = w.min_s}));
+    const auto row = std::find_if(sizes[i].rows.begin(), sizes[i].rows.end(),
+                                  [&](const Winner* r) { return r->choice == choice; });
+    if (row == sizes[i].rows.end() || (*row)->median_s > tied_below) return std::nullopt;
+    rows.push_back(*row);
+  }
+  return rows;
+}
+
+// One merge in a bucket: the narrowest run of one choice (by the ratio of
+// the next run's first size to its own) whose sizes a neighbouring run's
+// choice also wins within the noise takes that choice; never the library's
+// run another choice (a candidate replaces the library only where it is
+// faster beyond the noise). False when none can merge.
+bool merge_one_run(std::span<const SizeCandidates> sizes, std::span<Winner> best) {
+  const auto runs = runs_of(best);
+  std::optional<std::size_t> narrowest;
+  std::vector<const Winner*> replacement;
+  double narrowest_ratio = 0;
+  for (std::size_t k = 0; k < runs.size() && runs.size() > 1; ++k) {
+    const auto [first, end] = runs[k];
+    const double ratio = end < best.size()
+                             ? static_cast<double>(best[end].bytes) /
+                                   static_cast<double>(std::max<int64_t>(best[first].bytes, 1))
+                             : std::numeric_limits<double>::infinity();
+    if (narrowest && ratio >= narrowest_ratio) continue;
+    for (std::size_t neighbour : {first, end}) {  // the run before (ends at first), after
+      if (neighbour == 0 && neighbour == first) continue;
+      if (neighbour >= best.size()) continue;
+      const Winner& other = neighbour == first ? best[first - 1] : best[end];
+      // The library stays unless beaten beyond the noise (choose_winner).
+      if (best[first].library && !other.library) continue;
+      if (auto rows = tied_rows(sizes, first, end, other.choice)) {
+        narrowest = k, narrowest_ratio = ratio, replacement = std::move(*rows);
+        break;
+      }
+    }
+  }
+  if (!narrowest) return false;
+  for (std::size_t i = 0; i < replacement.size(); ++i)
+    best[runs[*narrowest].first + i] = *replacement[i];
+  return true;
+}
+
+// Merges, per bucket, every run of sizes whose winner a neighbouring run's
+// choice matches within the noise, the narrowest first, so that a profile
+// holds the boundaries that the measurements bear out and no others.
+void merge_tied_runs(std::span<const SizeCandidates> sizes, Winners& out) {
   for (std::size_t start = 0; start < sizes.size();) {
     std::size_t end = start + 1;
     while (end < sizes.size() && same_bucket(out.best[start], out.best[end])) ++end;
-    if (std::optional<OneRule> one = one_rule(sizes.subspan(start, end - start))) {
+    const std::span<Winner> bucket(out.best.data() + start, end - start);
+    while (merge_one_run(sizes.subspan(start, end - start), bucket)) {
+    }
+    start = end;
+  }
+}
+
+// What a call whose size no rank knows pays to agree on it, per shape
+// (transport, nodes, np): the measured figure of the built-in default
+// allreduce of 8 bytes (Runtime::agreed_key's sum of one uint64).
+using Shape = std::tuple<std::string, int, int>;
+std::map<Shape, double> agreements(const std::vector<ResultRow>& rows) {
+  const char* sum = collective_info(CCT_ALLREDUCE).default_algorithm;
+  std::map<Shape, double> out;
+  for (const ResultRow& r : rows)
+    if (r.collective == collective_name(CCT_ALLREDUCE) && r.algorithm == sum && r.bytes == 8 &&
+        (r.stage == Stage::kFinal || r.stage == Stage::kCrossover))
+      out[{r.transport, r.nodes, r.np}] = r.result.median_s;
+  return out;
+}
+
+// Gives each bucket that one_rule finds one rule for every size.
+void one_rule_buckets(std::span<const SizeCandidates> sizes, const std::map<Shape, double>& agreed,
+                      Winners& out) {
+  for (std::size_t start = 0; start < sizes.size();) {
+    std::size_t end = start + 1;
+    while (end < sizes.size() && same_bucket(out.best[start], out.best[end])) ++end;
+    const Winner& w = out.best[start];
+    const auto measured = agreed.find({w.transport, w.nodes, w.np});
+    const std::optional<double> agreement_s =
+        measured == agreed.end() ? std::nullopt : std::optional<double>(measured->second);
+    if (std::optional<OneRule> one = one_rule(sizes.subspan(start, end - start), agreement_s)) {
       std::copy(one->winners.begin(), one->winners.end(), out.best.begin() + start);
       out.one_rule.push_back(std::move(one->note));
     }
@@ -193,6 +300,26 @@ std::size_t choose_winner(std::span<const Contender> contenders) {
           [&](const Contender& c) { return c.default_params && c.algorithm == algorithm; }))
     return *i;
   return fastest;
+}
+
+std::vector<Fallback> fallbacks_of(const Winner& winner, std::span<const Winner* const> rows) {
+  const auto fastest = [&](auto wanted) {
+    const Winner* best = nullptr;
+    for (const Winner* r : rows)
+      if (r->algorithm != winner.algorithm && wanted(*r) &&
+          (best == nullptr || r->median_s < best->median_s))
+        best = r;
+    return best;
+  };
+  std::vector<Fallback> out;
+  const Winner* other = fastest([&](const Winner& r) { return r.library != winner.library; });
+  const Winner* next = fastest([&](const Winner& r) {
+    return !r.library && (other == nullptr || r.algorithm != other->algorithm);
+  });
+  for (const Winner* r : {other, next})
+    if (r != nullptr)
+      out.push_back({.algorithm = r->algorithm, .params = r->params, .median_s = r->median_s});
+  return out;
 }
 
 int64_t readable_boundary(int64_t lo, int64_t hi) {
@@ -265,7 +392,13 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
     sizes.push_back({.rows = with_pruned(rows, group.winners)});
   }
   for (std::size_t i = 0; i < sizes.size(); ++i) sizes[i].winner = &out.best[i];
-  one_rule_buckets(sizes, out);
+  const std::vector<Winner> measured_best = out.best;  // what tied_rows compares with
+  for (std::size_t i = 0; i < sizes.size(); ++i) sizes[i].winner = &measured_best[i];
+  merge_tied_runs(sizes, out);
+  for (std::size_t i = 0; i < sizes.size(); ++i) sizes[i].winner = &out.best[i];
+  one_rule_buckets(sizes, agreements(rows), out);
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    out.best[i].fallbacks = fallbacks_of(out.best[i], sizes[i].rows);
   return out;
 }
 
@@ -281,13 +414,15 @@ std::map<cct_collective, TransportRules> build_rules(const std::vector<Winner>& 
 
 std::string rules_table(const std::map<cct_collective, TransportRules>& rules,
                         const Registry& registry) {
-  std::vector<Line> lines{{"collective", "transport", "np", "bytes", "algorithm", "median_us"}};
+  std::vector<Line> lines{
+      {"collective", "transport", "np", "bytes", "algorithm", "median_us", "fallbacks"}};
   for (const auto& [collective, transports] : rules)
     for (const auto& [transport, buckets] : transports)
       for (const RankBucket& b : buckets)
         for (const SizeRule& s : b.sizes)
           lines.push_back({collective_name(collective), transport, np_text(b), size_text(s),
-                           format_rule_choice(collective, s, registry), micros(s.median_s)});
+                           format_rule_choice(collective, s, registry), micros(s.median_s),
+                           fallbacks_text(collective, s, registry)});
   return aligned(lines);
 }
 

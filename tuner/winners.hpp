@@ -25,7 +25,8 @@
 // as the measurements tell; it is put at the readable size there
 // (readable_boundary), not at the odd size a bisection measured. Where
 // no rank knows a call's size alone, a bucket may get one rule for every
-// size instead (one_rule.hpp).
+// size instead (one_rule.hpp). Each rule records fallbacks after its
+// winner (fallbacks_of), those of the first measured size of its range.
 #pragma once
 
 #include <cstdint>
@@ -55,6 +56,9 @@ struct Winner {
   double min_s = 0;                       // the fastest repetition
   double median_s = 0;
   bool library = false;  // the collective library's own call (CCT_CAP_LIBRARY)
+  // For a point group's winner: what its rule falls back to where it cannot
+  // run a call (fallbacks_of).
+  std::vector<Fallback> fallbacks;
 };
 
 struct Winners {
@@ -98,6 +102,16 @@ std::size_t choose_winner(std::span<const Contender> contenders);
 // significant bits, the largest such: 1M, 1536k, 3M rather than 1763487.
 int64_t readable_boundary(int64_t lo, int64_t hi);
 
+// A winner's fallbacks among the rows measured at its size (the winner's
+// among them): the fastest of the other kind (the best algorithm where
+// the library won, the library where an algorithm won), so that a call
+// the winner cannot run (8-bit sums on the library, a program without MPI,
+// a capability missing) takes the best measured alternative rather than
+// the built-in default; then the fastest algorithm named neither as the
+// winner nor as that first fallback. The library's own call counts for
+// every kind of program: the MPI interposer hands it the program's call.
+std::vector<Fallback> fallbacks_of(const Winner& winner, std::span<const Winner* const> rows);
+
 // row as a Winner, or why the registry does not accept it (an unknown
 // collective or algorithm, parameters it does not declare or allow).
 std::string read_winner(const ResultRow& row, const Registry& registry, Winner* out);
@@ -110,7 +124,8 @@ std::map<cct_collective, TransportRules> build_rules(const std::vector<Winner>& 
 
 // A table of the rules for people: collective, transport, np range (with
 // the nodes where more than 1: "4-7 (2 nodes)"), size range,
-// algorithm(params), median in microseconds; one line per size rule.
+// algorithm(params), median in microseconds, the fallbacks; one line per
+// size rule.
 std::string rules_table(const std::map<cct_collective, TransportRules>& rules,
                         const Registry& registry);
 

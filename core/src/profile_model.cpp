@@ -118,14 +118,28 @@ std::optional<int64_t> parse_param_value(const std::string& text) {
 }
 
 }  // namespace detail
+namespace {
+
+std::string choice_text(cct_collective c, const std::string& algorithm,
+                        const std::map<std::string, int64_t>& params, const Registry& registry) {
+  const AlgorithmEntry* alg = registry.find_algorithm(c, algorithm);
+  if (alg != nullptr && detail::rule_problem(registry, c, algorithm, params).empty())
+    return format_choice(*alg->desc, detail::param_values(*alg, params));
+  std::string text;
+  for (const auto& [name, value] : params)
+    text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return text.empty() ? algorithm : algorithm + "(" + text + ")";
+}
+
+}  // namespace
+
 std::string format_rule_choice(cct_collective c, const SizeRule& rule, const Registry& registry) {
-  const AlgorithmEntry* alg = registry.find_algorithm(c, rule.algorithm);
-  if (alg != nullptr && detail::rule_problem(registry, c, rule.algorithm, rule.params).empty())
-    return format_choice(*alg->desc, detail::param_values(*alg, rule.params));
-  std::string params;
-  for (const auto& [name, value] : rule.params)
-    params += (params.empty() ? "" : ",") + name + "=" + std::to_string(value);
-  return params.empty() ? rule.algorithm : rule.algorithm + "(" + params + ")";
+  return choice_text(c, rule.algorithm, rule.params, registry);
+}
+
+std::string format_rule_choice(cct_collective c, const Fallback& fallback,
+                               const Registry& registry) {
+  return choice_text(c, fallback.algorithm, fallback.params, registry);
 }
 
 std::vector<std::string> disabled_rules(const Profile& profile) {
@@ -133,8 +147,11 @@ std::vector<std::string> disabled_rules(const Profile& profile) {
   for (const auto& [collective, transports] : profile.rules)
     for (const auto& [transport, buckets] : transports)
       for (const RankBucket& b : buckets)
-        for (const SizeRule& r : b.sizes)
+        for (const SizeRule& r : b.sizes) {
           if (!r.disabled.empty()) out.push_back(r.disabled);
+          for (const Fallback& f : r.fallbacks)
+            if (!f.disabled.empty()) out.push_back(f.disabled);
+        }
   return out;
 }
 

@@ -27,7 +27,7 @@ class Reader {
   Reader(std::string source, const Registry* registry, RuleProblems rule_problems)
       : source_(std::move(source)), registry_(registry), rule_problems_(rule_problems) {}
 
-  Profile read(const YAML::Node& root) const;
+  Profile read(const YAML::Node& root);
 
  private:
   // yaml-cpp counts lines from 0; a node without a position (the empty
@@ -55,6 +55,15 @@ class Reader {
   SizeRule size_rule(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
   void rule_contents(cct_collective c, const YAML::Node& node, const std::string& ctx,
                      SizeRule* r) const;
+  template <class Candidate>
+  void candidate(cct_collective c, const YAML::Node& node, const std::string& ctx,
+                 Candidate* out) const;
+  std::vector<Fallback> fallbacks(cct_collective c, const YAML::Node& node,
+                                  const std::string& ctx) const;
+  // Runs read(), which may throw, and records what it threw in *disabled
+  // where problems inside one rule disable it (RuleProblems).
+  template <class Read>
+  void or_disabled(std::string* disabled, Read read) const;
   std::map<std::string, int64_t> params(const AlgorithmEntry* alg, const YAML::Node& node,
                                         const std::string& ctx) const;
   void check_coverage(const std::vector<SizeRule>& sizes, const YAML::Node& node,
@@ -63,6 +72,7 @@ class Reader {
   std::string source_;
   const Registry* registry_;
   RuleProblems rule_problems_;
+  int schema_ = kProfileSchema;  // the file's
 };
 
 // A node as a complaint shows it: a scalar quoted, cut at 60 characters (a
@@ -135,14 +145,16 @@ int64_t Reader::size(const YAML::Node& node, const std::string& ctx) const {
   return *value;
 }
 
-Profile Reader::read(const YAML::Node& root) const {
+Profile Reader::read(const YAML::Node& root) {
   if (!root.IsMap()) fail(root, not_a_profile(root));
   // The version is checked before anything else: another version's fields
   // would only produce confusing complaints.
   const YAML::Node schema = root["schema"];
   if (!schema) fail(root, "missing field 'schema'");
-  if (integer(schema, "schema", 0, INT32_MAX) != kProfileSchema)
+  schema_ = static_cast<int>(integer(schema, "schema", 0, INT32_MAX));
+  if (schema_ < kOldestProfileSchema || schema_ > kProfileSchema)
     fail(schema, "unsupported schema version " + schema.Scalar() + " (this build reads " +
+                     std::to_string(kOldestProfileSchema) + " to " +
                      std::to_string(kProfileSchema) + ")");
   check_keys(root, "profile", {"schema", "tool_version", "date", "machine", "tuning", "rules"}, {});
   Profile p;
@@ -269,30 +281,66 @@ SizeRule Reader::size_rule(cct_collective c, const YAML::Node& node, const std::
   r.lo = size(range[0], ctx + ".range");
   r.hi = size(range[1], ctx + ".range");
   if (r.lo >= r.hi) fail(range, ctx + ".range: empty range, its start is not below its end");
-  try {
-    rule_contents(c, node, ctx, &r);
-  } catch (const Error& e) {
-    if (rule_problems_ == RuleProblems::kFail) throw;
-    r.disabled = e.what();
-  }
+  or_disabled(&r.disabled, [&] { rule_contents(c, node, ctx, &r); });
+  if (!r.disabled.empty() && r.algorithm.empty()) r.fallbacks.clear();  // not a rule at all
   return r;
 }
 
+template <class Read>
+void Reader::or_disabled(std::string* disabled, Read read) const {
+  try {
+    read();
+  } catch (const Error& e) {
+    if (rule_problems_ == RuleProblems::kFail) throw;
+    *disabled = e.what();
+  }
+}
+
+// The fields of a rule (schema 2 adds its fallbacks); a problem with its
+// first choice disables that alone, a problem with a fallback that
+// fallback alone.
 void Reader::rule_contents(cct_collective c, const YAML::Node& node, const std::string& ctx,
                            SizeRule* r) const {
-  check_keys(node, ctx, {"range", "algorithm"}, {"params", "median_s"});
+  if (schema_ >= 2)
+    check_keys(node, ctx, {"range", "algorithm"}, {"params", "median_s", "fallbacks"});
+  else
+    check_keys(node, ctx, {"range", "algorithm"}, {"params", "median_s"});
   r->algorithm = text(node["algorithm"], ctx + ".algorithm");
+  if (const YAML::Node list = node["fallbacks"]) r->fallbacks = fallbacks(c, list, ctx);
+  candidate(c, node, ctx, r);
+}
+
+std::vector<Fallback> Reader::fallbacks(cct_collective c, const YAML::Node& node,
+                                        const std::string& ctx) const {
+  if (!node.IsSequence())
+    fail(node, ctx + ".fallbacks: expected a list of candidates, got " + quoted(node));
+  std::vector<Fallback> out(node.size());
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    const std::string at = ctx + ".fallbacks[" + std::to_string(i) + "]";
+    or_disabled(&out[i].disabled, [&] {
+      check_keys(node[i], at, {"algorithm"}, {"params", "median_s"});
+      out[i].algorithm = text(node[i]["algorithm"], at + ".algorithm");
+      candidate(c, node[i], at, &out[i]);
+    });
+  }
+  return out;
+}
+
+// A candidate's algorithm (read already), parameters and figure.
+template <class Candidate>
+void Reader::candidate(cct_collective c, const YAML::Node& node, const std::string& ctx,
+                       Candidate* out) const {
   const AlgorithmEntry* alg = nullptr;
   std::string why;
-  if (registry_ && !(alg = detail::find_algorithm_or_why(*registry_, c, r->algorithm, &why)))
+  if (registry_ && !(alg = detail::find_algorithm_or_why(*registry_, c, out->algorithm, &why)))
     fail(node["algorithm"], ctx + ".algorithm: " + why);
-  if (const YAML::Node params = node["params"]) r->params = this->params(alg, params, ctx);
+  if (const YAML::Node params = node["params"]) out->params = this->params(alg, params, ctx);
   if (const YAML::Node median = node["median_s"]) {
     double value = 0;
     const bool number = median.IsScalar() && YAML::convert<double>::decode(median, value);
     if (!number || !(value >= 0 && std::isfinite(value)))
       fail(median, ctx + ".median_s: expected seconds (a number >= 0), got " + quoted(median));
-    r->median_s = value;
+    out->median_s = value;
   }
 }
 

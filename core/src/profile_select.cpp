@@ -1,6 +1,7 @@
 // The compiled lookup: for one transport and one communicator shape, a short
 // list of ranges per collective, resolved against the registry up front so
 // that select() only compares integers.
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -76,53 +77,95 @@ Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
                         " for rules measured there");
 }
 
+// A rule's candidates in order; each one the reader or the registry
+// rejects is left out alone, with a warning. With none left, the rule's
+// sizes take the built-in default.
 void Selector::add(cct_collective c, const SizeRule& rule, bool forced, const Registry& registry,
                    const std::string& origin) {
   const std::string rule_name = std::string(collective_name(c)) + " [" +
                                 detail::format_size(rule.lo) + ", " + detail::format_size(rule.hi) +
                                 ")";
-  if (!rule.disabled.empty()) {  // the reader's reason names the file and line
-    warnings_.push_back(rule.disabled + "; rule " + rule_name +
-                        " left out, its sizes take the built-in default");
-    return;
-  }
   // A profile built in code has not been through the reader's checks, and
   // an empty range would wrap around in `last`.
-  std::string problem = rule.lo < rule.hi
-                            ? detail::rule_problem(registry, c, rule.algorithm, rule.params)
-                            : "empty range";
-  if (!problem.empty()) {
-    warnings_.push_back(origin + " rule " + rule_name + " left out: " + problem);
+  if (rule.lo >= rule.hi) {
+    warnings_.push_back(origin + " rule " + rule_name + " left out: empty range");
     return;
   }
-  const AlgorithmEntry* alg = registry.find_algorithm(c, rule.algorithm);
+  std::vector<Selection> candidates;
+  const auto take = [&](const auto& candidate, uint32_t fallback) {
+    const std::string which = fallback == 0 ? "" : " fallback " + std::to_string(fallback);
+    if (!candidate.disabled.empty()) {  // the reader's reason names the file and line
+      warnings_.push_back(candidate.disabled + "; rule " + rule_name + which + " left out");
+      return;
+    }
+    const std::string problem =
+        detail::rule_problem(registry, c, candidate.algorithm, candidate.params);
+    if (!problem.empty()) {
+      warnings_.push_back(origin + " rule " + rule_name + which + " left out: " + problem);
+      return;
+    }
+    const AlgorithmEntry* alg = registry.find_algorithm(c, candidate.algorithm);
+    candidates.push_back({alg, detail::param_values(*alg, candidate.params), forced, selections_++,
+                          fallback, rule.lo, rule.hi, candidate.median_s});
+  };
+  take(rule, 0);
+  for (std::size_t i = 0; i < rule.fallbacks.size(); ++i)
+    take(rule.fallbacks[i], static_cast<uint32_t>(i + 1));
+  if (candidates.empty()) {  // each was left out with a warning, the last one just now
+    warnings_.back() += rule.fallbacks.empty() ? ", its sizes take the built-in default"
+                                               : "; no candidate left, its sizes take the "
+                                                 "built-in default";
+    return;
+  }
   ranges_[c].push_back(Range{.lo = to_size(rule.lo),
                              .last = to_size(rule.hi) == SIZE_MAX ? SIZE_MAX : to_size(rule.hi) - 1,
-                             .selection = {alg, detail::param_values(*alg, rule.params), forced,
-                                           selections_++, rule.lo, rule.hi, rule.median_s}});
+                             .candidates = std::move(candidates)});
+}
+
+std::span<const Selection> Selector::candidates(cct_collective c,
+                                                std::size_t bytes) const noexcept {
+  if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return {};
+  for (const Range& r : ranges_[c])
+    if (bytes >= r.lo && bytes <= r.last) return r.candidates;
+  return {};
 }
 
 const Selection* Selector::select(cct_collective c, std::size_t bytes) const noexcept {
-  if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return nullptr;
-  for (const Range& r : ranges_[c])
-    if (bytes >= r.lo && bytes <= r.last) return &r.selection;
-  return nullptr;
+  const std::span<const Selection> all = candidates(c, bytes);
+  return all.empty() ? nullptr : &all.front();
 }
 
 // Sizes from 0 up, each range of the first matching rule or of no rule
-// (the default) in turn: one and the same selection throughout, or not.
-bool Selector::size_matters(cct_collective c) const noexcept {
-  if (c < 0 || c >= CCT_COLLECTIVE_COUNT || ranges_[c].empty()) return false;
-  const Selection* first = select(c, 0);
+// (the default) in turn, against the first piece.
+template <class Same>
+bool Selector::every_piece(cct_collective c, Same same) const noexcept {
+  if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return false;
+  const std::span<const Selection> first = candidates(c, 0);
+  if (!same(first, first)) return false;
   for (const Range& r : ranges_[c]) {
-    const Selection* at_lo = select(c, r.lo);
-    const Selection* after = r.last == SIZE_MAX ? at_lo : select(c, r.last + 1);
-    for (const Selection* s : {at_lo, after})
-      if (s != first && (s == nullptr || first == nullptr || s->algorithm != first->algorithm ||
-                         s->params != first->params))
-        return true;
+    const std::span<const Selection> at_lo = candidates(c, r.lo);
+    const std::span<const Selection> after = r.last == SIZE_MAX ? at_lo : candidates(c, r.last + 1);
+    if (!same(at_lo, first) || !same(after, first)) return false;
   }
-  return false;
+  return true;
+}
+
+// The candidate lists are compared whole: where a first choice cannot run
+// a call, sizes with different fallbacks would choose differently.
+bool Selector::size_matters(cct_collective c) const noexcept {
+  const auto same = [](std::span<const Selection> a, std::span<const Selection> b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const Selection& x, const Selection& y) {
+                        return x.algorithm == y.algorithm && x.params == y.params;
+                      });
+  };
+  return c >= 0 && c < CCT_COLLECTIVE_COUNT && !ranges_[c].empty() && !every_piece(c, same);
+}
+
+bool Selector::library_everywhere(cct_collective c) const noexcept {
+  return every_piece(c, [](std::span<const Selection> piece, std::span<const Selection>) {
+    return !piece.empty() && (piece.front().algorithm->desc->required_caps & CCT_CAP_LIBRARY);
+  });
 }
 
 }  // namespace cct

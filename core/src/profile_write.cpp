@@ -34,17 +34,32 @@ std::string shortest(double x) {
   return std::string(text, end);
 }
 
+// A candidate's fields after `algorithm`, which the caller wrote.
+template <class Candidate>
+void emit_candidate(YAML::Emitter& out, const Candidate& c) {
+  if (!c.params.empty()) {
+    out << YAML::Key << "params" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    for (const auto& [name, value] : c.params) out << YAML::Key << name << YAML::Value << value;
+    out << YAML::EndMap;
+  }
+  if (c.median_s) out << YAML::Key << "median_s" << YAML::Value << shortest(*c.median_s);
+}
+
 void emit_size_rule(YAML::Emitter& out, const SizeRule& r) {
   out << YAML::BeginMap;
   out << YAML::Key << "range" << YAML::Value << YAML::Flow << YAML::BeginSeq
       << detail::format_size(r.lo) << detail::format_size(r.hi) << YAML::EndSeq;
   out << YAML::Key << "algorithm" << YAML::Value << r.algorithm;
-  if (!r.params.empty()) {
-    out << YAML::Key << "params" << YAML::Value << YAML::Flow << YAML::BeginMap;
-    for (const auto& [name, value] : r.params) out << YAML::Key << name << YAML::Value << value;
-    out << YAML::EndMap;
+  emit_candidate(out, r);
+  if (!r.fallbacks.empty()) {
+    out << YAML::Key << "fallbacks" << YAML::Value << YAML::BeginSeq;
+    for (const Fallback& f : r.fallbacks) {
+      out << YAML::Flow << YAML::BeginMap << YAML::Key << "algorithm" << YAML::Value << f.algorithm;
+      emit_candidate(out, f);
+      out << YAML::EndMap;
+    }
+    out << YAML::EndSeq;
   }
-  if (r.median_s) out << YAML::Key << "median_s" << YAML::Value << shortest(*r.median_s);
   out << YAML::EndMap;
 }
 
@@ -84,7 +99,7 @@ void emit_rules(YAML::Emitter& out, const std::map<cct_collective, TransportRule
 std::string profile_to_yaml(const Profile& p) {
   YAML::Emitter out;
   out << YAML::BeginMap;
-  out << YAML::Key << "schema" << YAML::Value << p.schema;
+  out << YAML::Key << "schema" << YAML::Value << kProfileSchema;  // this build's form
   out << YAML::Key << "tool_version" << YAML::Value << p.tool_version;
   out << YAML::Key << "date" << YAML::Value << p.date;
   emit_machine(out, p.machine);

@@ -76,6 +76,8 @@ Runtime::Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, O
                       " is not registered: is its plugin on CCT_PLUGIN_PATH?",
                   CCT_ERR_UNSUPPORTED);
     defaults_[c.id] = &add_choice(entry, entry->default_params());
+    library_always_[c.id] =
+        (comm_->capabilities() & CCT_CAP_LIBRARY) && selector_.library_everywhere(c.id);
   }
 }
 
@@ -173,18 +175,26 @@ bool Runtime::keeps_library(const cct_coll_args& args) {
   return kept;
 }
 
-// First match of the profile (or CCT_FORCE) that can run this call of
-// `bytes` (the size key), else the built-in default.
+// The first candidate of the matching rule of the profile (or CCT_FORCE)
+// that can run this call of `bytes` (the size key), else the built-in
+// default.
 Choice& Runtime::select_afresh(const cct_coll_args& args, std::size_t bytes) {
-  if (const Selection* s = selector_.select(args.collective, bytes)) {
-    Choice& choice = choice_of(*s);
-    if (usable(choice, args)) return noted(choice, args, s->forced ? "CCT_FORCE" : "profile");
+  const std::span<const Selection> rule = selector_.candidates(args.collective, bytes);
+  for (std::size_t i = 0; i < rule.size(); ++i) {
+    const Selection& s = rule[i];
+    Choice& choice = choice_of(s);
+    if (usable(choice, args)) {
+      const char* origin = s.forced ? "CCT_FORCE" : s.fallback ? "profile, a fallback" : "profile";
+      return noted(choice, args, origin);
+    }
     if (options_.log != Log::kOff) {
       std::ostringstream line;
-      line << "cct: " << collective_name(args.collective) << " " << bytes << " B: rule "
-           << choice.algorithm->desc->name << " cannot run here ("
-           << why_unusable(*choice.algorithm, *comm_, args, choice.params)
-           << "), using the default\n";
+      line << "cct: " << collective_name(args.collective) << " " << bytes
+           << " B: " << (s.fallback ? "fallback " : "rule ") << choice.algorithm->desc->name
+           << " cannot run here (" << why_unusable(*choice.algorithm, *comm_, args, choice.params)
+           << "), "
+           << (i + 1 < rule.size() ? "trying the rule's next candidate" : "using the default")
+           << "\n";
       log_line(line.str());
     }
   }

@@ -234,8 +234,12 @@ TEST_CASE("profile: the example in profiles/README.md loads", "[profile]") {
   const std::size_t end = doc.find("```", begin + 8);
   TempDir dir;
   write_file(dir.file("p.yaml"), doc.substr(begin + 8, end - begin - 8));
-  CHECK(cct::load_profile(dir.file("p.yaml"), &cct::test::registry()) ==
-        cct::profile_from_yaml(kValidYaml, "valid", &cct::test::registry()));
+  // kValidYaml (schema 1) with the example's fallbacks.
+  cct::Profile want = cct::profile_from_yaml(kValidYaml, "valid", &cct::test::registry());
+  want.rules[CCT_BCAST]["shm"][0].sizes[0].fallbacks = {
+      {.algorithm = "mpi", .median_s = 1.7e-6},
+      {.algorithm = "knomial", .params = {{"radix", 4}}, .median_s = 1.9e-6}};
+  CHECK(cct::load_profile(dir.file("p.yaml"), &cct::test::registry()) == want);
 }
 
 TEST_CASE("profile: rejections name the file and line", "[profile]") {
@@ -246,7 +250,7 @@ TEST_CASE("profile: rejections name the file and line", "[profile]") {
     std::string message;
   };
   const Case cases[] = {
-      {with_line(1, "schema: 2"), 1, "unsupported schema version 2 (this build reads 1)"},
+      {with_line(1, "schema: 3"), 1, "unsupported schema version 3 (this build reads 1 to 2)"},
       {with_line(1, "schema: one"), 1, "schema: expected an integer"},
       {with_line(1, ""), 1, "missing field 'schema'"},
       {with_line(11, "  cores: two"), 11, "machine.cores: expected an integer in 1.."},
@@ -345,6 +349,66 @@ TEST_CASE("profile: a problem inside one rule disables that rule alone, where as
   CHECK_THROWS_WITH(cct::profile_from_yaml(with_line(25, "          - range: [2k, max]"), "p.yaml",
                                            nullptr, cct::RuleProblems::kDisableRule),
                     Catch::Contains("p.yaml:25:"));
+}
+
+// Schema 2: each size rule may list fallbacks after its first choice.
+// Schema 1 files (kValidYaml) still read; a fallback there is a field
+// schema 1 does not have.
+TEST_CASE(
+    "profile: fallbacks read, round-trip, fail alone, and serve where the first choice "
+    "cannot",
+    "[profile]") {
+  std::string yaml = with_line(1, "schema: 2");
+  yaml = with_line(yaml, 24,
+                   "            median_s: 1.5e-06\n"
+                   "            fallbacks:\n"
+                   "              - {algorithm: knomial, params: {radix: 4}, median_s: 2e-06}\n"
+                   "              - {algorithm: chain}");
+  const cct::Profile p = cct::profile_from_yaml(yaml, "p.yaml", &cct::test::registry());
+  const cct::SizeRule& first = p.rules.at(CCT_BCAST).at("shm")[0].sizes[0];
+  REQUIRE(first.fallbacks.size() == 2);
+  CHECK(first.fallbacks[0] ==
+        cct::Fallback{.algorithm = "knomial", .params = {{"radix", 4}}, .median_s = 2e-6});
+  CHECK(first.fallbacks[1].algorithm == "chain");
+  CHECK(cct::profile_from_yaml(cct::profile_to_yaml(p), "again", &cct::test::registry()) == p);
+  CHECK(cct::profile_to_yaml(p).rfind("schema: 2\n", 0) == 0);
+  const cct::Selector s(p, {}, cct::test::registry(), "shm", 2);
+  const std::span<const cct::Selection> rule = s.candidates(CCT_BCAST, 100);
+  REQUIRE(rule.size() == 3);
+  CHECK(rule[0].algorithm == &cct::test::algorithm(CCT_BCAST, "binomial"));
+  CHECK(
+      (rule[1].algorithm == &cct::test::algorithm(CCT_BCAST, "knomial") && rule[1].fallback == 1));
+  CHECK((rule[2].algorithm == &cct::test::algorithm(CCT_BCAST, "chain") && rule[2].fallback == 2));
+  CHECK(s.candidates(CCT_BCAST, 8192).size() == 1);
+  CHECK(s.size_matters(CCT_BCAST));
+
+  SECTION("schema 1 has no fallbacks") {
+    CHECK_THROWS_WITH(
+        cct::profile_from_yaml(with_line(yaml, 1, "schema: 1"), "p.yaml", &cct::test::registry()),
+        Catch::Contains("p.yaml:25: ") && Catch::Contains("unknown field 'fallbacks'"));
+  }
+  SECTION("a bad fallback is left out alone; a bad first choice leaves its fallbacks serving") {
+    std::string bad = with_line(yaml, 27, "              - {algorithm: gone}");
+    bad = with_line(bad, 23, "            algorithm: binomal");
+    CHECK_THROWS_WITH(cct::profile_from_yaml(bad, "p.yaml", &cct::test::registry()),
+                      Catch::Contains("p.yaml:"));
+    const cct::Profile q = cct::profile_from_yaml(bad, "p.yaml", &cct::test::registry(),
+                                                  cct::RuleProblems::kDisableRule);
+    const cct::SizeRule& r = q.rules.at(CCT_BCAST).at("shm")[0].sizes[0];
+    CHECK_THAT(r.disabled, Catch::StartsWith("p.yaml:23: ") &&
+                               Catch::Contains("unknown bcast algorithm 'binomal'"));
+    REQUIRE(r.fallbacks.size() == 2);
+    CHECK(r.fallbacks[0].disabled.empty());
+    CHECK_THAT(r.fallbacks[1].disabled, Catch::StartsWith("p.yaml:27: ") &&
+                                            Catch::Contains("unknown bcast algorithm 'gone'"));
+    CHECK(cct::disabled_rules(q).size() == 2);
+    const cct::Selector t(q, {}, cct::test::registry(), "shm", 2);
+    const std::span<const cct::Selection> left = t.candidates(CCT_BCAST, 100);
+    REQUIRE(left.size() == 1);
+    CHECK((left[0].algorithm == &cct::test::algorithm(CCT_BCAST, "knomial") &&
+           left[0].fallback == 1));
+    CHECK(t.warnings().size() == 2);
+  }
 }
 
 TEST_CASE("profile: rules used beyond the communicator size they were measured at are said",

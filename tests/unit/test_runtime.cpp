@@ -169,6 +169,42 @@ TEST_CASE("the MPI library's own call is refused outside MPI, with the reason", 
         }) == "");
 }
 
+// A rule whose first choice cannot run a call takes the next of its
+// recorded candidates that can, never the built-in default while one can.
+TEST_CASE("runtime runs a rule's recorded fallback where its first choice cannot run a call",
+          "[runtime]") {
+  const auto rule = [](std::string algorithm, std::vector<cct::Fallback> fallbacks) {
+    return std::vector<cct::RankBucket>{
+        {.sizes = {{.algorithm = std::move(algorithm), .fallbacks = std::move(fallbacks)}}}};
+  };
+  cct::Profile p;
+  // The library outside an MPI program (a profile tuned under MPI, used by
+  // a program without it).
+  p.rules[CCT_BCAST]["shm"] = rule("mpi", {{.algorithm = "knomial", .params = {{"radix", 4}}}});
+  // A power-of-two-only algorithm on 3 ranks, then the library, then bruck.
+  p.rules[CCT_ALLGATHER]["shm"] =
+      rule("recursive_doubling", {{.algorithm = "mpi"}, {.algorithm = "bruck"}});
+  // No candidate can run: the default.
+  p.rules[CCT_ALLREDUCE]["shm"] = rule("mpi", {});
+  CHECK(cct::test::on_ranks(3, [&](cct::Communicator& comm) {
+          cct::Selector selector(p, {}, cct::test::registry(), "shm", comm.size());
+          expect(selector.warnings().empty(), "warnings for a valid profile");
+          cct::Runtime rt(cct::test::registry(), share(comm), {.stats = true}, std::move(selector));
+          bcast_every_root(rt, 100);
+          std::vector<unsigned char> block(4, 1), all(12);
+          rt.allgather(block.data(), all.data(), 4, CCT_UINT8);
+          allreduce_both_forms(rt, 50);
+          expect(calls_of(rt, CCT_BCAST, "knomial") == 3, "bcast: its fallback");
+          expect(calls_of(rt, CCT_BCAST, "binomial") == 0, "bcast: the default ran");
+          expect(calls_of(rt, CCT_ALLGATHER, "bruck") == 1, "allgather: its second fallback");
+          expect(calls_of(rt, CCT_ALLGATHER, "ring") == 0, "allgather: the default ran");
+          expect(calls_of(rt, CCT_ALLREDUCE, "recursive_doubling") == 2,
+                 "allreduce: the default, with no candidate left");
+          for (cct_collective c : {CCT_BCAST, CCT_ALLGATHER, CCT_ALLREDUCE})
+            expect(!rt.library_for_every_call(c), "the library for every call outside MPI");
+        }) == "");
+}
+
 TEST_CASE("runtime turns in-place calls into out-of-place ones for algorithms without in-place",
           "[runtime]") {
   auto& reg = cct::test::registry();

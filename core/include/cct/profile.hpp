@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,8 +20,10 @@
 
 namespace cct {
 
-// The schema version this build reads and writes.
-inline constexpr int kProfileSchema = 1;
+// The schema version this build writes, and the oldest it still reads: 1
+// had one algorithm per size range, 2 adds its fallbacks.
+inline constexpr int kProfileSchema = 2;
+inline constexpr int kOldestProfileSchema = 1;
 // An unbounded upper end: "max" in a profile or in CCT_FORCE.
 inline constexpr int64_t kMaxBytes = std::numeric_limits<int64_t>::max();
 inline constexpr int32_t kMaxRanks = std::numeric_limits<int32_t>::max();
@@ -44,18 +47,35 @@ struct MachineInfo {
   bool operator==(const MachineInfo&) const = default;
 };
 
-// One message-size range [lo, hi) and the algorithm that won it.
+// A candidate a size rule falls back to, in order, where the ones before
+// it cannot run a call: the MPI library's own call outside an MPI program
+// or on a call cct's conversion cannot hand it (8-bit sums), an algorithm
+// needing a capability the transport lacks, or refusing the call.
+struct Fallback {
+  std::string algorithm;
+  std::map<std::string, int64_t> params;  // by name; missing ones take their default
+  std::optional<double> median_s;         // its measured figure where the range starts
+  // Why the reader left this fallback alone out, or empty (as
+  // SizeRule::disabled, for a fallback).
+  std::string disabled;
+  bool operator==(const Fallback&) const = default;
+};
+
+// One message-size range [lo, hi), the algorithm that won it, and the
+// candidates to run in its place where it cannot run a call.
 struct SizeRule {
   int64_t lo = 0;
   int64_t hi = kMaxBytes;  // exclusive; kMaxBytes = unbounded
   std::string algorithm;
   std::map<std::string, int64_t> params;  // by name; missing ones take their default
   std::optional<double> median_s;         // the measured figure that won
-  // Why the reader left this rule out ("<file>:<line>: <what>"), or empty:
-  // a rule naming an algorithm or parameter this build does not have, or a
-  // field of a newer version, is disabled alone, and its sizes take the
-  // built-in default, so that one bad rule never costs the rest.
+  // Why the reader left this rule's first choice out ("<file>:<line>:
+  // <what>"), or empty: an algorithm or parameter this build does not
+  // have, or a field of a newer version, disables it alone. Its fallbacks
+  // (what the reader accepted of them) still serve its sizes, else the
+  // built-in default does, so that one bad rule never costs the rest.
   std::string disabled;
+  std::vector<Fallback> fallbacks;  // in order of preference; schema 2
   bool operator==(const SizeRule&) const = default;
 };
 
@@ -83,7 +103,6 @@ struct RankBucket {
 using TransportRules = std::map<std::string, std::vector<RankBucket>>;
 
 struct Profile {
-  int schema = kProfileSchema;
   std::string tool_version;
   std::string date;  // ISO 8601, UTC
   MachineInfo machine;
@@ -115,8 +134,9 @@ Profile profile_from_yaml(const std::string& text, const std::string& source,
                           const Registry* registry,
                           RuleProblems rule_problems = RuleProblems::kFail);
 
-// Why each rule the reader disabled was left out ("<file>:<line>: <what>"),
-// in the profile's order: what ccinfo and ccprofile list.
+// Why each rule or fallback the reader disabled was left out
+// ("<file>:<line>: <what>"), in the profile's order: what ccinfo and
+// ccprofile list.
 std::vector<std::string> disabled_rules(const Profile& profile);
 
 // The YAML form of a profile (sizes written like "64k").
@@ -181,6 +201,8 @@ std::vector<ForceRule> parse_force(std::string_view text, const Registry* regist
 // algorithm's table order; as the rule writes it where the registry does
 // not accept it. For every place a person reads or copies a choice from.
 std::string format_rule_choice(cct_collective c, const SizeRule& rule, const Registry& registry);
+std::string format_rule_choice(cct_collective c, const Fallback& fallback,
+                               const Registry& registry);
 
 // Why `value` is not a valid value of parameter `param` (not one of its
 // candidates, outside its range, off its step), or "" when it is.
@@ -191,8 +213,9 @@ std::string param_value_problem(const cct_param_desc& param, int64_t value);
 struct Selection {
   const AlgorithmEntry* algorithm = nullptr;
   std::vector<int64_t> params;
-  bool forced = false;  // from CCT_FORCE rather than the profile
-  uint32_t index = 0;   // 0..Selector::selections()-1, for the caller's caches
+  bool forced = false;    // from CCT_FORCE rather than the profile
+  uint32_t index = 0;     // 0..Selector::selections()-1, for the caller's caches
+  uint32_t fallback = 0;  // 0: the rule's first choice; n: its n-th fallback
   // The rule it came from, for tools that explain a choice (ccprofile).
   int64_t lo = 0;
   int64_t hi = kMaxBytes;
@@ -217,12 +240,19 @@ class Selector {
   Selector(const Profile& profile, const std::vector<ForceRule>& force, const Registry& registry,
            std::string_view transport, int np, int nodes = 1);
 
-  // The first rule of collective c whose range holds `bytes`, or nullptr
-  // when none does (the caller then uses its built-in default).
+  // The candidates of the first rule of collective c whose range holds
+  // `bytes`, in order (its first choice, then its fallbacks); empty when
+  // no rule does (the caller then uses its built-in default).
+  std::span<const Selection> candidates(cct_collective c, std::size_t bytes) const noexcept;
+  // The first of them, or nullptr.
   const Selection* select(cct_collective c, std::size_t bytes) const noexcept;
   // Whether the rules of c choose differently for different sizes (then
   // a call whose size no rank knows alone must agree on it first).
   bool size_matters(cct_collective c) const noexcept;
+  // Whether every size of c has a rule whose first choice needs the
+  // collective library (CCT_CAP_LIBRARY): the MPI interposer then hands
+  // such calls to the library before looking at their arguments.
+  bool library_everywhere(cct_collective c) const noexcept;
   const std::vector<std::string>& warnings() const { return warnings_; }
   // How many selections select() can return (their `index` is below this).
   uint32_t selections() const { return selections_; }
@@ -230,11 +260,15 @@ class Selector {
  private:
   struct Range {
     std::size_t lo;
-    std::size_t last;  // inclusive, so that an unbounded range holds SIZE_MAX too
-    Selection selection;
+    std::size_t last;                   // inclusive, so that an unbounded range holds SIZE_MAX too
+    std::vector<Selection> candidates;  // not empty
   };
   void add(cct_collective c, const SizeRule& rule, bool forced, const Registry& registry,
            const std::string& origin);
+  // Whether `same(piece, first piece)` holds for each piece of c's sizes
+  // (a range of one rule or of no rule, from 0 up).
+  template <class Same>
+  bool every_piece(cct_collective c, Same same) const noexcept;
 
   std::array<std::vector<Range>, CCT_COLLECTIVE_COUNT> ranges_;
   std::vector<std::string> warnings_;

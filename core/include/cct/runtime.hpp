@@ -111,6 +111,11 @@ class Runtime {
   // so that where the library was kept the call costs only this decision.
   // Only what every rank passes equally is read (the buffers not at all).
   bool keeps_library(const cct_coll_args& args);
+  // Whether the rules keep every size of c on the MPI library's own
+  // collective, and the library is here: the MPI interposer then hands a
+  // program's call over before converting anything, where the library
+  // answers it as the runtime would (calls.hpp).
+  bool library_for_every_call(cct_collective c) const { return library_always_[c]; }
 
   // The CCT_STATS table: per collective and algorithm, calls, bytes, total
   // and mean time.
@@ -141,6 +146,7 @@ class Runtime {
   std::vector<Choice*> by_selection_;  // Selection::index -> its choice
   std::vector<std::unique_ptr<Choice>> choices_;
   Choice* defaults_[CCT_COLLECTIVE_COUNT] = {};
+  bool library_always_[CCT_COLLECTIVE_COUNT] = {};
   // Per collective, the last call's selection: programs repeat a call, and
   // the choice depends only on these arguments, so the rules are walked once.
   struct Selected {
