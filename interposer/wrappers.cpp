@@ -39,6 +39,10 @@ void abort_on_timeout(MPI_Comm comm, const std::exception& e) {
   PMPI_Abort(comm, 1);
 }
 
+// A call of a collective kept on the library for every size
+// (Runtime::library_for_every_call), handed over as made.
+const char* const kKeptUntouched = "kept on the library for every size";
+
 // Runs ours(runtime) -> reason (null: it ran the call) on comm's runtime,
 // or pmpi() with the reason counted. The runtime is made on the
 // communicator's first call whatever its arguments: that is collective.
@@ -55,12 +59,11 @@ int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours
     Reentry inside;
     CommRuntime& entry = runtime_of(comm);
     Runtime* rt = entry.runtime();
-    if (alike && rt != nullptr && rt->library_for_every_call(collective)) {
-      count_kept_untouched(collective);
-      return pmpi();
-    }
     try {
-      reason = rt != nullptr ? ours(*rt) : entry.refused.c_str();
+      if (alike && rt != nullptr && rt->library_for_every_call(collective))
+        reason = kKeptUntouched;
+      else
+        reason = rt != nullptr ? ours(*rt) : entry.refused.c_str();
     } catch (const std::exception& e) {
       say_line(std::string("cct: ") + e.what() + "\n");
       abort_on_timeout(comm, e);
@@ -73,7 +76,9 @@ int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours
     count_moved_nothing(collective);
     return MPI_SUCCESS;
   }
-  if (reason == kKeptOnLibrary)
+  if (reason == kKeptUntouched)
+    count_kept_untouched(collective);
+  else if (reason == kKeptOnLibrary)
     count_kept_on_library(collective);
   else
     count_pass_through(collective, reason);

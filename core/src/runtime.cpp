@@ -187,7 +187,11 @@ Choice& Runtime::select_afresh(const cct_coll_args& args, std::size_t bytes) {
       const char* origin = s.forced ? "CCT_FORCE" : s.fallback ? "profile, a fallback" : "profile";
       return noted(choice, args, origin);
     }
-    if (options_.log != Log::kOff) {
+    // info: once per candidate, on rank 0 (its first refusal); debug: each.
+    const bool say = options_.log == Log::kDebug ||
+                     (options_.log == Log::kInfo && !choice.refusal_logged && comm_->rank() == 0);
+    if (say) {
+      choice.refusal_logged = true;
       std::ostringstream line;
       line << "cct: " << collective_name(args.collective) << " " << bytes
            << " B: " << (s.fallback ? "fallback " : "rule ") << choice.algorithm->desc->name

@@ -115,9 +115,11 @@ Selector make_selector(const SessionBasis& basis, const std::string& transport,
 
 }  // namespace
 
+// One string, one write: ranks sharing a stream must not interleave their
+// lines ("cct: cct: rank 1: ..." was seen).
 void SessionBasis::warn_once(const std::string& text) const {
   const std::lock_guard<std::mutex> lock(warned_mutex_);
-  if (warned_.insert(text).second) std::cerr << "cct: " << text << "\n";
+  if (warned_.insert(text).second) std::cerr << ("cct: " + text + "\n") << std::flush;
 }
 
 SessionBasis::SessionBasis() : topology(Topology::discover()) {}

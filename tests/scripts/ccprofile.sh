@@ -2,7 +2,7 @@
 # ccprofile on small profiles written here: validate (a clean file, a rule
 # naming an algorithm this build lacks, a file broken as a whole), show,
 # explain (the profile's rule, CCT_FORCE's, a rule that cannot run on 3
-# ranks), diff, merge (a one-node and a two-node profile of one machine;
+# ranks, a rule's fallbacks), diff, merge (a one-node and a two-node profile of one machine;
 # two machines refused), and its command line (--version, no subcommand).
 # usage: ccprofile.sh <ccprofile>
 set -uo pipefail
@@ -75,6 +75,17 @@ grep -q "^but recursive_doubling needs a power-of-two rank count, not 3: such ca
   "$dir/out" || fail "explain of a rule that cannot run" "$dir/out"
 grep -q "^note: profile rules measured at 2 ranks used for 3 ranks on shm" "$dir/out" ||
   fail "explain does not say the rules are stretched" "$dir/out"
+# A rule with fallbacks (schema 2): each candidate that cannot run on 3
+# ranks outside MPI hands over to the next.
+profile "$(printf 'recursive_doubling\n            fallbacks: [{algorithm: mpi}, {algorithm: bruck}]')" \
+  knomial | sed 's/^schema: 1$/schema: 2/' >"$dir/c.yaml"
+"$ccprofile" explain allgather 1k --np 3 --profile "$dir/c.yaml" >"$dir/out" 2>&1 ||
+  fail "explain of a rule with fallbacks" "$dir/out"
+for line in "where it cannot run a call, the rule's fallbacks in order: mpi bruck" \
+  "but recursive_doubling needs a power-of-two rank count, not 3: such calls take the rule's next candidate mpi" \
+  "but mpi runs only inside an MPI program (the MPI library's own call): such calls take the rule's next candidate bruck"; do
+  grep -qxF "$line" "$dir/out" || fail "explain does not say: $line" "$dir/out"
+done
 "$ccprofile" explain bcst 1k --profile "$dir/a.yaml" >"$dir/out" 2>&1
 [ $? -eq 2 ] && grep -q "unknown collective 'bcst'" "$dir/out" || fail "bad collective" "$dir/out"
 

@@ -4,7 +4,8 @@
 # served by the profile (CCT_LOG=debug names the origin of each choice) with
 # an algorithm the profile names. The rules ccautotune prints, pasted into
 # CCT_FORCE, run as printed. A malformed profile costs only itself, named
-# with its file and line.
+# with its file and line. A profile whose rules keep the MPI library runs
+# their fallbacks in a program without MPI, and says so.
 # usage: profile_end_to_end.sh <bin dir>
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -84,6 +85,45 @@ grep -q "2 ranks, all results correct" "$dir/off.log" || fail "wrong results" "$
   -eq 1 ] || fail "CCT_PROFILE=none not said once" "$dir/off.log"
 grep -E '^cct: rank [01]: (bcast|allreduce) ' "$dir/off.log" | grep -v '(built-in default)$' &&
   fail "calls above did not run the built-in defaults under CCT_PROFILE=none" "$dir/off.log"
+# A profile tuned under MPI (the library first) used by a program without
+# MPI: each call runs the rule's fallback where it has one, the default
+# where it has none, and CCT_LOG=info says why.
+cat >"$dir/mpi_first.yaml" <<'YAML'
+schema: 2
+tool_version: 0.1.0
+date: 2026-11-26T00:00:00Z
+machine: {fingerprint: 0123456789abcdef, summary: x, nodes: 1, ranks_per_node: 2, packages: 1,
+          numa_nodes: 1, cores: 2, pus: 2, caches: x}
+tuning: {}
+rules:
+  bcast:
+    shm:
+      - np: [1, max]
+        sizes:
+          - range: [0, max]
+            algorithm: mpi
+            fallbacks:
+              - {algorithm: knomial, params: {radix: 4}}
+  allreduce:
+    shm:
+      - np: [1, max]
+        sizes:
+          - range: [0, max]
+            algorithm: mpi
+YAML
+CCT_PROFILE=$dir/mpi_first.yaml CCT_LOG=info "$bin/cclaunch" -n 2 "$bin/cct_example_app" \
+  >"$dir/fallback.log" 2>&1 || fail "the app failed on a profile tuned under MPI" "$dir/fallback.log"
+grep -q "2 ranks, all results correct" "$dir/fallback.log" || fail "wrong results" "$dir/fallback.log"
+why="needs a collective library \\(it runs inside MPI programs only\\)"
+for line in "bcast [0-9]+ B: rule mpi cannot run here \($why\), trying the rule's next candidate" \
+  "rank 0: bcast [0-9]+ B -> knomial\(radix=4\) \(profile, a fallback\)" \
+  "allreduce [0-9]+ B: rule mpi cannot run here \($why\), using the default" \
+  "rank 0: allreduce [0-9]+ B -> [a-z_]+ \(built-in default\)"; do
+  grep -Eq "^cct: $line\$" "$dir/fallback.log" || fail "CCT_LOG=info does not say: $line" "$dir/fallback.log"
+done
+if grep -Eq "^cct: rank 0: bcast .*\(built-in default\)$" "$dir/fallback.log"; then
+  fail "a bcast ran the default while its rule's fallback could run" "$dir/fallback.log"
+fi
 echo "PASS: $calls calls served by the tuned profile; its printed rules pasted into CCT_FORCE ran" \
   "as printed ($forced_calls calls); a malformed profile is refused with file:line;" \
-  "CCT_PROFILE=none runs the defaults and says so"
+  "CCT_PROFILE=none runs the defaults and says so; a profile tuned under MPI runs its fallbacks"

@@ -33,7 +33,8 @@ struct Choice {
   uint64_t calls = 0;
   uint64_t bytes = 0;
   std::chrono::nanoseconds time{0};
-  bool logged = false;  // CCT_LOG=info reports each choice once
+  bool logged = false;          // CCT_LOG=info reports each choice once
+  bool refusal_logged = false;  // and the first call it could not run
   // The last call usable() judged, and its verdict: applications repeat
   // the same call, and asking the plugin again would cost more than the
   // rest of the dispatch.
