@@ -11,17 +11,26 @@
 // 64 B on 2 ranks 1.4x, 8x in skewed blocks, where Open MPI needs no
 // rendezvous). With one rule for every size no call agrees on anything.
 //
-// So, per bucket (collective, transport, nodes, np) of such a collective
-// whose winners differ: the agreement costs what the tuner measured for
+// Per bucket (collective, transport, nodes, np) of such a collective
+// whose winners differ, the agreement costs what the tuner measured for
 // it on the same shape, the built-in default allreduce of one 8-byte
 // element (Runtime::agreed_key runs exactly that), timed as every figure
 // is, one call after a barrier; where that was not measured, what the
 // bucket's cheapest call at its smallest size costs (one small collective
-// on the same ranks). Each candidate measured at every size is compared,
-// size by size, with the winner's figure plus that cost; the candidate
-// with the lowest geometric mean ratio over the sizes replaces the
-// winners when that mean is below 1. Sizes count alike, as the grid
-// spaces them.
+// on the same ranks). Then:
+// - where the library's own call was measured (a tuning under MPI; at the
+//   grid sizes, a crossover size measuring only its neighbours' winners),
+//   nothing may be slower than it by more than 5% at any of those sizes
+//   (do no harm): choosing by size, with the agreement paid, only where
+//   that holds at every one of them; else one rule for every size, the
+//   candidate with the lowest geometric mean against the library among
+//   those slower nowhere, at worst the library's own call (which the
+//   interposer then hands every call of, untouched);
+// - without the library, each candidate measured at every size is
+//   compared, size by size, with the winner's figure plus the agreement;
+//   the candidate with the lowest geometric mean ratio over the sizes
+//   replaces the winners when that mean is below 1. Sizes count alike, as
+//   the grid spaces them.
 #pragma once
 
 #include <optional>

@@ -245,15 +245,22 @@ void merge_tied_runs(std::span<const SizeCandidates> sizes, Winners& out) {
 
 // What a call whose size no rank knows pays to agree on it, per shape
 // (transport, nodes, np): the measured figure of the built-in default
-// allreduce of 8 bytes (Runtime::agreed_key's sum of one uint64).
+// allreduce of 8 bytes (Runtime::agreed_key's sum of one uint64), its full
+// timing where it has one, else its screening figure.
 using Shape = std::tuple<std::string, int, int>;
 std::map<Shape, double> agreements(const std::vector<ResultRow>& rows) {
   const char* sum = collective_info(CCT_ALLREDUCE).default_algorithm;
+  std::map<Shape, std::pair<bool, double>> found;  // (fully timed, figure)
+  for (const ResultRow& r : rows) {
+    if (r.collective != collective_name(CCT_ALLREDUCE) || r.algorithm != sum || r.bytes != 8 ||
+        r.stage == Stage::kCheck || r.stage == Stage::kFailed)
+      continue;
+    const bool full = r.stage != Stage::kPruned;
+    auto [at, added] = found.try_emplace({r.transport, r.nodes, r.np}, full, r.result.median_s);
+    if (!added && full && !at->second.first) at->second = {true, r.result.median_s};
+  }
   std::map<Shape, double> out;
-  for (const ResultRow& r : rows)
-    if (r.collective == collective_name(CCT_ALLREDUCE) && r.algorithm == sum && r.bytes == 8 &&
-        (r.stage == Stage::kFinal || r.stage == Stage::kCrossover))
-      out[{r.transport, r.nodes, r.np}] = r.result.median_s;
+  for (const auto& [shape, figure] : found) out[shape] = figure.second;
   return out;
 }
 
