@@ -48,11 +48,11 @@ const char* const kKeptUntouched = "kept on the library for every size";
 // communicator's first call whatever its arguments: that is collective.
 // A collective the runtime keeps on the library for every call goes to
 // pmpi() before ours() converts anything, at the cost of a lookup, where
-// the library answers the call as the runtime would (`alike`: false for
-// the reductions that library_answers_otherwise() names).
-template <class Pmpi, class Ours>
-int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours,
-              bool alike = true) {
+// the library answers the call as the runtime would (`alike()`: false for
+// the reductions that library_answers_otherwise() names; asked only then,
+// so that other calls do not pay for it).
+template <class Pmpi, class Ours, class Alike>
+int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours, Alike&& alike) {
   if (Reentry::inside() || comm == MPI_COMM_NULL) return pmpi();
   const char* reason = nullptr;
   {
@@ -60,7 +60,7 @@ int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours
     CommRuntime& entry = runtime_of(comm);
     Runtime* rt = entry.runtime();
     try {
-      if (alike && rt != nullptr && rt->library_for_every_call(collective))
+      if (rt != nullptr && rt->library_for_every_call(collective) && alike())
         reason = kKeptUntouched;
       else
         reason = rt != nullptr ? ours(*rt) : entry.refused.c_str();
@@ -83,6 +83,11 @@ int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours
   else
     count_pass_through(collective, reason);
   return pmpi();
+}
+
+template <class Pmpi, class Ours>
+int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours) {
+  return intercept(collective, comm, pmpi, ours, [] { return true; });
 }
 
 }  // namespace
@@ -168,7 +173,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   return intercept(
       CCT_REDUCE, comm, [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); },
       [&](Runtime& rt) { return reduce(rt, sendbuf, recvbuf, count, type, op, root); },
-      !library_answers_otherwise(type, op));
+      [&] { return !library_answers_otherwise(type, op); });
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -176,7 +181,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
   return intercept(
       CCT_ALLREDUCE, comm, [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); },
       [&](Runtime& rt) { return allreduce(rt, sendbuf, recvbuf, count, type, op); },
-      !library_answers_otherwise(type, op));
+      [&] { return !library_answers_otherwise(type, op); });
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -209,7 +214,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
       CCT_REDUCE_SCATTER_BLOCK, comm,
       [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm); },
       [&](Runtime& rt) { return reduce_scatter_block(rt, sendbuf, recvbuf, recvcount, type, op); },
-      !library_answers_otherwise(type, op));
+      [&] { return !library_answers_otherwise(type, op); });
 }
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
@@ -218,7 +223,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
       CCT_REDUCE_SCATTER, comm,
       [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm); },
       [&](Runtime& rt) { return reduce_scatter(rt, sendbuf, recvbuf, recvcounts, type, op); },
-      !library_answers_otherwise(type, op));
+      [&] { return !library_answers_otherwise(type, op); });
 }
 
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -240,7 +245,7 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
   return intercept(
       CCT_SCAN, comm, [&] { return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm); },
       [&](Runtime& rt) { return scan(rt, sendbuf, recvbuf, count, type, op); },
-      !library_answers_otherwise(type, op));
+      [&] { return !library_answers_otherwise(type, op); });
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -248,7 +253,7 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   return intercept(
       CCT_EXSCAN, comm, [&] { return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm); },
       [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); },
-      !library_answers_otherwise(type, op));
+      [&] { return !library_answers_otherwise(type, op); });
 }
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

@@ -211,10 +211,14 @@ bool merge_one_run(std::span<const SizeCandidates> sizes, std::span<Winner> best
                                    static_cast<double>(std::max<int64_t>(best[first].bytes, 1))
                              : std::numeric_limits<double>::infinity();
     if (narrowest && ratio >= narrowest_ratio) continue;
-    for (std::size_t neighbour : {first, end}) {  // the run before (ends at first), after
-      if (neighbour == 0 && neighbour == first) continue;
-      if (neighbour >= best.size()) continue;
-      const Winner& other = neighbour == first ? best[first - 1] : best[end];
+    // The last size of the run before, the first of the run after.
+    const std::optional<std::size_t> before =
+        first > 0 ? std::optional<std::size_t>(first - 1) : std::nullopt;
+    const std::optional<std::size_t> after =
+        end < best.size() ? std::optional<std::size_t>(end) : std::nullopt;
+    for (const std::optional<std::size_t>& side : {before, after}) {
+      if (!side) continue;
+      const Winner& other = best[*side];
       // The library stays unless beaten beyond the noise (choose_winner).
       if (best[first].library && !other.library) continue;
       if (auto rows = tied_rows(sizes, first, end, other.choice)) {
