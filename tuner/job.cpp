@@ -10,7 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "calls.hpp"
+#include "cct/profile.hpp"
+#include "cct/runtime.hpp"
+#include "cct/simulate.hpp"
 #include "cct/units.hpp"
+#include "interposed_call.hpp"
 #include "tuner/cluster.hpp"
 #include "tuner/job_progress.hpp"
 #include "tuner/progress.hpp"
@@ -77,13 +82,17 @@ class Reporter {
 // the job's measured time passes --time-budget.
 struct BudgetSpent {};
 
+// How the confirmation times its blocks (search.hpp, step 3).
+constexpr ProgramStyle kProgramStyle{};
+
 // The search's access to one job: plans prepared once per candidate and kept
 // for the collective, the shared buffers, the budget, and (rank 0) the rows.
 class JobMeasurer final : public PointMeasurer {
  public:
-  JobMeasurer(Measurer& measurer, const Communicator& comm, const Options& opts, Reporter* reporter,
-              JobProgress* progress)
-      : measurer_(measurer),
+  JobMeasurer(const Registry& registry, Measurer& measurer, Communicator& comm, const Options& opts,
+              Reporter* reporter, JobProgress* progress)
+      : registry_(registry),
+        measurer_(measurer),
         comm_(comm),
         opts_(opts),
         reporter_(reporter),
@@ -129,6 +138,24 @@ class JobMeasurer final : public PointMeasurer {
     }
     return results;
   }
+  std::vector<PointResult> confirm(std::span<const Point* const> points,
+                                   std::span<const double> expected_s, Stage stage) override {
+    if (reporter_) reporter_->start(*points.front(), stage_name(stage));
+    if (opts_.time_budget_s > 0 && measured_s_ > opts_.time_budget_s) throw BudgetSpent{};
+    note_points(points);
+    std::vector<CallRunner> runners;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (running_) running_->start(i);
+      runners.push_back(runner_for(*points[i]));
+    }
+    const std::vector<PointResult> results =
+        measurer_.measure_as_programs(runners, points.front()->call, expected_s, kProgramStyle);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      measured_s_ += results[i].median_s * results[i].reps;
+      if (reporter_) reporter_->finish(*points[i], results[i], stage);
+    }
+    return results;
+  }
   void pruned(const Point& p, const PointResult& last) override {
     if (reporter_) reporter_->finish(p, last, Stage::kPruned);
   }
@@ -137,7 +164,10 @@ class JobMeasurer final : public PointMeasurer {
     if (reporter_) reporter_->add(points);
   }
   // Destroys (collectively) the plans of the collective just searched.
-  void forget_plans() { plans_.clear(); }
+  void forget_plans() {
+    runtimes_.clear();
+    plans_.clear();
+  }
 
  private:
   // Rank 0 names the points about to run, for the launcher to name the
@@ -165,14 +195,47 @@ class JobMeasurer final : public PointMeasurer {
     return *plan;
   }
 
+  // A confirmation runs the library's call as its plan (the interposer
+  // hands a kept call over as it was made) and an algorithm through a
+  // runtime whose only rule is that algorithm for every size, so that its
+  // figure pays what a program's call pays to reach it: under MPI, the
+  // interposer's path (interposed_call.hpp); else the runtime's dispatch,
+  // as a program linking the runtime calls it (and wherever the
+  // interposer would leave the call to the library).
+  CallRunner runner_for(const Point& p) {
+    if (p.algorithm->desc->required_caps & CCT_CAP_LIBRARY) {
+      Plan& plan = plan_for(p);
+      return [&plan](const cct_coll_args& args) { plan.run(args); };
+    }
+    std::unique_ptr<Runtime>& rt = runtimes_[{p.algorithm->desc->name, p.params}];
+    if (!rt) {
+      const ResultRow row = p.row({});
+      Selector only(Profile{}, parse_force(row.collective + ":0-max:" + row.choice(), &registry_),
+                    registry_, row.transport, comm_.size(), comm_.nodes());
+      // The job owns the communicator and outlives the runtime.
+      std::shared_ptr<Communicator> unowned(std::shared_ptr<Communicator>(), &comm_);
+      rt = std::make_unique<Runtime>(registry_, unowned, Runtime::Options{}, std::move(only));
+    }
+    Runtime& runtime = *rt;
+    if (!(comm_.capabilities() & CCT_CAP_LIBRARY))
+      return [&runtime](const cct_coll_args& args) { runtime.run(args); };
+    return [&runtime](const cct_coll_args& args) {
+      if (const char* left = interposer::interposed(runtime, args);
+          left != nullptr && left != interposer::kMovesNothing)
+        runtime.run(args);
+    };
+  }
+
+  const Registry& registry_;
   Measurer& measurer_;
-  const Communicator& comm_;
+  Communicator& comm_;
   const Options& opts_;
   Reporter* reporter_;
   JobProgress* progress_;
   RunningCandidate* running_;
   // Ordered, so every rank destroys them in the same (collective) order.
   std::map<std::pair<std::string, std::vector<int64_t>>, std::unique_ptr<Plan>> plans_;
+  std::map<std::pair<std::string, std::vector<int64_t>>, std::unique_ptr<Runtime>> runtimes_;
   double measured_s_ = 0;
 };
 
@@ -197,14 +260,18 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& al
   std::vector<Call> calls;
   for (const Point& p : space.points) calls.push_back(p.call);
   Measurer measurer(registry, comm, calls, opts.measure);
-  JobMeasurer job(measurer, comm, opts, reporter ? &*reporter : nullptr, progress);
+  JobMeasurer job(registry, measurer, comm, opts, reporter ? &*reporter : nullptr, progress);
+  SearchOptions search = opts.search;
+  // On a simulated platform a figure is the platform's exact virtual
+  // time: nothing to confirm.
+  search.confirm = !virtual_now(comm.transport());
   std::span<const Point> rest(space.points);
   try {
     while (!rest.empty()) {
       const auto end = std::find_if(rest.begin(), rest.end(), [&](const Point& p) {
         return p.call.collective != rest.front().call.collective;
       });
-      search_collective(rest.first(end - rest.begin()), known, opts.search, job);
+      search_collective(rest.first(end - rest.begin()), known, search, job);
       job.forget_plans();
       rest = rest.subspan(end - rest.begin());
     }

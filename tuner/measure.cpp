@@ -33,6 +33,22 @@ std::unique_ptr<Plan> helper_plan(const Registry& registry, const Communicator& 
   return std::make_unique<Plan>(*alg, comm, params);
 }
 
+// The library's own barrier as a plan, where the communicator has the
+// library (an algorithm of the barrier that needs CCT_CAP_LIBRARY can run
+// here); else null.
+std::unique_ptr<Plan> library_barrier(const Registry& registry, const Communicator& comm) {
+  const cct_coll_args sample =
+      make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0, 0);
+  for (const AlgorithmEntry& alg : registry.algorithms()) {
+    if (alg.desc->collective != CCT_BARRIER || !(alg.desc->required_caps & CCT_CAP_LIBRARY))
+      continue;
+    const std::vector<int64_t> params = alg.default_params();
+    if (why_unusable(alg, comm, sample, params).empty())
+      return std::make_unique<Plan>(alg, comm, params);
+  }
+  return nullptr;
+}
+
 // Times one call with the host's clock, or with a simulated platform's
 // virtual clock when there is one.
 class Stopwatch {
@@ -133,7 +149,8 @@ Measurer::Measurer(const Registry& registry, const Communicator& comm, std::span
     buffers_.push_back(
         Buffers{std::vector<std::byte>(capacity_.send), std::vector<std::byte>(capacity_.recv)});
   barrier_ = helper_plan(registry, comm, CCT_BARRIER, "dissemination");
-  reduce_max_ = helper_plan(registry, comm, CCT_ALLREDUCE, "recursive_doubling");
+  reduce_figures_ = helper_plan(registry, comm, CCT_ALLREDUCE, "recursive_doubling");
+  library_barrier_ = library_barrier(registry, comm);
   if (virtual_now(comm.transport())) virtual_clock_ = &comm.transport();
 }
 
@@ -248,9 +265,65 @@ int next_round(const std::vector<double>& figures, const MeasureOptions& limits)
 
 std::vector<double> Measurer::rank_max(const std::vector<double>& mine) {
   std::vector<double> out(mine.size());
-  reduce_max_->run(make_call(CCT_ALLREDUCE, mine.data(), out.data(), mine.size(), CCT_DOUBLE,
-                             CCT_MAX, 0, kTimesTag));
+  reduce_figures_->run(make_call(CCT_ALLREDUCE, mine.data(), out.data(), mine.size(), CCT_DOUBLE,
+                                 CCT_MAX, 0, kTimesTag));
   return out;
+}
+
+std::vector<double> Measurer::rank_mean(const std::vector<double>& mine) {
+  std::vector<double> out(mine.size());
+  reduce_figures_->run(make_call(CCT_ALLREDUCE, mine.data(), out.data(), mine.size(), CCT_DOUBLE,
+                                 CCT_SUM, 0, kTimesTag));
+  for (double& sum : out) sum /= np_;
+  return out;
+}
+
+std::vector<PointResult> Measurer::measure_as_programs(std::span<const CallRunner> runners,
+                                                       const Call& call,
+                                                       std::span<const double> expected_s,
+                                                       const ProgramStyle& style) {
+  expect_fits(call);
+  const MeasuredCalls calls = args_for(call, 0);  // a program's loop reuses its buffers
+  const std::size_t k = runners.size();
+  std::vector<int> per_block(k);
+  for (std::size_t j = 0; j < k; ++j) {
+    const double fits = style.block_s / std::max(expected_s[j], 1e-9);
+    per_block[j] = static_cast<int>(std::clamp<double>(fits, style.fewest_calls, style.most_calls));
+  }
+  for (std::size_t j = 0; j < k; ++j) {
+    if (running_) running_->start(j);
+    time_block(runners[j], calls, style.warmup);
+  }
+  std::vector<std::vector<double>> figures(k);
+  for (int round = 0; round < style.rounds; ++round) {
+    std::vector<double> mine(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      const std::size_t j = (i + static_cast<std::size_t>(round)) % k;
+      if (running_) running_->start(j);
+      mine[j] = time_block(runners[j], calls, per_block[j]);
+    }
+    const std::vector<double> means = rank_mean(mine);
+    for (std::size_t j = 0; j < k; ++j) figures[j].push_back(means[j]);
+  }
+  std::vector<PointResult> results;
+  for (std::vector<double>& f : figures) results.push_back(summarize(std::move(f)));
+  return results;
+}
+
+double Measurer::time_block(const CallRunner& runner, const MeasuredCalls& calls, int count) {
+  Plan& barrier = library_barrier_ ? *library_barrier_ : *barrier_;
+  const cct_coll_args between =
+      make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0, kAlignTag);
+  barrier.run(between);
+  double seconds = 0;
+  for (int n = 0; n < count; ++n)
+    for (const cct_coll_args& args : calls.args()) {
+      const Stopwatch watch(virtual_clock_);
+      runner(args);
+      seconds += watch.seconds();
+      barrier.run(between);
+    }
+  return count > 0 ? seconds / count : 0;
 }
 
 void Measurer::align() {

@@ -26,6 +26,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -103,6 +104,22 @@ struct MeasureOptions {
   int buffers = 1;  // > 1: rotate among this many buffer sets (cold caches)
 };
 
+// How a program-style measurement times a call (Measurer::
+// measure_as_programs): in blocks of calls, as OSU and IMB do.
+struct ProgramStyle {
+  int rounds = 5;         // blocks per candidate, the candidates' alternated
+  double block_s = 2e-3;  // what a block should take, from an earlier figure
+  int fewest_calls = 20;  // per block, however slow the call
+  int most_calls = 1000;  // per block, however fast
+  int warmup = 10;        // untimed calls of each candidate first
+};
+
+// How a program-style measurement runs a candidate's call: its plan itself
+// (the library's own call, which the interposer hands over as it was made)
+// or a runtime that dispatches to it (what a program's call pays to reach
+// an algorithm).
+using CallRunner = std::function<void(const cct_coll_args&)>;
+
 struct PointResult {
   double median_s = 0;
   double min_s = 0;
@@ -162,6 +179,21 @@ class Measurer {
   // figures ask for more (limits as above, each candidate's own).
   std::vector<PointResult> measure_together(std::span<Plan* const> plans, const Call& call,
                                             const MeasureOptions& limits);
+  // Candidates of one call timed the way an outside benchmark times a
+  // program's calls, where the figures above (every call after the
+  // runtime's own barrier, rotated among candidates on rotating buffers,
+  // the maximum over ranks) can favour an algorithm over the library's
+  // call by more than a program ever sees. Per block: the same call on
+  // the same buffers `calls` times, each timed alone and followed by the
+  // library's own barrier (the alignment barrier where there is no
+  // library), as a program's loop around MPI_Bcast and MPI_Barrier; a
+  // rank's figure is its mean over the block, the block's the average
+  // over ranks. Blocks of the candidates alternate, their order rotating
+  // each round. `expected_s` holds an earlier figure of each candidate,
+  // which sets its calls per block. A result's reps counts blocks.
+  std::vector<PointResult> measure_as_programs(std::span<const CallRunner> runners,
+                                               const Call& call, std::span<const double> expected_s,
+                                               const ProgramStyle& style);
   // From now on, notes in *slot (null: nowhere) each call it starts, with
   // the candidate (measure_together's index; 0 for a single plan), before
   // its alignment, outside the timed part.
@@ -181,7 +213,10 @@ class Measurer {
   void run_rounds(Plan& plan, const Call& call, const MeasureOptions& limits,
                   std::vector<double>& figures);
   std::vector<double> rank_max(const std::vector<double>& mine);
+  std::vector<double> rank_mean(const std::vector<double>& mine);
   void align();
+  // One block of measure_as_programs: this rank's mean time per call.
+  double time_block(const CallRunner& runner, const MeasuredCalls& calls, int count);
 
   MeasureOptions opts_;
   int np_;
@@ -189,7 +224,10 @@ class Measurer {
   Footprint capacity_;
   std::vector<Buffers> buffers_;
   std::unique_ptr<Plan> barrier_;
-  std::unique_ptr<Plan> reduce_max_;
+  // The barrier a program calls between its calls: the library's own
+  // where the communicator has the library, else null (barrier_ then).
+  std::unique_ptr<Plan> library_barrier_;
+  std::unique_ptr<Plan> reduce_figures_;
   int next_rep_ = 0;  // rotates the buffer sets across points too
   RunningCandidate* running_ = nullptr;
   // The transport's virtual clock on a simulated platform, else null.

@@ -36,8 +36,11 @@ struct StageDrawing {
   std::optional<Mark> mark;
 };
 constexpr StageDrawing kStageDrawings[] = {
-    {Stage::kFinal, true, std::nullopt},   {Stage::kCrossover, true, Mark::kDiamond},
-    {Stage::kCheck, false, Mark::kCross},  {Stage::kPruned, false, Mark::kFaint},
+    {Stage::kFinal, true, std::nullopt},
+    {Stage::kCrossover, true, Mark::kDiamond},
+    {Stage::kCheck, false, Mark::kCross},
+    {Stage::kPruned, false, Mark::kFaint},
+    {Stage::kConfirm, false, Mark::kSquare},
     {Stage::kFailed, false, std::nullopt},  // no figure: counted, listed, not drawn
 };
 
@@ -45,7 +48,8 @@ constexpr const char* kHowToRead =
     "Lines join the medians of the full measurements (grid sizes, and the crossover sizes "
     "measured between two grid sizes with different winners, drawn as diamonds), with their "
     "min-max whiskers. Crosses are the off-grid checks of the profile; faint dots are the "
-    "screening figures of candidates pruned by successive halving (not on the lines). The "
+    "screening figures of candidates pruned by successive halving (not on the lines); hollow "
+    "squares are the finalists timed again as programs call them, which decide their size. The "
     "shaded bands are the winner the profile built from these rows takes for each size range, "
     "in its series' colour, with a dashed line where it changes.";
 

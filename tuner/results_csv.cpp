@@ -38,8 +38,8 @@ namespace cct::tuner {
 namespace {
 
 constexpr std::size_t kColumns = 14;  // of the current format
-constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal, Stage::kCrossover, Stage::kCheck,
-                             Stage::kFailed};
+constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal,  Stage::kCrossover,
+                             Stage::kCheck,  Stage::kFailed, Stage::kConfirm};
 
 bool parse_stage(const std::string& text, Stage* out) {
   for (Stage s : kStages)
@@ -257,6 +257,7 @@ const char* stage_name(Stage stage) {
     case Stage::kCrossover: return "crossover";
     case Stage::kCheck: return "check";
     case Stage::kFailed: return "failed";
+    case Stage::kConfirm: return "confirm";
   }
   return "?";
 }
@@ -264,7 +265,7 @@ const char* stage_name(Stage stage) {
 std::string ResultRow::key() const {
   return collective + "," + transport + "," + std::to_string(nodes) + "," + std::to_string(np) +
          "," + std::to_string(bytes) + "," + algorithm + "," + params +
-         (counts.empty() ? "" : " [" + counts + "]");
+         (counts.empty() ? "" : " [" + counts + "]") + (stage == Stage::kConfirm ? " confirm" : "");
 }
 
 std::string ResultRow::candidate() const {

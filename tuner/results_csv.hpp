@@ -63,9 +63,14 @@ inline constexpr const char* kResultsHeaderNoNote =
 inline constexpr const char* kResultsHeaderSingleNode =
     "collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage";
 
-enum class Stage { kPruned, kFinal, kCrossover, kCheck, kFailed };
+// How a row was measured (search.hpp): a screening round of a candidate
+// then pruned; the full timing of a finalist at a grid size; a crossover
+// or check size off the grid; a finalist timed again as programs call it
+// (Measurer::measure_as_programs), which decides its size where it exists;
+// a candidate that crashed or failed (no figure).
+enum class Stage { kPruned, kFinal, kCrossover, kCheck, kFailed, kConfirm };
 
-// "pruned", "final", "crossover", "check", "failed".
+// "pruned", "final", "crossover", "check", "failed", "confirm".
 const char* stage_name(Stage stage);
 
 struct ResultRow {
@@ -82,7 +87,8 @@ struct ResultRow {
   std::string counts;  // a vector collective's count patterns: "equal+skewed"
 
   // What identifies a point: every column before the figures, then
-  // " [counts]" where counts is not empty.
+  // " [counts]" where counts is not empty, then " confirm" for a
+  // confirmation row (its point has a final row too).
   std::string key() const;
   // What identifies its candidate in its shape: the key without the size.
   std::string candidate() const;

@@ -98,7 +98,59 @@ class CollectiveSearch {
         finals.push_back({p, row->result});
     }
     if (finals.empty()) return previous;
-    return winners_[bytes] = winner(finals, previous);
+    winners_[bytes] = winner(finals, previous);
+    if (opts_.confirm) winners_[bytes] = confirm_size(bytes, previous);
+    return winners_[bytes];
+  }
+
+  // The figure of candidate c among those measured at bytes, else 0.
+  double figure_of(const Point& c, int64_t bytes) {
+    for (const Figure& f : finals_[bytes])
+      if (f.point->same_candidate(c)) return f.result.median_s;
+    return 0;
+  }
+
+  // Step 3 at a grid size whose finals are measured; returns its winner.
+  const Point* confirm_size(int64_t bytes, const Point* previous) {
+    const std::vector<Figure>& finals = finals_[bytes];
+    const Point* first = winners_[bytes];
+    const Figure* runner_up = nullptr;
+    for (const Figure& f : finals)
+      if (!f.point->same_candidate(*first) &&
+          (runner_up == nullptr || f.result.median_s < runner_up->result.median_s))
+        runner_up = &f;
+    std::vector<const Point*> points{first};
+    const auto add = [&](const Point* p) {
+      if (std::none_of(points.begin(), points.end(),
+                       [&](const Point* q) { return q->same_candidate(*p); }))
+        points.push_back(p);
+    };
+    if (runner_up) add(runner_up->point);
+    for (const Figure& f : finals)
+      if (is_library(*f.point) || (previous && f.point->same_candidate(*previous))) add(f.point);
+    if (points.size() < 2) return first;
+    // A resumed run times only those an earlier one did not.
+    std::vector<Figure> confirmed;
+    std::vector<const Point*> fresh;
+    std::vector<double> expected;
+    for (const Point* p : points)
+      if (const auto it = known_.find(p->row({}, Stage::kConfirm).key()); it != known_.end()) {
+        confirmed.push_back({p, it->second.result});
+      } else {
+        fresh.push_back(p);
+        expected.push_back(figure_of(*p, bytes));
+      }
+    if (!fresh.empty()) {
+      measurer_.planned(fresh.size());
+      const std::vector<PointResult> results = measurer_.confirm(fresh, expected, Stage::kConfirm);
+      for (std::size_t i = 0; i < fresh.size(); ++i) confirmed.push_back({fresh[i], results[i]});
+    }
+    // In the order the contenders were listed, as a resumed run lists them.
+    std::stable_sort(confirmed.begin(), confirmed.end(), [&](const Figure& x, const Figure& y) {
+      return std::find(points.begin(), points.end(), x.point) <
+             std::find(points.begin(), points.end(), y.point);
+    });
+    return winner(confirmed, previous);
   }
 
   // Successive halving of candidates down to the finalists.
@@ -138,6 +190,26 @@ class CollectiveSearch {
     return extra_results_[key] = measurer_.measure(p, stage);
   }
 
+  // The figures of a crossover's two candidates: timed as programs call
+  // them where sizes are confirmed (expected_a, expected_b: their figures
+  // at the neighbouring sizes), else each fully.
+  std::vector<Figure> crossover_figures(const Point* pa, const Point* pb, double expected_a,
+                                        double expected_b) {
+    if (!opts_.confirm)
+      return {{pa, measure_extra(*pa, Stage::kCrossover)},
+              {pb, measure_extra(*pb, Stage::kCrossover)}};
+    const ResultRow* ra = known(*pa);
+    const ResultRow* rb = known(*pb);
+    if (ra && rb) return {{pa, ra->result}, {pb, rb->result}};
+    const Point* both[] = {pa, pb};
+    const double expected[] = {expected_a, expected_b};
+    measurer_.planned(2);
+    const std::vector<PointResult> results = measurer_.confirm(both, expected, Stage::kCrossover);
+    extra_results_[pa->row({}).key()] = results[0];
+    extra_results_[pb->row({}).key()] = results[1];
+    return {{pa, results[0]}, {pb, results[1]}};
+  }
+
   // The point of candidate c at bytes, kept alive here; null if it cannot run.
   const Point* extra_point(const Point& c, int64_t bytes) {
     Point p = c.at(bytes);
@@ -145,7 +217,7 @@ class CollectiveSearch {
     return &extra_.emplace_back(std::move(p));
   }
 
-  // Step 3 between two measured sizes; depth counts from 1.
+  // Step 4 between two measured sizes; depth counts from 1.
   void bisect(int64_t lo, int64_t hi, int depth) {
     if (depth > opts_.bisect_depth || !winners_.contains(lo) || !winners_.contains(hi)) return;
     const Point* a = winners_[lo];
@@ -156,8 +228,7 @@ class CollectiveSearch {
     const Point* pb = extra_point(*b, mid);
     if (pa == nullptr || pb == nullptr) return;
     std::vector<Figure>& figures = finals_[mid];
-    figures = {{pa, measure_extra(*pa, Stage::kCrossover)},
-               {pb, measure_extra(*pb, Stage::kCrossover)}};
+    figures = crossover_figures(pa, pb, figure_of(*a, lo), figure_of(*b, hi));
     winners_[mid] = winner(figures, a);
     if (winners_[mid]->same_candidate(*a))
       bisect(mid, hi, depth + 1);
@@ -180,7 +251,7 @@ class CollectiveSearch {
         out.push_back(f.point);
   }
 
-  // Step 4 halfway between two grid sizes. The profile's choice there, the
+  // Step 5 halfway between two grid sizes. The profile's choice there, the
   // winner of the largest measured size below (a crossover's, if any), is
   // among the contenders: crossovers only ever measure the neighbours'
   // winners.

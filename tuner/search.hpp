@@ -18,14 +18,27 @@
 // 2. The finalists get the full timing method (MeasureOptions), timed
 //    together: their repetitions interleaved (Measurer::measure_together).
 //
+// 3. Confirmation (`confirm`; a tuning on real clocks). The figures of
+//    step 2 (each call after the runtime's own barrier, rotated among the
+//    finalists, the maximum over ranks, the algorithms as bare plans) can
+//    favour an algorithm over the library's call by more than a program
+//    ever sees (measured: ring allgather of 32 KiB at 0.6x of Open MPI's
+//    in the tuner, 1.5-2x in an OSU-style loop). So the winner, the
+//    fastest other finalist, the library's own call and the previous
+//    size's winner, where they are finalists, are timed again as an
+//    outside benchmark calls them (Measurer::measure_as_programs; the
+//    algorithms through a runtime, paying its dispatch), and those
+//    figures decide the size.
+//
 // Then, over the sizes of the collective:
 //
-// 3. Crossovers. Where neighbouring sizes have different winners A and B,
-//    both are measured at the geometric midpoint, then again in the half
+// 4. Crossovers. Where neighbouring sizes have different winners A and B,
+//    both are measured at the geometric midpoint (as programs call them
+//    where sizes are confirmed), then again in the half
 //    where the winner changes, `bisect_depth` levels deep, so that a range
 //    boundary of the profile falls near the real crossover instead of at
 //    the next power of two.
-// 4. Checks. At off-grid sizes (halfway between every `check_every`-th
+// 5. Checks. At off-grid sizes (halfway between every `check_every`-th
 //    pair of grid sizes) the winners and best `finalists` of both
 //    neighbours are measured. How the profile's choice there compares with
 //    the fastest of them is the profile's accuracy (see accuracy.hpp).
@@ -53,6 +66,7 @@ struct SearchOptions {
   int first_round_reps = 4;   // repetitions of the first screening round
   int bisect_depth = 2;       // crossover levels; 0: none
   int check_every = 3;        // a check in every 3rd gap between grid sizes; 0: none
+  bool confirm = false;       // step 3 (on a simulated platform figures already hold)
 };
 
 // What the search needs from the job that runs it, which owns the plans,
@@ -69,6 +83,11 @@ class PointMeasurer {
   // interleaved (Measurer::measure_together); a row each, in their order.
   virtual std::vector<PointResult> measure_together(std::span<const Point* const> points,
                                                     Stage stage) = 0;
+  // Candidates of one call timed as programs call them
+  // (Measurer::measure_as_programs); a row each with `stage`, in their
+  // order. expected_s: an earlier figure of each, which sizes the blocks.
+  virtual std::vector<PointResult> confirm(std::span<const Point* const> points,
+                                           std::span<const double> expected_s, Stage stage) = 0;
   // p was pruned after a screening round that gave `last`: its row is written.
   virtual void pruned(const Point& p, const PointResult& last) = 0;
   // Why p (a crossover or check point, not in the space) cannot run; empty

@@ -110,6 +110,7 @@ std::string mark_path(Mark mark, double x, double y) {
       return "M" + num(x - 4) + " " + num(y - 4) + "L" + num(x + 4) + " " + num(y + 4) + "M" +
              num(x - 4) + " " + num(y + 4) + "L" + num(x + 4) + " " + num(y - 4);
     case Mark::kFaint: return "M" + num(x - 2) + " " + cy + "a2 2 0 1 0 4 0a2 2 0 1 0 -4 0";
+    case Mark::kSquare: return "M" + num(x - 4) + " " + num(y - 4) + "h8v8h-8Z";
   }
   return "";
 }
@@ -135,8 +136,9 @@ void draw_series(const Frame& f, const PlotSeries& s, std::ostringstream& out) {
     out << "<circle cx=\"" << num(f.x(p.x)) << "\" cy=\"" << num(f.y(p.y)) << "\" r=\"2.5\"/>\n";
   for (const PlotMark& m : s.marks) {
     const bool faint = m.mark == Mark::kFaint;
+    const bool hollow = m.mark == Mark::kCross || m.mark == Mark::kSquare;
     out << "<path d=\"" << mark_path(m.mark, f.x(m.point.x), f.y(m.point.y)) << "\""
-        << (m.mark == Mark::kCross ? " fill=\"none\" stroke-width=\"1.6\"" : "")
+        << (hollow ? " fill=\"none\" stroke-width=\"1.6\"" : "")
         << (faint ? " opacity=\"0.35\" stroke=\"none\"" : "") << "/>\n";
   }
   out << "</g>\n";

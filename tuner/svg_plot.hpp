@@ -28,6 +28,7 @@ enum class Mark {
   kDiamond,  // on the line: a size measured between two others (a crossover)
   kCross,    // an off-grid check
   kFaint,    // a figure not on the line (a pruned candidate's screening)
+  kSquare,   // a figure not on the line, timed as programs call (a confirmation)
 };
 
 struct PlotMark {

@@ -126,16 +126,26 @@ std::string aligned(const std::vector<Line>& lines) {
 constexpr double kTieAtLeast = 0.05;
 constexpr double kTieAtMost = 0.10;
 
-// The rows that compete in one group: the full measurements where there
-// are any, else the pruned ones (a run stopped between screening and the
-// final measurement of that size).
+// How much a row's figure says about what programs see: a confirmation
+// (timed as programs call) over a full measurement over a screening round.
+int weight(Stage stage) {
+  switch (stage) {
+    case Stage::kConfirm: return 2;
+    case Stage::kPruned: return 0;
+    default: return 1;
+  }
+}
+
+// The rows that compete in one group: those of its weightiest stage, the
+// confirmations where there are any, else the full measurements, else the
+// pruned ones (a run stopped between screening and the final measurement).
 std::vector<const Winner*> competing(const std::vector<Winner>& rows,
                                      const std::vector<Stage>& stages) {
-  const bool full =
-      std::any_of(stages.begin(), stages.end(), [](Stage s) { return s != Stage::kPruned; });
+  int best = 0;
+  for (Stage s : stages) best = std::max(best, weight(s));
   std::vector<const Winner*> out;
   for (std::size_t i = 0; i < rows.size(); ++i)
-    if (!full || stages[i] != Stage::kPruned) out.push_back(&rows[i]);
+    if (weight(stages[i]) == best) out.push_back(&rows[i]);
   return out;
 }
 
@@ -249,19 +259,21 @@ void merge_tied_runs(std::span<const SizeCandidates> sizes, Winners& out) {
 
 // What a call whose size no rank knows pays to agree on it, per shape
 // (transport, nodes, np): the measured figure of the built-in default
-// allreduce of 8 bytes (Runtime::agreed_key's sum of one uint64), its full
-// timing where it has one, else its screening figure.
+// allreduce of 8 bytes (Runtime::agreed_key's sum of one uint64): its
+// confirmation where it has one, else its full timing, else its screening
+// figure.
 using Shape = std::tuple<std::string, int, int>;
 std::map<Shape, double> agreements(const std::vector<ResultRow>& rows) {
   const char* sum = collective_info(CCT_ALLREDUCE).default_algorithm;
-  std::map<Shape, std::pair<bool, double>> found;  // (fully timed, figure)
+  std::map<Shape, std::pair<int, double>> found;  // (weight of its stage, figure)
   for (const ResultRow& r : rows) {
     if (r.collective != collective_name(CCT_ALLREDUCE) || r.algorithm != sum || r.bytes != 8 ||
         r.stage == Stage::kCheck || r.stage == Stage::kFailed)
       continue;
-    const bool full = r.stage != Stage::kPruned;
-    auto [at, added] = found.try_emplace({r.transport, r.nodes, r.np}, full, r.result.median_s);
-    if (!added && full && !at->second.first) at->second = {true, r.result.median_s};
+    auto [at, added] =
+        found.try_emplace({r.transport, r.nodes, r.np}, weight(r.stage), r.result.median_s);
+    if (!added && weight(r.stage) > at->second.first)
+      at->second = {weight(r.stage), r.result.median_s};
   }
   std::map<Shape, double> out;
   for (const auto& [shape, figure] : found) out[shape] = figure.second;

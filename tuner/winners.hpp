@@ -5,9 +5,10 @@
 // another row is as fast within the noise of the figures, and is the MPI
 // library's own call, the previous size's winner, or the fastest
 // algorithm with its default parameters (so that two runs on one machine
-// differ only where the measurements do). Only final and
-// crossover rows compete where a group has them (a pruned row's figure is
-// a cheap screening one); check rows test the profile and never shape it;
+// differ only where the measurements do). Where a group has confirmation
+// rows (timed as programs call, search.hpp) only they compete, else only
+// its final and crossover rows where it has them (a pruned row's figure
+// is a cheap screening one); check rows test the profile and never shape it;
 // a candidate with a failed row in a shape (it crashed or failed there) is
 // left out of that shape altogether.
 // Each shape is tuned on its own: the rules of one (collective, transport)

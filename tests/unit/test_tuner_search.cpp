@@ -50,6 +50,22 @@ class FakeMeasurer final : public cct::tuner::PointMeasurer {
     for (const Point* p : points) results.push_back(measure(*p, stage));
     return results;
   }
+  // Timed as programs call, the library's own call costs a twentieth of
+  // the model's figure (as if the tuner's own timing overstated it); the
+  // algorithms cost what the model says.
+  std::vector<PointResult> confirm(std::span<const Point* const> points,
+                                   std::span<const double> expected_s, Stage stage) override {
+    std::vector<PointResult> results;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      PointResult r = figure(*points[i], 5);
+      if (points[i]->algorithm->desc->name == std::string("mpi"))
+        r.median_s = r.min_s = r.max_s = r.median_s / 20;
+      rows.push_back(points[i]->row(r, stage));
+      expected.push_back(expected_s[i]);
+      results.push_back(r);
+    }
+    return results;
+  }
   void pruned(const Point& p, const PointResult& last) override {
     rows.push_back(p.row(last, Stage::kPruned));
   }
@@ -66,6 +82,7 @@ class FakeMeasurer final : public cct::tuner::PointMeasurer {
 
   std::vector<std::string> screened;
   std::vector<ResultRow> rows;
+  std::vector<double> expected;  // what confirm was told of each point
   std::size_t extra = 0;
 };
 
@@ -84,6 +101,16 @@ std::vector<Point> bcast_points() {
                              .transport = "shm",
                              .np = 2,
                              .call = {CCT_BCAST, bytes}});
+  return points;
+}
+
+// bcast_points and the library's own call at the same sizes.
+std::vector<Point> with_library(std::vector<Point> points) {
+  for (int64_t bytes : {64, 256, 1024, 4096})
+    points.push_back(Point{.algorithm = &cct::test::algorithm(CCT_BCAST, "mpi"),
+                           .transport = "shm",
+                           .np = 2,
+                           .call = {CCT_BCAST, bytes}});
   return points;
 }
 
@@ -128,18 +155,60 @@ TEST_CASE("search: the MPI library's own call is always a finalist", "[tuner]") 
   // `mpi` costs as much as knomial (the cost model's slowest), so halving
   // would prune it first; it stays, a finalist at every size beside the
   // three fastest.
-  std::vector<Point> points = bcast_points();
-  for (int64_t bytes : {64, 256, 1024, 4096})
-    points.push_back(Point{.algorithm = &cct::test::algorithm(CCT_BCAST, "mpi"),
-                           .transport = "shm",
-                           .np = 2,
-                           .call = {CCT_BCAST, bytes}});
   FakeMeasurer m;
-  cct::tuner::search_collective(points, {}, {.bisect_depth = 0, .check_every = 0}, m);
+  cct::tuner::search_collective(with_library(bcast_points()), {},
+                                {.bisect_depth = 0, .check_every = 0}, m);
   const std::vector<std::string> finals = m.of(Stage::kFinal);
   for (const char* size : {"64 mpi", "256 mpi", "1024 mpi", "4096 mpi"})
     CHECK(std::find(finals.begin(), finals.end(), size) != finals.end());
   CHECK(finals.size() == 16);
+}
+
+TEST_CASE("search: the confirmation times the winner, runner-up and library; it decides",
+          "[tuner]") {
+  FakeMeasurer m;
+  cct::tuner::search_collective(with_library(bcast_points()), {},
+                                {.bisect_depth = 2, .check_every = 0, .confirm = true}, m);
+  // At 64 B binomial won the full timing, chain(8k) came second (tied with
+  // chain(32k), listed first), and the library is a finalist; at 256 B
+  // the previous size's winner is the library, confirmed anyway.
+  const std::vector<std::string> confirmed = m.of(Stage::kConfirm);
+  REQUIRE(confirmed.size() == 12);
+  CHECK(std::vector<std::string>(confirmed.begin(), confirmed.begin() + 3) ==
+        std::vector<std::string>{"64 binomial", "64 chain(segment=8k)", "64 mpi"});
+  // Each was told its full timing's figure: binomial at 64 B, 1.64 us.
+  CHECK(m.expected.front() == Approx(1.64e-6));
+  // Confirmed, the library wins every size (a twentieth of the model's
+  // figure): no winner changes, so no crossover is measured, where the
+  // full timings alone (binomial, then chain) would have bisected.
+  CHECK(m.of(Stage::kCrossover).empty());
+  FakeMeasurer unconfirmed;
+  cct::tuner::search_collective(with_library(bcast_points()), {},
+                                {.bisect_depth = 2, .check_every = 0}, unconfirmed);
+  CHECK(unconfirmed.of(Stage::kConfirm).empty());
+  CHECK(unconfirmed.of(Stage::kCrossover).size() == 4);
+}
+
+TEST_CASE("search: a resumed run confirms nothing twice", "[tuner]") {
+  const std::vector<Point> points = with_library(bcast_points());
+  const cct::tuner::SearchOptions opts{.check_every = 0, .confirm = true};
+  FakeMeasurer first;
+  cct::tuner::search_collective(points, {}, opts, first);
+  std::map<std::string, ResultRow> known;
+  for (const ResultRow& r : first.rows) known[r.key()] = r;
+  REQUIRE(known.size() == first.rows.size());  // a confirmation's key is its own
+  FakeMeasurer again;
+  cct::tuner::search_collective(points, known, opts, again);
+  CHECK(again.rows.empty());
+  // Without one confirmation (a crash), only that one is timed again.
+  const auto lost = std::find_if(first.rows.begin(), first.rows.end(),
+                                 [](const ResultRow& r) { return r.stage == Stage::kConfirm; });
+  REQUIRE(lost != first.rows.end());
+  known.erase(lost->key());
+  FakeMeasurer resumed;
+  cct::tuner::search_collective(points, known, opts, resumed);
+  REQUIRE(resumed.rows.size() == 1);
+  CHECK(resumed.rows[0].key() == lost->key());
 }
 
 TEST_CASE("search: --exhaustive measures every candidate fully", "[tuner]") {
