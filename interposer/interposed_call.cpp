@@ -3,6 +3,10 @@
 #include <vector>
 
 #include "calls.hpp"
+#include "cct/collectives.hpp"
+#include "cct/error.hpp"
+#include "cct/profile.hpp"
+#include "cct/units.hpp"
 #include "mpi_calls.hpp"
 
 namespace cct::interposer {
@@ -18,6 +22,23 @@ const int* as_ints(const std::size_t* values, int size, std::vector<int>& storag
 }
 
 }  // namespace
+
+std::unique_ptr<Runtime> runtime_of(const Registry& registry, const Communicator& comm,
+                                    const AlgorithmEntry& alg, const std::vector<int64_t>& params,
+                                    std::optional<int64_t> up_to) {
+  const cct_collective c = alg.desc->collective;
+  const std::string name = collective_name(c);
+  std::string rule = name + ":0-" + (up_to ? std::to_string(*up_to + 1) : "max") + ":" +
+                     format_choice(*alg.desc, params);
+  if (up_to)
+    rule += ";" + name + ":" + std::to_string(*up_to + 1) +
+            "-max:" + collective_info(c).default_algorithm;
+  Selector only(Profile{}, parse_force(rule, &registry), registry,
+                comm.transport().entry().desc->name, comm.size(), comm.nodes());
+  // Not owned: the caller's communicator outlives the runtime.
+  std::shared_ptr<const Communicator> unowned(std::shared_ptr<const Communicator>(), &comm);
+  return std::make_unique<Runtime>(registry, unowned, Runtime::Options{}, std::move(only));
+}
 
 const char* interposed(Runtime& rt, const cct_coll_args& a) {
   thread_local std::vector<int> sc, sd, rc, rd;

@@ -62,4 +62,44 @@ inline std::vector<double> measure(MPI_Comm comm,
   return medians;
 }
 
+// Per contender, what an OSU-style loop around a program's call sees (as
+// the tuner's confirmation times it, tuner/measure.hpp): in each of 5
+// rounds, a block of `calls` calls of every contender, the order rotating
+// each round, each call timed alone and followed by MPI_Barrier; a
+// block's figure is this rank's mean over it averaged over ranks; the
+// median over the rounds. Ten untimed calls of each come first.
+inline std::vector<double> measure_as_programs(MPI_Comm comm,
+                                               const std::vector<std::function<void()>>& contenders,
+                                               int calls) {
+  constexpr int kRounds = 5;
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  const std::size_t k = contenders.size();
+  for (const std::function<void()>& c : contenders)
+    for (int n = 0; n < 10; ++n) {
+      c();
+      MPI_Barrier(comm);
+    }
+  std::vector<std::vector<double>> figures(k);
+  for (int round = 0; round < kRounds; ++round) {
+    std::vector<double> mine(k);
+    for (std::size_t i = 0; i < k; ++i) {
+      const std::size_t j = (i + static_cast<std::size_t>(round)) % k;
+      double sum = 0;
+      for (int n = 0; n < calls; ++n) {
+        const double t0 = MPI_Wtime();
+        contenders[j]();
+        sum += MPI_Wtime() - t0;
+        MPI_Barrier(comm);
+      }
+      mine[j] = sum / calls;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, mine.data(), static_cast<int>(k), MPI_DOUBLE, MPI_SUM, comm);
+    for (std::size_t j = 0; j < k; ++j) figures[j].push_back(mine[j] / size);
+  }
+  std::vector<double> medians;
+  for (std::vector<double>& f : figures) medians.push_back(median(f));
+  return medians;
+}
+
 }  // namespace cct::bench

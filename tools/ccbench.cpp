@@ -363,8 +363,9 @@ void add_options(CLI::App& app, Options& o) {
                "as ratios");
   app.add_option("--check", o.check,
                  "for every size the tuner measured (ccautotune's CSV), the profile's\n"
-                 "pick against the runner-up of those measurements, interleaved; flags\n"
-                 "the sizes where the runner-up is more than 5% faster")
+                 "pick against the runner-up of those measurements, timed as an OSU-style\n"
+                 "loop times them through the interposer's path; flags the sizes where the\n"
+                 "runner-up is more than 5% faster")
       ->type_name("RESULTS.csv");
   app.add_option_function<std::string>(
          "--counts", [&o](const std::string& name) { o.counts = *cct::find_count_pattern(name); },

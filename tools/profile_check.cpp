@@ -4,13 +4,18 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
+#include <tuple>
 #include <utility>
 
 #include "bench_timing.hpp"
+#include "calls.hpp"
 #include "cct/count_pattern.hpp"
 #include "cct/error.hpp"
 #include "cct/sdk/datatype.hpp"
 #include "cct/units.hpp"
+#include "interposed_call.hpp"
+#include "mpi_calls.hpp"
 #include "tuner/measure.hpp"
 #include "tuner/results_csv.hpp"
 
@@ -48,30 +53,46 @@ std::map<std::pair<cct_collective, int64_t>, std::vector<Measured>> measured_her
   return out;
 }
 
-// Plans by (algorithm, parameters), prepared on first use: every rank
-// reads the same rows, so every rank prepares them in the same order.
-class Plans {
+// A program's calls as the MPI interposer runs them: through rt on the
+// interposer's path, or, where the interposer leaves a call to the
+// library, the library's own call on comm.
+void program_calls(Runtime& rt, MPI_Comm comm, const tuner::MeasuredCalls& calls) {
+  for (const cct_coll_args& args : calls.args())
+    if (const char* left = interposer::interposed(rt, args);
+        left != nullptr && left != interposer::kMovesNothing)
+      call_library(args, mpi_type(args.dtype), comm);
+}
+
+// The runtime a candidate runs in, made on first use: every rank reads the
+// same rows, so every rank makes them in the same order. Where no rank
+// knows a call's size alone (gatherv, scatterv, alltoallv), a candidate
+// that differs from the profile's pick could only be chosen at this size
+// by a profile that chooses by size, whose calls agree on their size
+// first: it runs so (interposed_call.hpp, runtime_of's up_to), and pays
+// for it.
+class Runtimes {
  public:
-  explicit Plans(const Communicator& comm) : comm_(comm) {}
-  Plan& of(const AlgorithmEntry& alg, const std::vector<int64_t>& params) {
-    std::unique_ptr<Plan>& plan = plans_[{&alg, params}];
-    if (!plan) plan = std::make_unique<Plan>(alg, comm_, params);
-    return *plan;
+  Runtimes(const Registry& registry, const Communicator& comm) : registry_(registry), comm_(comm) {}
+  Runtime& of(const AlgorithmEntry& alg, const std::vector<int64_t>& params, int64_t bytes) {
+    std::optional<int64_t> up_to;
+    if (collective_info(alg.desc->collective).key_parts != nullptr) up_to = bytes;
+    std::unique_ptr<Runtime>& rt = runtimes_[{&alg, params, up_to}];
+    if (!rt) rt = interposer::runtime_of(registry_, comm_, alg, params, up_to);
+    return *rt;
   }
 
  private:
+  const Registry& registry_;
   const Communicator& comm_;
-  std::map<std::pair<const AlgorithmEntry*, std::vector<int64_t>>, std::unique_ptr<Plan>> plans_;
+  std::map<std::tuple<const AlgorithmEntry*, std::vector<int64_t>, std::optional<int64_t>>,
+           std::unique_ptr<Runtime>>
+      runtimes_;
 };
 
 bool usable(const Measured& m, const Communicator& comm, const tuner::MeasuredCalls& calls) {
   return std::all_of(calls.args().begin(), calls.args().end(), [&](const cct_coll_args& args) {
     return why_unusable(*m.algorithm, comm, args, m.params).empty();
   });
-}
-
-void run_all(Plan& plan, const tuner::MeasuredCalls& calls) {
-  for (const cct_coll_args& args : calls.args()) plan.run(args);
 }
 
 }  // namespace
@@ -90,7 +111,7 @@ CheckCount check_profile(Session& session, MPI_Comm comm, const std::string& res
   }
   send.resize(std::max(send.size(), largest.send), 1);
   recv.resize(std::max(recv.size(), largest.recv));
-  Plans plans(c);
+  Runtimes runtimes(session.registry(), c);
   CheckCount count;
   if (rank == 0)
     std::printf("%-10s %8s %10s %10s %8s  %s\n", "collective", "bytes", "pick us", "runner us",
@@ -111,13 +132,13 @@ CheckCount check_profile(Session& session, MPI_Comm comm, const std::string& res
           (runner == nullptr || m.median_s < runner->median_s) && usable(m, c, calls))
         runner = &m;
     if (runner == nullptr) continue;
-    Plan& first = plans.of(*pick.algorithm, pick.params);
-    Plan& second = plans.of(*runner->algorithm, runner->params);
-    const auto run_first = [&] { run_all(first, calls); };
-    const auto run_second = [&] { run_all(second, calls); };
-    // measure() draws the order anew each repetition, so neither call is
-    // the one always favoured or always penalised by the other.
-    const std::vector<double> t = measure(comm, {run_first, run_second}, repetitions(bytes));
+    // The pick as the program reaches it (the profile in effect, through
+    // the interposer), the runner-up as if it were the profile's only rule.
+    const auto run_pick = [&] { program_calls(session.runtime(), comm, calls); };
+    Runtime& second = runtimes.of(*runner->algorithm, runner->params, bytes);
+    const auto run_second = [&] { program_calls(second, comm, calls); };
+    const std::vector<double> t =
+        measure_as_programs(comm, {run_pick, run_second}, repetitions(bytes));
     ++count.checked;
     const bool flagged = t[1] < 0.95 * t[0];
     count.flagged += flagged;

@@ -1,12 +1,15 @@
-// ccbench --check: does the profile's pick hold when measured the way
-// ccbench measures, interleaved with the tuner's runner-up?
+// ccbench --check: does the profile's pick hold the way an outside
+// benchmark sees it, beside the tuner's runner-up?
 //
 // For every size the tuner measured for this communicator's shape
 // (transport, nodes, ranks) in a results CSV, the runtime's choice (the
 // profile in effect) and the best other (algorithm, parameters) of the
-// tuner's full measurements at that size run side by side, call by call
-// (bench_timing.hpp). A row is flagged where the runner-up is more than 5%
-// faster: a pick the tuner's own loop rated better than programs see it.
+// tuner's full measurements at that size are timed as an OSU-style loop
+// times a program's calls (bench_timing.hpp, measure_as_programs), both
+// reached as the MPI interposer reaches them (interposed_call.hpp; the
+// library's own call where it keeps one). A row is flagged where the
+// runner-up is more than 5% faster: a pick that does not hold outside the
+// tuner.
 #pragma once
 
 #include <mpi.h>

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "calls.hpp"
-#include "cct/profile.hpp"
 #include "cct/runtime.hpp"
 #include "cct/simulate.hpp"
 #include "cct/units.hpp"
@@ -89,8 +88,8 @@ constexpr ProgramStyle kProgramStyle{};
 // for the collective, the shared buffers, the budget, and (rank 0) the rows.
 class JobMeasurer final : public PointMeasurer {
  public:
-  JobMeasurer(const Registry& registry, Measurer& measurer, Communicator& comm, const Options& opts,
-              Reporter* reporter, JobProgress* progress)
+  JobMeasurer(const Registry& registry, Measurer& measurer, const Communicator& comm,
+              const Options& opts, Reporter* reporter, JobProgress* progress)
       : registry_(registry),
         measurer_(measurer),
         comm_(comm),
@@ -208,14 +207,7 @@ class JobMeasurer final : public PointMeasurer {
       return [&plan](const cct_coll_args& args) { plan.run(args); };
     }
     std::unique_ptr<Runtime>& rt = runtimes_[{p.algorithm->desc->name, p.params}];
-    if (!rt) {
-      const ResultRow row = p.row({});
-      Selector only(Profile{}, parse_force(row.collective + ":0-max:" + row.choice(), &registry_),
-                    registry_, row.transport, comm_.size(), comm_.nodes());
-      // The job owns the communicator and outlives the runtime.
-      std::shared_ptr<Communicator> unowned(std::shared_ptr<Communicator>(), &comm_);
-      rt = std::make_unique<Runtime>(registry_, unowned, Runtime::Options{}, std::move(only));
-    }
+    if (!rt) rt = interposer::runtime_of(registry_, comm_, *p.algorithm, p.params);
     Runtime& runtime = *rt;
     if (!(comm_.capabilities() & CCT_CAP_LIBRARY))
       return [&runtime](const cct_coll_args& args) { runtime.run(args); };
@@ -228,7 +220,7 @@ class JobMeasurer final : public PointMeasurer {
 
   const Registry& registry_;
   Measurer& measurer_;
-  Communicator& comm_;
+  const Communicator& comm_;
   const Options& opts_;
   Reporter* reporter_;
   JobProgress* progress_;

@@ -261,8 +261,25 @@ class CollectiveSearch {
     std::vector<const Point*> contenders;
     add_contenders(lo, contenders);
     add_contenders(hi, contenders);
-    for (const Point* c : contenders)
-      if (const Point* p = extra_point(*c, size)) measure_extra(*p, Stage::kCheck);
+    // Where sizes are confirmed, the checks are timed the same way, so that
+    // the accuracy compares the profile with figures of the kind that chose it.
+    std::vector<const Point*> fresh;
+    std::vector<double> expected;
+    for (const Point* c : contenders) {
+      const Point* p = extra_point(*c, size);
+      if (p == nullptr) continue;
+      if (!opts_.confirm) {
+        measure_extra(*p, Stage::kCheck);
+      } else if (!known(*p) && !extra_results_.contains(p->row({}).key())) {
+        fresh.push_back(p);
+        expected.push_back(std::max(figure_of(*c, lo), figure_of(*c, hi)));
+      }
+    }
+    if (fresh.empty()) return;
+    measurer_.planned(fresh.size());
+    const std::vector<PointResult> results = measurer_.confirm(fresh, expected, Stage::kCheck);
+    for (std::size_t i = 0; i < fresh.size(); ++i)
+      extra_results_[fresh[i]->row({}).key()] = results[i];
   }
 
   std::span<const Point> points_;

@@ -40,7 +40,8 @@
 //    the next power of two.
 // 5. Checks. At off-grid sizes (halfway between every `check_every`-th
 //    pair of grid sizes) the winners and best `finalists` of both
-//    neighbours are measured. How the profile's choice there compares with
+//    neighbours are measured (as programs call them where sizes are
+//    confirmed). How the profile's choice there compares with
 //    the fastest of them is the profile's accuracy (see accuracy.hpp).
 //
 // Every figure goes to the results file with its stage. A size that already

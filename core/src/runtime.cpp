@@ -62,8 +62,8 @@ unsigned arrays_passed(const CollectiveInfo& row, const cct_coll_args& args, int
 
 }  // namespace
 
-Runtime::Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, Options options,
-                 Selector selector)
+Runtime::Runtime(const Registry& registry, std::shared_ptr<const Communicator> comm,
+                 Options options, Selector selector)
     : registry_(registry),
       comm_(std::move(comm)),
       options_(options),

@@ -45,9 +45,12 @@ head -n -1 "$csv" >"$dir/cut" && printf '%s' "${last:0:20}" >>"$dir/cut" && mv "
 run --resume >"$dir/second.log" || fail "resume exited $?" "$dir/second.log"
 grep -q '^\[1/1\] ' "$dir/second.log" || fail "resume did not measure 1 point" "$dir/second.log"
 [ $(($(wc -l <"$csv") - 1)) -eq "$rows" ] || fail "$rows rows expected after resume" "$csv"
-# A point's key: its first 7 columns (no parameter here holds a comma),
-# and a confirmation's own (tuner/results_csv.hpp).
-dups=$(awk -F, '{print $1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $7 ($12 == "confirm" ? " confirm" : "")}' "$csv" | sort | uniq -d)
+# A point's key: its first 7 columns (params quoted where they hold a
+# comma), and a confirmation's own (tuner/results_csv.hpp).
+dups=$(python3 -c '
+import csv, sys
+for r in csv.reader(open(sys.argv[1])):
+    print(",".join(r[:7]) + (" confirm" if r[11] == "confirm" else ""))' "$csv" | sort | uniq -d)
 [ -z "$dups" ] || fail "measured twice: $dups"
 check_profile "$dir/second.log"
 

@@ -182,6 +182,14 @@ TEST_CASE("search: the confirmation times the winner, runner-up and library; it 
   // figure): no winner changes, so no crossover is measured, where the
   // full timings alone (binomial, then chain) would have bisected.
   CHECK(m.of(Stage::kCrossover).empty());
+  // The checks are timed the same way: halfway between 256 and 1024, the
+  // neighbours' contenders, each told its figure there.
+  FakeMeasurer checked;
+  cct::tuner::search_collective(with_library(bcast_points()), {},
+                                {.bisect_depth = 0, .check_every = 2, .confirm = true}, checked);
+  const std::vector<std::string> checks = checked.of(Stage::kCheck);
+  CHECK(checks.size() == 4);
+  CHECK(checked.expected.size() == checked.of(Stage::kConfirm).size() + checks.size());
   FakeMeasurer unconfirmed;
   cct::tuner::search_collective(with_library(bcast_points()), {},
                                 {.bisect_depth = 2, .check_every = 0}, unconfirmed);

@@ -76,7 +76,7 @@ class Runtime {
   // Collective over the communicator's ranks. The selector holds the
   // profile's rules and CCT_FORCE's for this communicator (empty: built-in
   // defaults everywhere). The registry must outlive the runtime.
-  Runtime(const Registry& registry, std::shared_ptr<Communicator> comm, Options options,
+  Runtime(const Registry& registry, std::shared_ptr<const Communicator> comm, Options options,
           Selector selector = {});
   ~Runtime();
 
@@ -141,7 +141,7 @@ class Runtime {
   std::string timed_out(const cct_coll_args& args, const std::string& why) const;
 
   const Registry& registry_;
-  std::shared_ptr<Communicator> comm_;
+  std::shared_ptr<const Communicator> comm_;
   Options options_;
   Selector selector_;
   std::vector<Choice*> by_selection_;  // Selection::index -> its choice
