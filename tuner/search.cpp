@@ -198,16 +198,25 @@ class CollectiveSearch {
     if (!opts_.confirm)
       return {{pa, measure_extra(*pa, Stage::kCrossover)},
               {pb, measure_extra(*pb, Stage::kCrossover)}};
-    const ResultRow* ra = known(*pa);
-    const ResultRow* rb = known(*pb);
-    if (ra && rb) return {{pa, ra->result}, {pb, rb->result}};
-    const Point* both[] = {pa, pb};
-    const double expected[] = {expected_a, expected_b};
-    measurer_.planned(2);
-    const std::vector<PointResult> results = measurer_.confirm(both, expected, Stage::kCrossover);
-    extra_results_[pa->row({}).key()] = results[0];
-    extra_results_[pb->row({}).key()] = results[1];
-    return {{pa, results[0]}, {pb, results[1]}};
+    // A resumed run times only the one an earlier run did not.
+    std::vector<Figure> figures{{pa, {}}, {pb, {}}};
+    std::vector<const Point*> fresh;
+    std::vector<double> expected;
+    for (Figure& f : figures)
+      if (const ResultRow* row = known(*f.point)) {
+        f.result = row->result;
+      } else {
+        fresh.push_back(f.point);
+        expected.push_back(f.point == pa ? expected_a : expected_b);
+      }
+    if (fresh.empty()) return figures;
+    measurer_.planned(fresh.size());
+    const std::vector<PointResult> results = measurer_.confirm(fresh, expected, Stage::kCrossover);
+    for (std::size_t i = 0; i < fresh.size(); ++i) {
+      extra_results_[fresh[i]->row({}).key()] = results[i];
+      (fresh[i] == pa ? figures[0] : figures[1]).result = results[i];
+    }
+    return figures;
   }
 
   // The point of candidate c at bytes, kept alive here; null if it cannot run.
