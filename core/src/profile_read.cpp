@@ -405,6 +405,12 @@ Profile profile_from_yaml(const std::string& text, const std::string& source,
                     ": not UTF-8 text (byte " + std::to_string(*at) +
                     "); a profile is YAML, which is Unicode",
                 CCT_ERR_INVALID_ARG);
+  if (const std::optional<std::size_t> at = detail::first_non_printable(text))
+    throw Error(source + ":" +
+                    std::to_string(std::count(text.begin(), text.begin() + *at, '\n') + 1) +
+                    ": not YAML text (byte " + std::to_string(*at) +
+                    ": a control character or U+FFFE/U+FFFF, which YAML cannot hold)",
+                CCT_ERR_INVALID_ARG);
   // ParserException for malformed YAML; any other yaml-cpp exception would
   // be a reader bug, still reported with its position rather than escaping.
   try {

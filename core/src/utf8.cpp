@@ -41,4 +41,19 @@ std::optional<std::size_t> first_non_utf8(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<std::size_t> first_non_printable(std::string_view text) {
+  const auto byte = [&](std::size_t i) {
+    return i < text.size() ? static_cast<unsigned char>(text[i]) : 0;
+  };
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const unsigned char b = byte(at);
+    const bool c0 = b < 0x20 && b != '\t' && b != '\n' && b != '\r';
+    const bool c1 =
+        b == 0xC2 && byte(at + 1) >= 0x80 && byte(at + 1) <= 0x9F && byte(at + 1) != 0x85;
+    const bool nonchar = b == 0xEF && byte(at + 1) == 0xBF && byte(at + 2) >= 0xBE;
+    if (c0 || b == 0x7F || c1 || nonchar) return at;
+  }
+  return std::nullopt;
+}
+
 }  // namespace cct::detail

@@ -17,4 +17,11 @@ namespace cct::detail {
 // above U+10FFFF), or nothing when all of text is UTF-8.
 std::optional<std::size_t> first_non_utf8(std::string_view text);
 
+// In UTF-8 text, the offset of the first character YAML cannot hold
+// (outside its printable set, YAML 1.2 c-printable: a C0 control other
+// than tab, line feed and carriage return; DEL; a C1 control other than
+// NEL; U+FFFE or U+FFFF), or nothing. yaml-cpp reads them (a NUL too) but
+// does not write them back as they were.
+std::optional<std::size_t> first_non_printable(std::string_view text);
+
 }  // namespace cct::detail

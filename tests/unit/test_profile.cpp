@@ -925,3 +925,17 @@ TEST_CASE("profile: bytes that are not UTF-8 are refused with their line; UTF-8 
   CHECK(p.machine.summary == "pack:1 \xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 core:2");
   CHECK(cct::profile_from_yaml(cct::profile_to_yaml(p), "again", nullptr) == p);
 }
+
+TEST_CASE("profile: characters YAML cannot hold are refused with their line", "[profile]") {
+  // UTF-8, but outside YAML's printable set: yaml-cpp read a NUL in a key
+  // and wrote it back as something else (found by fuzz_profile).
+  for (const std::string& bad : {std::string(1, '\0'), std::string("\x1a"), std::string("\x7f"),
+                                 std::string("\xc2\x80"), std::string("\xef\xbf\xbf")}) {
+    const std::string yaml = with_line(6, "  summary: pack:1 " + bad + " core:2");
+    CHECK_THROWS_WITH(cct::profile_from_yaml(yaml, "p.yaml", nullptr),
+                      Catch::StartsWith("p.yaml:6: not YAML text (byte"));
+  }
+  // A tab is printable, and reads back as it was.
+  const std::string yaml = with_line(6, "  summary: \"pack:1\tcore:2\"");
+  CHECK(cct::profile_from_yaml(yaml, "p.yaml", nullptr).machine.summary == "pack:1\tcore:2");
+}
