@@ -133,7 +133,8 @@ CheckCount check_profile(Session& session, MPI_Comm comm, const std::string& res
         runner = &m;
     if (runner == nullptr) continue;
     // The pick as the program reaches it (the profile in effect, through
-    // the interposer), the runner-up as if it were the profile's only rule.
+    // the interposer), the runner-up as a profile choosing it would run it
+    // (Runtimes).
     const auto run_pick = [&] { program_calls(session.runtime(), comm, calls); };
     Runtime& second = runtimes.of(*runner->algorithm, runner->params, bytes);
     const auto run_second = [&] { program_calls(second, comm, calls); };
