@@ -10,18 +10,6 @@
 #include "mpi_calls.hpp"
 
 namespace cct::interposer {
-namespace {
-
-// A program passes its counts as int: converted before the call, in
-// storage kept per thread and per array, so that the timed path does not
-// allocate; null stays null.
-const int* as_ints(const std::size_t* values, int size, std::vector<int>& storage) {
-  if (values == nullptr) return nullptr;
-  storage.assign(values, values + size);
-  return storage.data();
-}
-
-}  // namespace
 
 std::unique_ptr<Runtime> runtime_of(const Registry& registry, const Communicator& comm,
                                     const AlgorithmEntry& alg, const std::vector<int64_t>& params,
@@ -41,6 +29,7 @@ std::unique_ptr<Runtime> runtime_of(const Registry& registry, const Communicator
 }
 
 const char* interposed(Runtime& rt, const cct_coll_args& a) {
+  // A program passes its counts as int: converted before the call.
   thread_local std::vector<int> sc, sd, rc, rd;
   const int n = rt.size();
   const int* sendcounts = as_ints(a.sendcounts, n, sc);

@@ -90,6 +90,11 @@ int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours
   return intercept(collective, comm, pmpi, ours, [] { return true; });
 }
 
+// intercept's `alike` for a reduction of `type` with `op`.
+auto alike(MPI_Datatype type, MPI_Op op) {
+  return [type, op] { return !library_answers_otherwise(type, op); };
+}
+
 }  // namespace
 }  // namespace cct::interposer
 
@@ -173,7 +178,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   return intercept(
       CCT_REDUCE, comm, [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); },
       [&](Runtime& rt) { return reduce(rt, sendbuf, recvbuf, count, type, op, root); },
-      [&] { return !library_answers_otherwise(type, op); });
+      alike(type, op));
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -181,7 +186,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
   return intercept(
       CCT_ALLREDUCE, comm, [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); },
       [&](Runtime& rt) { return allreduce(rt, sendbuf, recvbuf, count, type, op); },
-      [&] { return !library_answers_otherwise(type, op); });
+      alike(type, op));
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -214,7 +219,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
       CCT_REDUCE_SCATTER_BLOCK, comm,
       [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm); },
       [&](Runtime& rt) { return reduce_scatter_block(rt, sendbuf, recvbuf, recvcount, type, op); },
-      [&] { return !library_answers_otherwise(type, op); });
+      alike(type, op));
 }
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
@@ -223,7 +228,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
       CCT_REDUCE_SCATTER, comm,
       [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm); },
       [&](Runtime& rt) { return reduce_scatter(rt, sendbuf, recvbuf, recvcounts, type, op); },
-      [&] { return !library_answers_otherwise(type, op); });
+      alike(type, op));
 }
 
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -244,16 +249,14 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
              MPI_Comm comm) {
   return intercept(
       CCT_SCAN, comm, [&] { return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm); },
-      [&](Runtime& rt) { return scan(rt, sendbuf, recvbuf, count, type, op); },
-      [&] { return !library_answers_otherwise(type, op); });
+      [&](Runtime& rt) { return scan(rt, sendbuf, recvbuf, count, type, op); }, alike(type, op));
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                MPI_Comm comm) {
   return intercept(
       CCT_EXSCAN, comm, [&] { return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm); },
-      [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); },
-      [&] { return !library_answers_otherwise(type, op); });
+      [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); }, alike(type, op));
 }
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

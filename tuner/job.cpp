@@ -121,39 +121,20 @@ class JobMeasurer final : public PointMeasurer {
   }
   std::vector<PointResult> measure_together(std::span<const Point* const> points,
                                             Stage stage) override {
-    if (reporter_) reporter_->start(*points.front(), stage_name(stage));
-    if (opts_.time_budget_s > 0 && measured_s_ > opts_.time_budget_s) throw BudgetSpent{};
-    note_points(points);
-    std::vector<Plan*> plans;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      if (running_) running_->start(i);  // preparing it: a crash there is its own
-      plans.push_back(&plan_for(*points[i]));
-    }
-    const std::vector<PointResult> results =
-        measurer_.measure_together(plans, points.front()->call, opts_.measure);
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      measured_s_ += results[i].median_s * results[i].reps;
-      if (reporter_) reporter_->finish(*points[i], results[i], stage);
-    }
-    return results;
+    return together(
+        points, stage, [&](const Point& p) { return &plan_for(p); },
+        [&](std::span<Plan* const> plans) {
+          return measurer_.measure_together(plans, points.front()->call, opts_.measure);
+        });
   }
   std::vector<PointResult> confirm(std::span<const Point* const> points,
                                    std::span<const double> expected_s, Stage stage) override {
-    if (reporter_) reporter_->start(*points.front(), stage_name(stage));
-    if (opts_.time_budget_s > 0 && measured_s_ > opts_.time_budget_s) throw BudgetSpent{};
-    note_points(points);
-    std::vector<CallRunner> runners;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      if (running_) running_->start(i);
-      runners.push_back(runner_for(*points[i]));
-    }
-    const std::vector<PointResult> results =
-        measurer_.measure_as_programs(runners, points.front()->call, expected_s, kProgramStyle);
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      measured_s_ += results[i].median_s * results[i].reps;
-      if (reporter_) reporter_->finish(*points[i], results[i], stage);
-    }
-    return results;
+    return together(
+        points, stage, [&](const Point& p) { return runner_for(p); },
+        [&](std::span<const CallRunner> runners) {
+          return measurer_.measure_as_programs(runners, points.front()->call, expected_s,
+                                               kProgramStyle);
+        });
   }
   void pruned(const Point& p, const PointResult& last) override {
     if (reporter_) reporter_->finish(p, last, Stage::kPruned);
@@ -176,6 +157,27 @@ class JobMeasurer final : public PointMeasurer {
     std::vector<std::string> keys;
     for (const Point* p : points) keys.push_back(p->row({}).key());
     progress_->start(keys);
+  }
+  // Candidates of one call timed together: the budget, the notes of what
+  // runs, the rows. prepare(p) readies a candidate (a crash there is its
+  // own), time(prepared) times them all.
+  template <class Prepare, class Time>
+  std::vector<PointResult> together(std::span<const Point* const> points, Stage stage,
+                                    Prepare prepare, Time time) {
+    if (reporter_) reporter_->start(*points.front(), stage_name(stage));
+    if (opts_.time_budget_s > 0 && measured_s_ > opts_.time_budget_s) throw BudgetSpent{};
+    note_points(points);
+    std::vector<decltype(prepare(*points.front()))> prepared;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      if (running_) running_->start(i);
+      prepared.push_back(prepare(*points[i]));
+    }
+    const std::vector<PointResult> results = time(prepared);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      measured_s_ += results[i].median_s * results[i].reps;
+      if (reporter_) reporter_->finish(*points[i], results[i], stage);
+    }
+    return results;
   }
   void note_point(const Point& p) {
     const Point* one[] = {&p};

@@ -306,7 +306,10 @@ std::vector<PointResult> Measurer::measure_as_programs(std::span<const CallRunne
     for (std::size_t j = 0; j < k; ++j) figures[j].push_back(means[j]);
   }
   std::vector<PointResult> results;
-  for (std::vector<double>& f : figures) results.push_back(summarize(std::move(f)));
+  for (std::size_t j = 0; j < k; ++j) {
+    results.push_back(summarize(std::move(figures[j])));
+    results.back().reps = style.rounds * per_block[j];  // the calls timed
+  }
   return results;
 }
 

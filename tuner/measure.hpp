@@ -190,7 +190,8 @@ class Measurer {
   // rank's figure is its mean over the block, the block's the average
   // over ranks. Blocks of the candidates alternate, their order rotating
   // each round. `expected_s` holds an earlier figure of each candidate,
-  // which sets its calls per block. A result's reps counts blocks.
+  // which sets its calls per block. A result's reps counts the calls
+  // timed (blocks times calls per block).
   std::vector<PointResult> measure_as_programs(std::span<const CallRunner> runners,
                                                const Call& call, std::span<const double> expected_s,
                                                const ProgramStyle& style);

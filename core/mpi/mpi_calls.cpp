@@ -21,14 +21,6 @@ struct MpiArgs {
   const int* sdispls;
 };
 
-// An array of `size` counts as MPI's ints, in storage kept per thread so
-// that the measured library call does not allocate; null stays null.
-const int* as_ints(const std::size_t* values, int size, std::vector<int>& storage) {
-  if (values == nullptr) return nullptr;
-  storage.assign(values, values + size);
-  return storage.data();
-}
-
 using Call = int (*)(const MpiArgs&);
 
 // In cct_collective order.
@@ -92,6 +84,12 @@ MPI_Datatype mpi_type(cct_datatype t) {
 MPI_Op mpi_op(cct_op op) {
   const MPI_Op ops[CCT_OP_COUNT] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX};
   return ops[op];
+}
+
+const int* as_ints(const std::size_t* values, int size, std::vector<int>& storage) {
+  if (values == nullptr) return nullptr;
+  storage.assign(values, values + size);
+  return storage.data();
 }
 
 int call_library(const cct_coll_args& a, MPI_Datatype type, MPI_Comm comm) {

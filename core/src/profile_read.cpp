@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
@@ -395,21 +396,29 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
+// Where text holds what yaml-cpp would read but not write back as it was
+// (a profile the tools rewrite would then quietly differ from the one
+// read), and what.
+struct NotYaml {
+  std::size_t at;
+  const char* what;
+};
+std::optional<NotYaml> not_yaml_text(std::string_view text) {
+  if (const std::optional<std::size_t> at = detail::first_non_utf8(text))
+    return NotYaml{*at, "not UTF-8 text; a profile is YAML, which is Unicode"};
+  if (const std::optional<std::size_t> at = detail::first_non_printable(text))
+    return NotYaml{*at, "not YAML text: a control character or U+FFFE/U+FFFF"};
+  return std::nullopt;
+}
+
 }  // namespace
 
 Profile profile_from_yaml(const std::string& text, const std::string& source,
                           const Registry* registry, RuleProblems rule_problems) {
-  if (const std::optional<std::size_t> at = detail::first_non_utf8(text))
+  if (const std::optional<NotYaml> bad = not_yaml_text(text))
     throw Error(source + ":" +
-                    std::to_string(std::count(text.begin(), text.begin() + *at, '\n') + 1) +
-                    ": not UTF-8 text (byte " + std::to_string(*at) +
-                    "); a profile is YAML, which is Unicode",
-                CCT_ERR_INVALID_ARG);
-  if (const std::optional<std::size_t> at = detail::first_non_printable(text))
-    throw Error(source + ":" +
-                    std::to_string(std::count(text.begin(), text.begin() + *at, '\n') + 1) +
-                    ": not YAML text (byte " + std::to_string(*at) +
-                    ": a control character or U+FFFE/U+FFFF, which YAML cannot hold)",
+                    std::to_string(std::count(text.begin(), text.begin() + bad->at, '\n') + 1) +
+                    ": " + bad->what + " (byte " + std::to_string(bad->at) + ")",
                 CCT_ERR_INVALID_ARG);
   // ParserException for malformed YAML; any other yaml-cpp exception would
   // be a reader bug, still reported with its position rather than escaping.

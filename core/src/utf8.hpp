@@ -1,4 +1,4 @@
-// ccautotune host library: whether text is UTF-8.
+// ccautotune host library: whether text is UTF-8, and YAML's printable text.
 //
 // A profile is YAML, which is Unicode text; yaml-cpp reads other bytes
 // without complaint but writes each as U+FFFD, so a profile rewritten by

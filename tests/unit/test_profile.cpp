@@ -933,7 +933,7 @@ TEST_CASE("profile: characters YAML cannot hold are refused with their line", "[
                                  std::string("\xc2\x80"), std::string("\xef\xbf\xbf")}) {
     const std::string yaml = with_line(6, "  summary: pack:1 " + bad + " core:2");
     CHECK_THROWS_WITH(cct::profile_from_yaml(yaml, "p.yaml", nullptr),
-                      Catch::StartsWith("p.yaml:6: not YAML text (byte"));
+                      Catch::StartsWith("p.yaml:6: not YAML text: a control character"));
   }
   // A tab is printable, and reads back as it was.
   const std::string yaml = with_line(6, "  summary: \"pack:1\tcore:2\"");
