@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -39,18 +40,66 @@ int64_t times(int blocks, int count) {
   return int64_t{blocks} * count;
 }
 
+// A program repeats its calls, and a call kept on the library should cost
+// next to nothing (the runtime's decision alone costs more than the
+// library's own small call). So each thread remembers, per collective, the
+// last call it found kept, by MPI's own arguments, and the same call again
+// is kept at once, before anything is converted: the runtime's decision
+// rests on nothing else. Only predefined datatypes and operators are
+// remembered (never freed, their handles never name anything else), and
+// runtimes are told apart by serial, never by address. Not under
+// CCT_LOG=debug, which logs every call's decision.
+struct KeptCall {
+  uint64_t runtime = 0;  // Runtime::serial(); 0: none
+  int64_t count = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  MPI_Op op = MPI_OP_NULL;
+  int root = 0;
+  bool operator==(const KeptCall&) const = default;
+};
+
+struct Kept {
+  KeptCall call;
+  std::vector<int> counts;  // allgatherv's recvcounts, which decide its size
+};
+
+Kept& last_kept(cct_collective c) {
+  // initial-exec: no __tls_get_addr per call (as per_thread.hpp's).
+  [[gnu::tls_model("initial-exec")]] static thread_local Kept last[CCT_COLLECTIVE_COUNT];
+  return last[c];
+}
+
+bool kept_before(cct_collective c, const KeptCall& call, std::span<const int> counts = {}) {
+  const Kept& last = last_kept(c);
+  return last.call == call && std::ranges::equal(last.counts, counts);
+}
+
+// Whether rt keeps the call `args` describes on the library, remembered as
+// `call` and `counts` when it does and may be (see KeptCall).
+bool keeps(Runtime& rt, const cct_coll_args& args, const KeptCall& call, bool predefined,
+           std::span<const int> counts = {}) {
+  const bool kept = rt.keeps_library(args);
+  if (kept && predefined && !rt.logs_every_call()) {
+    Kept& last = last_kept(args.collective);
+    last.call = call;
+    last.counts.assign(counts.begin(), counts.end());
+  }
+  return kept;
+}
+
 // What becomes of a call on blocks of count x type before it is
 // converted: kMovesNothing for empty blocks (every rank's are, by MPI's
 // rules), kKeptOnLibrary where the runtime keeps it on the library, else
 // null. Arguments MPI judges are not decided here (null): the call's
 // conversion refuses them.
 const char* settled(Runtime& rt, cct_collective c, int64_t count, MPI_Datatype type, int root) {
+  const KeptCall call{rt.serial(), count, type, MPI_OP_NULL, root};
+  if (kept_before(c, call)) return kKeptAsBefore;
   const std::optional<Layout> block = layout_of(count, type);
   if (!block) return nullptr;
   if (block->bytes == 0) return kMovesNothing;
-  const bool kept =
-      rt.keeps_library(make_call(c, nullptr, nullptr, block->bytes, CCT_UINT8, CCT_SUM, root));
-  return kept ? kKeptOnLibrary : nullptr;
+  const cct_coll_args args = make_call(c, nullptr, nullptr, block->bytes, CCT_UINT8, CCT_SUM, root);
+  return keeps(rt, args, call, block->predefined) ? kKeptOnLibrary : nullptr;
 }
 
 // MPI's int counts as the runtime's, in storage kept per thread (a steady
@@ -69,6 +118,7 @@ std::optional<const std::size_t*> as_counts(const int* counts, int n,
 }  // namespace
 
 const char* const kKeptOnLibrary = "the profile keeps the MPI library's own call for this size";
+const char* const kKeptAsBefore = "kept on the library as the same call before it";
 const char* const kMovesNothing = "no rank sends or receives a byte: returned at once";
 
 const char* barrier(Runtime& rt) {
@@ -211,6 +261,8 @@ const char* alltoall(Runtime& rt, const void* sendbuf, int sendcount, MPI_Dataty
 // (CCT_IN_PLACE for MPI_IN_PLACE) and recvbuf filled in.
 const char* reduction(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                       MPI_Op op, cct_collective c, int root) {
+  const KeptCall call{rt.serial(), count, type, op, root};
+  if (kept_before(c, call)) return kKeptAsBefore;
   const auto t = datatype_of(type);
   const auto o = op_of(op);
   if (!t) return kType;
@@ -219,7 +271,7 @@ const char* reduction(Runtime& rt, const void* sendbuf, void* recvbuf, int count
   if (count == 0) return kMovesNothing;
   cct_coll_args args =
       make_call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o, root);
-  if (rt.keeps_library(args)) return kKeptOnLibrary;
+  if (keeps(rt, args, call, true)) return kKeptOnLibrary;  // datatype_of takes predefined ones
   args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
   args.recvbuf = recvbuf;
   rt.run(args);
@@ -333,6 +385,9 @@ std::size_t own_bytes(const char* call, int count, MPI_Datatype type) {
 const char* allgatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                        void* recvbuf, const int* recvcounts, const int* rdispls,
                        MPI_Datatype recvtype) {
+  const KeptCall call{rt.serial(), 0, recvtype, MPI_OP_NULL, 0};
+  const std::span<const int> counts(recvcounts, static_cast<std::size_t>(rt.size()));
+  if (kept_before(CCT_ALLGATHERV, call, counts)) return kKeptAsBefore;
   thread_local std::vector<std::size_t> bytes, displs;
   const std::optional<Layout> one = layout_of(1, recvtype);
   if (!one || !as_counts(recvcounts, rt.size(), bytes)) return kArguments;
@@ -341,7 +396,7 @@ const char* allgatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Data
     return kMovesNothing;
   cct_coll_args args = make_call(CCT_ALLGATHERV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0);
   args.recvcounts = bytes.data();
-  if (rt.keeps_library(args)) return kKeptOnLibrary;
+  if (keeps(rt, args, call, one->predefined, counts)) return kKeptOnLibrary;
   PackTally tally;
   Span all = span_of(tally, receive_scratch(), recvbuf, recvcounts, rdispls, recvtype, *one,
                      rt.size(), displs);

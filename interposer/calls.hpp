@@ -28,7 +28,8 @@
 // others' counts, run on); else the reason to leave it to the MPI library:
 // kKeptOnLibrary where the profile (or CCT_FORCE) keeps the library's own
 // call for it, the call then costing nothing but that decision, with no
-// packing and no runtime in front of the library. A rank whose two sides
+// packing and no runtime in front of the library; kKeptAsBefore for the
+// same call again, kept without even that decision (calls.cpp, KeptCall). A rank whose two sides
 // disagree in size (an erroneous program) gets a cct::Error.
 #pragma once
 
@@ -39,6 +40,7 @@
 namespace cct::interposer {
 
 extern const char* const kKeptOnLibrary;
+extern const char* const kKeptAsBefore;
 extern const char* const kMovesNothing;
 
 const char* barrier(Runtime& rt);

@@ -156,12 +156,14 @@ struct Flattened {
   Shape shape;
   bool done = false;  // false: not flattened, MPI_Pack packs it
   TypeMap map;
+  bool named = false;
 };
 
 // A named type is one number, or a pair (MPI_DOUBLE_INT) whose two parts
 // lie in order; one with a hole inside (MPI_SHORT_INT) is left to MPI_Pack.
 Flattened flatten_named(MPI_Datatype type) {
   Flattened f;
+  f.named = true;
   f.shape = shape_of(type);
   f.done = f.shape.true_extent == f.shape.size;
   if (f.done && f.shape.size > 0) {
@@ -249,6 +251,7 @@ std::optional<Layout> layout_of(int64_t count, MPI_Datatype type) {
   const Flattened& f = described(type);
   const Shape& s = f.shape;
   Layout layout;
+  layout.predefined = f.named;
   layout.bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(s.size);
   if (layout.bytes == 0) return layout;
   layout.first = static_cast<MPI_Aint>(s.true_lb);

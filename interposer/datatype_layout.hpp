@@ -46,6 +46,7 @@ struct Layout {
   bool contiguous = true;        // the bytes lie at buffer + first, in type-map order, no gaps
   const TypeMap* map = nullptr;  // null: not flattened (a constructor not walked, or a
                                  // map of too many runs): MPI_Pack packs it
+  bool predefined = false;       // a named type: never freed, so its handle never names another
 };
 
 // The layout of count elements of type, or nullopt when the arguments are

@@ -16,10 +16,12 @@
 namespace cct::interposer {
 namespace {
 
-// Per collective, the calls kept on the library for their size, those
-// kept for every call (untouched), and those that moved nothing.
+// Per collective, the calls kept on the library for their size (and of
+// those, the ones kept as the same call before), those kept for every call
+// (untouched), and those that moved nothing.
 struct Kept {
   uint64_t calls[CCT_COLLECTIVE_COUNT] = {};
+  uint64_t as_before[CCT_COLLECTIVE_COUNT] = {};
   uint64_t untouched[CCT_COLLECTIVE_COUNT] = {};
   uint64_t nothing[CCT_COLLECTIVE_COUNT] = {};
 };
@@ -46,8 +48,10 @@ using Reasons = std::map<Reason, uint64_t, ByReason>;
 
 }  // namespace
 
-void count_kept_on_library(cct_collective c) {
-  ++PerThread<Kept>::mine().calls[c];
+void count_kept_on_library(cct_collective c, bool as_before) {
+  Kept& mine = PerThread<Kept>::mine();
+  ++mine.calls[c];
+  mine.as_before[c] += as_before;
 }
 
 void count_kept_untouched(cct_collective c) {
@@ -73,6 +77,7 @@ Kept summed_kept() {
   PerThread<Kept>::for_each([&](const Kept& k) {
     for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c) {
       sum.calls[c] += k.calls[c];
+      sum.as_before[c] += k.as_before[c];
       sum.untouched[c] += k.untouched[c];
       sum.nothing[c] += k.nothing[c];
     }
@@ -108,7 +113,11 @@ void print_pass_through(std::ostream& out) {
     print_counts(out, kept.untouched,
                  ": the profile keeps the MPI library's own call for every size: handed over "
                  "untouched");
-    print_counts(out, kept.calls, ": the profile keeps the MPI library's own call for their size");
+    for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
+      if (kept.calls[c] > 0)
+        out << "  " << collective_name(static_cast<cct_collective>(c)) << ": " << kept.calls[c]
+            << " call(s): the profile keeps the MPI library's own call for their size ("
+            << kept.as_before[c] << " as the same call before, not converted again)\n";
     for (const auto& [key, calls] : counts)
       out << "  " << collective_name(static_cast<cct_collective>(key.first)) << ": " << calls
           << " call(s): " << key.second << "\n";

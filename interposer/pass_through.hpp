@@ -16,10 +16,10 @@ namespace cct::interposer {
 // communicator's refusal while it lives; the text is copied).
 void count_pass_through(cct_collective c, const char* reason);
 
-// A call the profile keeps on the library (calls.hpp: kKeptOnLibrary):
-// counted apart, at the cost of an increment, since these may be most of a
-// program's calls.
-void count_kept_on_library(cct_collective c);
+// A call the profile keeps on the library (calls.hpp: kKeptOnLibrary, or
+// kKeptAsBefore: `as_before`): counted apart, at the cost of an increment,
+// since these may be most of a program's calls.
+void count_kept_on_library(cct_collective c, bool as_before);
 // The same for a collective kept for every call
 // (Runtime::library_for_every_call), handed over before its arguments
 // were converted.

@@ -78,8 +78,8 @@ int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours
   }
   if (reason == kKeptUntouched)
     count_kept_untouched(collective);
-  else if (reason == kKeptOnLibrary)
-    count_kept_on_library(collective);
+  else if (reason == kKeptOnLibrary || reason == kKeptAsBefore)
+    count_kept_on_library(collective, reason == kKeptAsBefore);
   else
     count_pass_through(collective, reason);
   return pmpi();

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <sstream>
@@ -54,6 +55,9 @@ void expect_valid(const cct_coll_args& args, int size, unsigned arrays) {
     bad("root " + std::to_string(args.root) + " is outside 0.." + std::to_string(size - 1));
 }
 
+// Runtime::serial()'s source.
+std::atomic<uint64_t> next_serial{1};
+
 // The arrays of its row this rank passes: all of them, but where only the
 // root has any (gatherv, scatterv). Deciding reads the counts of them only.
 unsigned arrays_passed(const CollectiveInfo& row, const cct_coll_args& args, int rank) {
@@ -68,7 +72,8 @@ Runtime::Runtime(const Registry& registry, std::shared_ptr<const Communicator> c
       comm_(std::move(comm)),
       options_(options),
       selector_(std::move(selector)),
-      by_selection_(selector_.selections(), nullptr) {
+      by_selection_(selector_.selections(), nullptr),
+      serial_(next_serial.fetch_add(1, std::memory_order_relaxed)) {
   for (const CollectiveInfo& c : collectives()) {
     const AlgorithmEntry* entry = registry_.find_algorithm(c.id, c.default_algorithm);
     if (entry == nullptr)

@@ -117,6 +117,13 @@ class Runtime {
   // program's call over before converting anything, where the library
   // answers it as the runtime would (calls.hpp).
   bool library_for_every_call(cct_collective c) const { return library_always_[c]; }
+  // A number no other runtime of this process has: callers that remember
+  // something per runtime tell runtimes apart by it, where a freed
+  // runtime's address may be reused by the next.
+  uint64_t serial() const { return serial_; }
+  // Whether every call's decision is logged (CCT_LOG=debug): a caller that
+  // remembers decisions must then ask each time.
+  bool logs_every_call() const { return options_.log == Log::kDebug; }
 
   // The CCT_STATS table: per collective and algorithm, calls, bytes, total
   // and mean time.
@@ -168,6 +175,7 @@ class Runtime {
   std::vector<unsigned char> in_place_copy_;  // grows, never shrinks
   uint32_t next_tag_ = 1;
   std::string timed_out_;  // the message of the call that timed out, or empty
+  uint64_t serial_;
 };
 
 }  // namespace cct
