@@ -375,14 +375,11 @@ int run_to_end(std::vector<std::string> args) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-}  // namespace
-
 // A job that fails is started again with --resume: its rank 0 records the
 // candidate that was running as failed (take_over_note) and goes on past
 // it, as the local launcher does; one that fails with nothing to record
 // ends with status 2 and is not started again.
-int relaunch_under_mpirun(const Options& opts, int argc, char** argv) {
-  std::vector<std::string> args = mpirun_command(opts, argc, argv);
+int run_job_under_mpirun(std::vector<std::string> args) {
   for (int launch = 0;; ++launch) {
     const int status = run_to_end(args);
     if (status < 0 || status == 127) return 2;      // mpirun could not run (said)
@@ -401,6 +398,22 @@ int relaunch_under_mpirun(const Options& opts, int argc, char** argv) {
       if (std::find(args.begin(), args.end(), "--resume") == args.end()) args.push_back("--resume");
     }
   }
+}
+
+}  // namespace
+
+// The job, then (unless --single-job, or this is that job) the second job,
+// which times each size's picks again in fresh processes (search.hpp, step
+// 3), on the rows the first one wrote.
+int relaunch_under_mpirun(const Options& opts, int argc, char** argv) {
+  std::vector<std::string> args = mpirun_command(opts, argc, argv);
+  const int status = run_job_under_mpirun(args);
+  if (status != 0 || opts.single_job || opts.search.reconfirm) return status;
+  std::cout << "ccautotune: " << kSecondJob << std::endl;
+  unsetenv(kRelaunchedVariable);  // the second job starts afresh, not after a failure
+  for (const char* flag : {"--resume", "--reconfirm"})
+    if (std::find(args.begin(), args.end(), flag) == args.end()) args.push_back(flag);
+  return run_job_under_mpirun(args);
 }
 
 int run_on_cluster(Options opts, int* argc, char*** argv) {

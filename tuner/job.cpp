@@ -259,6 +259,7 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& al
   // On a simulated platform a figure is the platform's exact virtual
   // time: nothing to confirm.
   search.confirm = !virtual_now(comm.transport());
+  search.reconfirm = search.confirm && opts.search.reconfirm;
   std::span<const Point> rest(space.points);
   try {
     while (!rest.empty()) {

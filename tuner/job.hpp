@@ -30,6 +30,11 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& sp
 // failures are then not the candidates'.
 constexpr int kMostRelaunches = 20;
 
+// Said when the launcher starts the second job (search.hpp, step 3).
+constexpr const char* kSecondJob =
+    "a second job times each size's picks again as programs call them, in fresh processes "
+    "(--single-job skips it)";
+
 // Records the candidate that was running when the job failed (its point as
 // a failed row, with the reason), so that the relaunched job and every
 // later profile leave it out of this shape, and says so on stderr. False

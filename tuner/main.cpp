@@ -97,6 +97,18 @@ bool serves_local_ranks(const cct::TransportEntry& transport, int np) {
   return false;
 }
 
+// One job per selected transport (simulated ones aside) and rank count.
+bool run_jobs(const cct::Registry& registry, const cct::Topology& topo, const Options& opts,
+              const std::map<std::string, ResultRow>& known) {
+  bool ok = true;
+  for (const cct::TransportEntry& transport : registry.transports())
+    if (selected(opts.filter.transports, transport.desc->name) && !cct::is_simulated(transport))
+      for (int np : opts.nps)
+        if (serves_local_ranks(transport, np))
+          ok = run_job(registry, topo, transport, np, opts, known) && ok;
+  return ok;
+}
+
 // The simulated transport among the selected ones, if any; it must be the
 // only one, since its profile is keyed by its platform, not this machine.
 const cct::TransportEntry* simulated_selection(const cct::Registry& registry, const Options& opts) {
@@ -162,12 +174,14 @@ int run(Options opts) {
   std::cout << "ccautotune: " << topo.summary() << ", fingerprint " << topo.fingerprint()
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
   const Noise before = announce(probe_noise(topo.cores()), "before tuning");
-  bool ok = true;
-  for (const cct::TransportEntry& transport : registry.transports())
-    if (selected(opts.filter.transports, transport.desc->name) && !cct::is_simulated(transport))
-      for (int np : opts.nps)
-        if (serves_local_ranks(transport, np))
-          ok = run_job(registry, topo, transport, np, opts, results.known) && ok;
+  bool ok = run_jobs(registry, topo, opts, results.known);
+  if (ok && !opts.single_job && !opts.search.reconfirm) {
+    std::cout << "ccautotune: " << kSecondJob << std::endl;
+    opts.search.reconfirm = true;
+    std::map<std::string, ResultRow> known;
+    for (ResultRow& row : read_results(opts.results)) known.try_emplace(row.key(), std::move(row));
+    ok = run_jobs(registry, topo, opts, known);
+  }
   opts.noise = {before, announce(probe_noise(topo.cores()), "after tuning")};
   return write_profile(registry, describe_machine(topo, max_np), opts) && ok ? 0 : 1;
 }

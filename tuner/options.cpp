@@ -135,6 +135,12 @@ void add_run_options(CLI::App& app, Options& opts) {
                  "~/.local/share/ccautotune/profiles)")
       ->type_name("DIR");
   app.add_flag("--resume", opts.resume, "continue the results file, skipping the points it holds");
+  app.add_flag("--single-job", opts.single_job,
+               "skip the second job, which times each size's picks again\n"
+               "as programs call them in fresh processes (faster, less sure)");
+  app.add_flag("--reconfirm", opts.search.reconfirm,
+               "be that second job: time the results file's confirmations\n"
+               "again (implies --resume; ccautotune starts it by itself)");
   app.add_flag("--report", opts.report,
                "also write DIR/<fingerprint>.html: the results as plots, one\n"
                "self-contained page (for an existing results file: ccprofile report)");
@@ -221,6 +227,8 @@ void validate(const Options& opts) {
     if (n < 1) throw UsageError("--nodes: node counts start at 1");
   for (int n : opts.ranks_per_node)
     if (n < 1) throw UsageError("--ranks-per-node: rank counts start at 1");
+  if (opts.search.reconfirm && opts.single_job)
+    throw UsageError("--reconfirm is the second job, which --single-job leaves out");
   if (!opts.launch_mpirun && !(opts.hostfile.empty() && opts.mpirun_args.empty()))
     throw UsageError("--hostfile and --mpirun-args go with --launcher mpirun");
   for (const std::string& name : opts.filter.collectives)
@@ -253,6 +261,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
     opts.search.bisect_depth = 1;
     if (app.count("--budget") == 0) opts.measure.budget_s = 0.25;
   }
+  if (opts.search.reconfirm) opts.resume = true;
   validate(opts);
   return opts;
 }

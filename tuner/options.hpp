@@ -25,6 +25,7 @@ struct Options {
   std::string out;      // default: cct::default_profile_out_dir()
   std::string results;  // <out>/<fingerprint>.csv
   bool resume = false;
+  bool single_job = false;  // --single-job: no second job (search.hpp, step 3)
   bool verbose = false;
   bool report = false;       // also write <out>/<fingerprint>.html (report_html.hpp)
   std::string command_line;  // as given, for the report to say how it was made

@@ -36,11 +36,9 @@ struct StageDrawing {
   std::optional<Mark> mark;
 };
 constexpr StageDrawing kStageDrawings[] = {
-    {Stage::kFinal, true, std::nullopt},
-    {Stage::kCrossover, true, Mark::kDiamond},
-    {Stage::kCheck, false, Mark::kCross},
-    {Stage::kPruned, false, Mark::kFaint},
-    {Stage::kConfirm, false, Mark::kSquare},
+    {Stage::kFinal, true, std::nullopt},     {Stage::kCrossover, true, Mark::kDiamond},
+    {Stage::kCheck, false, Mark::kCross},    {Stage::kPruned, false, Mark::kFaint},
+    {Stage::kConfirm, false, Mark::kSquare}, {Stage::kReconfirm, false, Mark::kSquare},
     {Stage::kFailed, false, std::nullopt},  // no figure: counted, listed, not drawn
 };
 

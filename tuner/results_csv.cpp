@@ -38,8 +38,8 @@ namespace cct::tuner {
 namespace {
 
 constexpr std::size_t kColumns = 14;  // of the current format
-constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal,  Stage::kCrossover,
-                             Stage::kCheck,  Stage::kFailed, Stage::kConfirm};
+constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal,   Stage::kCrossover, Stage::kCheck,
+                             Stage::kFailed, Stage::kConfirm, Stage::kReconfirm};
 
 bool parse_stage(const std::string& text, Stage* out) {
   for (Stage s : kStages)
@@ -258,6 +258,7 @@ const char* stage_name(Stage stage) {
     case Stage::kCheck: return "check";
     case Stage::kFailed: return "failed";
     case Stage::kConfirm: return "confirm";
+    case Stage::kReconfirm: return "reconfirm";
   }
   return "?";
 }
@@ -265,7 +266,10 @@ const char* stage_name(Stage stage) {
 std::string ResultRow::key() const {
   return collective + "," + transport + "," + std::to_string(nodes) + "," + std::to_string(np) +
          "," + std::to_string(bytes) + "," + algorithm + "," + params +
-         (counts.empty() ? "" : " [" + counts + "]") + (stage == Stage::kConfirm ? " confirm" : "");
+         (counts.empty() ? "" : " [" + counts + "]") +
+         (stage == Stage::kConfirm || stage == Stage::kReconfirm
+              ? std::string(" ") + stage_name(stage)
+              : "");
 }
 
 std::string ResultRow::candidate() const {

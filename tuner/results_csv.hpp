@@ -68,9 +68,11 @@ inline constexpr const char* kResultsHeaderSingleNode =
 // or check size off the grid; a finalist timed again as programs call it
 // (Measurer::measure_as_programs), which decides its size where it exists;
 // a candidate that crashed or failed (no figure).
-enum class Stage { kPruned, kFinal, kCrossover, kCheck, kFailed, kConfirm };
+// kReconfirm: a confirmation timed again in a second job (fresh
+// processes); see search.hpp, step 3.
+enum class Stage { kPruned, kFinal, kCrossover, kCheck, kFailed, kConfirm, kReconfirm };
 
-// "pruned", "final", "crossover", "check", "failed", "confirm".
+// "pruned", "final", "crossover", "check", "failed", "confirm", "reconfirm".
 const char* stage_name(Stage stage);
 
 struct ResultRow {
@@ -87,8 +89,8 @@ struct ResultRow {
   std::string counts;  // a vector collective's count patterns: "equal+skewed"
 
   // What identifies a point: every column before the figures, then
-  // " [counts]" where counts is not empty, then " confirm" for a
-  // confirmation row (its point has a final row too).
+  // " [counts]" where counts is not empty, then " confirm" or
+  // " reconfirm" for a confirmation row (its point has a final row too).
   std::string key() const;
   // What identifies its candidate in its shape: the key without the size.
   std::string candidate() const;

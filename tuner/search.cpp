@@ -129,28 +129,39 @@ class CollectiveSearch {
     for (const Figure& f : finals)
       if (is_library(*f.point) || (previous && f.point->same_candidate(*previous))) add(f.point);
     if (points.size() < 2) return first;
-    // A resumed run times only those an earlier one did not.
-    std::vector<Figure> confirmed;
+    std::vector<Figure> confirmed = confirmations(points, bytes, Stage::kConfirm);
+    if (opts_.reconfirm) {
+      // The slower of the two jobs' figures decides (winners.cpp does the same).
+      const std::vector<Figure> again = confirmations(points, bytes, Stage::kReconfirm);
+      for (std::size_t i = 0; i < confirmed.size(); ++i)
+        if (again[i].result.median_s > confirmed[i].result.median_s) confirmed[i] = again[i];
+    }
+    return winner(confirmed, previous);
+  }
+
+  // The figures of points at bytes timed as programs call them in this
+  // stage (confirm, or reconfirm in a second job), in the order of points:
+  // a resumed run times only those an earlier one did not.
+  std::vector<Figure> confirmations(const std::vector<const Point*>& points, int64_t bytes,
+                                    Stage stage) {
+    std::vector<Figure> figures;
+    std::vector<std::size_t> fresh_at;
     std::vector<const Point*> fresh;
     std::vector<double> expected;
-    for (const Point* p : points)
-      if (const auto it = known_.find(p->row({}, Stage::kConfirm).key()); it != known_.end()) {
-        confirmed.push_back({p, it->second.result});
-      } else {
+    for (const Point* p : points) {
+      const auto it = known_.find(p->row({}, stage).key());
+      if (it == known_.end()) {
+        fresh_at.push_back(figures.size());
         fresh.push_back(p);
         expected.push_back(figure_of(*p, bytes));
       }
-    if (!fresh.empty()) {
-      measurer_.planned(fresh.size());
-      const std::vector<PointResult> results = measurer_.confirm(fresh, expected, Stage::kConfirm);
-      for (std::size_t i = 0; i < fresh.size(); ++i) confirmed.push_back({fresh[i], results[i]});
+      figures.push_back({p, it == known_.end() ? PointResult{} : it->second.result});
     }
-    // In the order the contenders were listed, as a resumed run lists them.
-    std::stable_sort(confirmed.begin(), confirmed.end(), [&](const Figure& x, const Figure& y) {
-      return std::find(points.begin(), points.end(), x.point) <
-             std::find(points.begin(), points.end(), y.point);
-    });
-    return winner(confirmed, previous);
+    if (fresh.empty()) return figures;
+    measurer_.planned(fresh.size());
+    const std::vector<PointResult> results = measurer_.confirm(fresh, expected, stage);
+    for (std::size_t i = 0; i < fresh.size(); ++i) figures[fresh_at[i]].result = results[i];
+    return figures;
   }
 
   // Successive halving of candidates down to the finalists.

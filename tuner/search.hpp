@@ -29,6 +29,14 @@
 //    outside benchmark calls them (Measurer::measure_as_programs; the
 //    algorithms through a runtime, paying its dispatch), and those
 //    figures decide the size.
+//    Then the same candidates are timed so again in a second job
+//    (`reconfirm`: ccautotune starts the job again with --resume
+//    --reconfirm, so fresh processes on fresh shared memory), and the
+//    slower of each candidate's two figures decides. Measured here: the
+//    same algorithm's figure differed up to 3.5x between one job's
+//    processes and the next's (two_level bcast of 1 MiB: 47 us in the
+//    tuning job, 150-170 us in programs; the library's call within 5%), so
+//    a pick that won only in the tuner's own processes lost in programs.
 //
 // Then, over the sizes of the collective:
 //
@@ -68,6 +76,7 @@ struct SearchOptions {
   int bisect_depth = 2;       // crossover levels; 0: none
   int check_every = 3;        // a check in every 3rd gap between grid sizes; 0: none
   bool confirm = false;       // step 3 (on a simulated platform figures already hold)
+  bool reconfirm = false;     // step 3 again in this job, a second one (fresh processes)
 };
 
 // What the search needs from the job that runs it, which owns the plans,

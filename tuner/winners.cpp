@@ -127,10 +127,13 @@ constexpr double kTieAtLeast = 0.05;
 constexpr double kTieAtMost = 0.10;
 
 // How much a row's figure says about what programs see: a confirmation
-// (timed as programs call) over a full measurement over a screening round.
+// (timed as programs call, in one job or the next) over a full measurement
+// over a screening round.
+constexpr int kConfirmed = 2;
 int weight(Stage stage) {
   switch (stage) {
-    case Stage::kConfirm: return 2;
+    case Stage::kConfirm:
+    case Stage::kReconfirm: return kConfirmed;
     case Stage::kPruned: return 0;
     default: return 1;
   }
@@ -272,8 +275,10 @@ std::map<Shape, double> agreements(const std::vector<ResultRow>& rows) {
       continue;
     auto [at, added] =
         found.try_emplace({r.transport, r.nodes, r.np}, weight(r.stage), r.result.median_s);
-    if (!added && weight(r.stage) > at->second.first)
-      at->second = {weight(r.stage), r.result.median_s};
+    const int w = weight(r.stage);
+    if (!added && (w > at->second.first || (w == kConfirmed && w == at->second.first &&
+                                            r.result.median_s > at->second.second)))
+      at->second = {w, r.result.median_s};  // of two jobs' confirmations, the slower
   }
   std::map<Shape, double> out;
   for (const auto& [shape, figure] : found) out[shape] = figure.second;
@@ -384,12 +389,31 @@ std::string read_winner(const ResultRow& row, const Registry& registry, Winner* 
   return "";
 }
 
+namespace {
+
+// The rows of one size of one shape.
+struct Rows {
+  std::vector<Winner> winners;
+  std::vector<Stage> stages;
+};
+
+// A candidate confirmed in two jobs (confirm, then reconfirm in fresh
+// processes) competes with the slower of its two figures: a pick must hold
+// in every process it was timed in. True when w was merged into group.
+bool merged_confirmation(Rows& group, const Winner& w, Stage stage) {
+  if (weight(stage) != kConfirmed) return false;
+  for (std::size_t i = 0; i < group.winners.size(); ++i)
+    if (weight(group.stages[i]) == kConfirmed && group.winners[i].choice == w.choice) {
+      if (w.median_s > group.winners[i].median_s) group.winners[i] = w;
+      return true;
+    }
+  return false;
+}
+
+}  // namespace
+
 Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registry) {
   using Group = std::tuple<cct_collective, std::string, int, int, int64_t>;
-  struct Rows {
-    std::vector<Winner> winners;
-    std::vector<Stage> stages;
-  };
   std::map<Group, Rows> groups;
   std::set<std::string> ignored, failed;
   for (const ResultRow& row : rows)
@@ -403,6 +427,7 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
       continue;
     }
     Rows& group = groups[Group{w.collective, w.transport, w.nodes, w.np, w.bytes}];
+    if (merged_confirmation(group, w, row.stage)) continue;
     group.winners.push_back(std::move(w));
     group.stages.push_back(row.stage);
   }

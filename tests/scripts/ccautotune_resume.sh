@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ccautotune end to end on 2 ranks: a small quick run (its options given as
 # --opt=value as well as --opt value) writes a results file
-# with one row per point and a profile that its own load-back accepts; after
+# with one row per point (the second job's confirmations too) and a profile
+# that its own load-back accepts; after
 # a simulated crash (the last row cut in half) --resume measures only the
 # missing point, no point appears twice, and the profile is written again;
 # an existing file without --resume, a bad argument, or an algorithm no
@@ -36,6 +37,12 @@ header='collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_
 rows=$(($(wc -l <"$csv") - 1))
 [ "$rows" -ge 10 ] || fail "only $rows rows" "$csv"
 grep -q '^bcast,shm,1,2,1,knomial,radix=4,' "$csv" || fail "no knomial row" "$csv"
+# The second job timed the first one's confirmations again.
+grep -q "^ccautotune: a second job times each size's picks again" "$dir/first.log" ||
+  fail "no second job" "$dir/first.log"
+[ "$(grep -c ',confirm,' "$csv")" -gt 0 ] || fail "no confirmation rows" "$csv"
+[ "$(grep -c ',reconfirm,' "$csv")" -ge "$(grep -c ',confirm,' "$csv")" ] ||
+  fail "fewer reconfirm rows than confirm rows" "$csv"
 # --max-bytes=4k: the largest size measured is 4 KiB.
 [ "$(cut -d, -f5 "$csv" | sort -n | tail -1)" = 4096 ] || fail "sizes beyond --max-bytes=4k" "$csv"
 
@@ -46,11 +53,13 @@ run --resume >"$dir/second.log" || fail "resume exited $?" "$dir/second.log"
 grep -q '^\[1/1\] ' "$dir/second.log" || fail "resume did not measure 1 point" "$dir/second.log"
 [ $(($(wc -l <"$csv") - 1)) -eq "$rows" ] || fail "$rows rows expected after resume" "$csv"
 # A point's key: its first 7 columns (params quoted where they hold a
-# comma), and a confirmation's own (tuner/results_csv.hpp).
+# comma), and a confirmation's own, in each of the two jobs
+# (tuner/results_csv.hpp).
 dups=$(python3 -c '
 import csv, sys
 for r in csv.reader(open(sys.argv[1])):
-    print(",".join(r[:7]) + (" confirm" if r[11] == "confirm" else ""))' "$csv" | sort | uniq -d)
+    print(",".join(r[:7]) + (" " + r[11] if r[11] in ("confirm", "reconfirm") else ""))' "$csv" |
+  sort | uniq -d)
 [ -z "$dups" ] || fail "measured twice: $dups"
 check_profile "$dir/second.log"
 

@@ -59,7 +59,7 @@ class FakeMeasurer final : public cct::tuner::PointMeasurer {
     for (std::size_t i = 0; i < points.size(); ++i) {
       PointResult r = figure(*points[i], 5);
       if (points[i]->algorithm->desc->name == std::string("mpi"))
-        r.median_s = r.min_s = r.max_s = r.median_s / 20;
+        r.median_s = r.min_s = r.max_s = r.median_s / library_divisor;
       rows.push_back(points[i]->row(r, stage));
       expected.push_back(expected_s[i]);
       results.push_back(r);
@@ -84,6 +84,7 @@ class FakeMeasurer final : public cct::tuner::PointMeasurer {
   std::vector<ResultRow> rows;
   std::vector<double> expected;  // what confirm was told of each point
   std::size_t extra = 0;
+  double library_divisor = 20;  // of the library's figure when confirmed
 };
 
 // Six candidates at four sizes, ordered as plan_space orders them.
@@ -217,6 +218,40 @@ TEST_CASE("search: a resumed run confirms nothing twice", "[tuner]") {
   cct::tuner::search_collective(points, known, opts, resumed);
   REQUIRE(resumed.rows.size() == 1);
   CHECK(resumed.rows[0].key() == lost->key());
+}
+
+TEST_CASE("search: a second job confirms again; the slower figure decides", "[tuner]") {
+  const std::vector<Point> points = with_library(bcast_points());
+  FakeMeasurer first;
+  cct::tuner::search_collective(points, {}, {.bisect_depth = 2, .check_every = 0, .confirm = true},
+                                first);
+  std::map<std::string, ResultRow> known;
+  for (const ResultRow& r : first.rows) known[r.key()] = r;
+  // In the second job's processes the library costs what the model says:
+  // its win in the first job does not hold, and the model's winners
+  // (binomial, then chain) take the sizes back, so their crossover is
+  // bisected now.
+  FakeMeasurer second;
+  second.library_divisor = 1;
+  cct::tuner::search_collective(
+      points, known, {.bisect_depth = 2, .check_every = 0, .confirm = true, .reconfirm = true},
+      second);
+  // The same contenders, and at 1024 B the previous size's winner, now
+  // binomial (the library before): it is confirmed in this job alone.
+  std::vector<std::string> again = first.of(Stage::kConfirm);
+  again.insert(again.begin() + 8, "1024 binomial");
+  CHECK(second.of(Stage::kReconfirm) == again);
+  CHECK(second.of(Stage::kConfirm) == std::vector<std::string>{"1024 binomial"});
+  CHECK(second.of(Stage::kFinal).empty());
+  CHECK(first.of(Stage::kCrossover).empty());
+  CHECK(second.of(Stage::kCrossover).size() == 4);
+  // A third run on both jobs' rows repeats nothing.
+  for (const ResultRow& r : second.rows) known[r.key()] = r;
+  FakeMeasurer third;
+  cct::tuner::search_collective(
+      points, known, {.bisect_depth = 2, .check_every = 0, .confirm = true, .reconfirm = true},
+      third);
+  CHECK(third.rows.empty());
 }
 
 TEST_CASE("search: --exhaustive measures every candidate fully", "[tuner]") {

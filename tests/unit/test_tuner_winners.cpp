@@ -20,6 +20,7 @@ namespace fs = std::filesystem;
 using cct::kMaxBytes;
 using cct::kMaxRanks;
 using cct::tuner::ResultRow;
+using cct::tuner::Stage;
 
 ResultRow row(const std::string& collective, int np, int64_t bytes, const std::string& algorithm,
               const std::string& params, double median_s) {
@@ -79,6 +80,31 @@ TEST_CASE("pick_winners keeps the lowest median of each point group", "[tuner]")
   CHECK(best[2].params == std::map<std::string, int64_t>{{"radix", 4}});
   CHECK(best[2].median_s == 2e-6);
   CHECK(best[3].params == std::map<std::string, int64_t>{{"segment", 8192}});
+}
+
+TEST_CASE("pick_winners: of two jobs' confirmations, a candidate's slower one competes",
+          "[tuner]") {
+  // Confirmed in the first job, binomial beat the library; in the second
+  // (fresh processes) it took three times as long. The slower figure
+  // stands, so the library wins; a full timing never outweighs either.
+  const auto stage = [](ResultRow r, Stage s) {
+    r.stage = s;
+    return r;
+  };
+  const std::vector<ResultRow> rows{
+      row("bcast", 2, 1024, "binomial", "", 0.5e-6),
+      stage(row("bcast", 2, 1024, "binomial", "", 1e-6), Stage::kConfirm),
+      stage(row("bcast", 2, 1024, "mpi", "", 2e-6), Stage::kConfirm),
+      stage(row("bcast", 2, 1024, "binomial", "", 3e-6), Stage::kReconfirm),
+      stage(row("bcast", 2, 1024, "mpi", "", 1.9e-6), Stage::kReconfirm),
+  };
+  const std::vector<cct::tuner::Winner> best = winners_of(rows);
+  REQUIRE(best.size() == 1);
+  CHECK(best[0].algorithm == "mpi");
+  CHECK(best[0].median_s == 2e-6);
+  // Without the second job's rows the first job's figures decide.
+  const std::vector<ResultRow> first_job(rows.begin(), rows.begin() + 3);
+  CHECK(winners_of(first_job)[0].algorithm == "binomial");
 }
 
 TEST_CASE("pick_winners leaves out rows the registry does not accept", "[tuner]") {
