@@ -82,6 +82,11 @@ CCT_VIRTUAL_NODES=2 "$tuner" --launcher=mpirun --mpirun-args="-np 4 --oversubscr
   --collectives barrier --quick --budget 0.02 --out "$dir/b" >"$dir/b.log" 2>&1 ||
   fail "--launcher mpirun exited $?" "$dir/b.log"
 grep -q '^barrier,mpi,2,4,0,multinode,' "$dir"/b/*.csv || fail "no multinode barrier row" "$dir/b.log"
+# --launcher mpirun starts the job a second time, which confirms the
+# first one's picks again in fresh processes (reconfirm rows).
+grep -q "^ccautotune: a second job times each size's picks again" "$dir/b.log" ||
+  fail "--launcher mpirun started no second job" "$dir/b.log"
+grep -q ',reconfirm,' "$dir"/b/*.csv || fail "no reconfirm rows from the second job" "$dir/b.log"
 
 status=0
 tune "$dir/c" --nodes 3 >"$dir/c.log" 2>&1 || status=$?

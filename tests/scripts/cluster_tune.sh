@@ -11,7 +11,7 @@
 # machine share its PUs, so the tuner pins their ranks (which mpirun left
 # unbound) to PUs 0 and 1, not both to PU 0 of its "own" host. Nothing of
 # the hosts is left; skipped (77) with the reason where they cannot be
-# made.
+# made. One job each (--single-job): the second job is ccautotune_cluster's.
 # usage: cluster_tune.sh <hosts.sh> <ccautotune> <interposer_check> <libcct_mpi.so>
 set -euo pipefail
 hosts=$1
@@ -23,7 +23,7 @@ source "$(dirname "$hosts")/fixture.sh"
 hosts_up 1 1
 timeout 300 "$hosts" run "$hostdir" "$tuner" --launcher mpirun --hostfile "$hostdir/hostfile" \
   --mpirun-args "-np 2 --bind-to none" --collectives barrier --max-bytes 1 --quick --budget 0.02 \
-  --out "$work/one" >"$out" 2>&1 || fail "ccautotune on 2 hosts of 1 rank exited $?" "$out"
+  --single-job --out "$work/one" >"$out" 2>&1 || fail "ccautotune on 2 hosts of 1 rank exited $?" "$out"
 if [ "$(nproc)" -ge 2 ]; then
   grep -qF "mpi on 2 node(s) x 1 rank(s), each pinned to a PU of its own (mpirun bound none): PUs 0,1" \
     "$out" || fail "the ranks of 2 hosts on one machine were not pinned to PUs 0 and 1" "$out"
@@ -33,7 +33,7 @@ hosts_down
 hosts_up 2 2
 timeout 300 "$hosts" run "$hostdir" "$tuner" --launcher mpirun --hostfile "$hostdir/hostfile" \
   --mpirun-args "-np 4 --bind-to none" --collectives barrier,bcast,allreduce --max-bytes 4k \
-  --quick --budget 0.02 --out "$work/p" >"$out" 2>&1 || fail "ccautotune exited $?" "$out"
+  --quick --budget 0.02 --single-job --out "$work/p" >"$out" 2>&1 || fail "ccautotune exited $?" "$out"
 grep -q "^ccautotune: 4 ranks on 2 node(s)" "$out" || fail "no layout line of 2 nodes" "$out"
 csv=$(ls "$work"/p/*.csv)
 yaml=$(ls "$work"/p/*.yaml)
