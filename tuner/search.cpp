@@ -140,28 +140,45 @@ class CollectiveSearch {
   }
 
   // The figures of points at bytes timed as programs call them in this
-  // stage (confirm, or reconfirm in a second job), in the order of points:
-  // a resumed run times only those an earlier one did not.
+  // stage (confirm, or reconfirm in a second job), in the order of points.
   std::vector<Figure> confirmations(const std::vector<const Point*>& points, int64_t bytes,
                                     Stage stage) {
+    std::vector<double> expected;
+    for (const Point* p : points) expected.push_back(figure_of(*p, bytes));
+    const std::vector<PointResult> results = as_programs(points, expected, stage);
     std::vector<Figure> figures;
+    for (std::size_t i = 0; i < points.size(); ++i) figures.push_back({points[i], results[i]});
+    return figures;
+  }
+
+  // The figures of points timed as programs call them, with this stage's
+  // rows (expected_s: an earlier figure of each, which sizes its blocks),
+  // in their order. What an earlier run or this one timed so is not timed
+  // again.
+  std::vector<PointResult> as_programs(const std::vector<const Point*>& points,
+                                       const std::vector<double>& expected_s, Stage stage) {
+    std::vector<PointResult> results(points.size());
     std::vector<std::size_t> fresh_at;
     std::vector<const Point*> fresh;
     std::vector<double> expected;
-    for (const Point* p : points) {
-      const auto it = known_.find(p->row({}, stage).key());
-      if (it == known_.end()) {
-        fresh_at.push_back(figures.size());
-        fresh.push_back(p);
-        expected.push_back(figure_of(*p, bytes));
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const std::string key = points[i]->row({}, stage).key();
+      if (const auto it = known_.find(key); it != known_.end()) {
+        results[i] = it->second.result;
+      } else if (const auto e = extra_results_.find(key); e != extra_results_.end()) {
+        results[i] = e->second;
+      } else {
+        fresh_at.push_back(i);
+        fresh.push_back(points[i]);
+        expected.push_back(expected_s[i]);
       }
-      figures.push_back({p, it == known_.end() ? PointResult{} : it->second.result});
     }
-    if (fresh.empty()) return figures;
+    if (fresh.empty()) return results;
     measurer_.planned(fresh.size());
-    const std::vector<PointResult> results = measurer_.confirm(fresh, expected, stage);
-    for (std::size_t i = 0; i < fresh.size(); ++i) figures[fresh_at[i]].result = results[i];
-    return figures;
+    const std::vector<PointResult> measured = measurer_.confirm(fresh, expected, stage);
+    for (std::size_t i = 0; i < fresh.size(); ++i)
+      results[fresh_at[i]] = extra_results_[fresh[i]->row({}, stage).key()] = measured[i];
+    return results;
   }
 
   // Successive halving of candidates down to the finalists.
@@ -209,25 +226,9 @@ class CollectiveSearch {
     if (!opts_.confirm)
       return {{pa, measure_extra(*pa, Stage::kCrossover)},
               {pb, measure_extra(*pb, Stage::kCrossover)}};
-    // A resumed run times only the one an earlier run did not.
-    std::vector<Figure> figures{{pa, {}}, {pb, {}}};
-    std::vector<const Point*> fresh;
-    std::vector<double> expected;
-    for (Figure& f : figures)
-      if (const ResultRow* row = known(*f.point)) {
-        f.result = row->result;
-      } else {
-        fresh.push_back(f.point);
-        expected.push_back(f.point == pa ? expected_a : expected_b);
-      }
-    if (fresh.empty()) return figures;
-    measurer_.planned(fresh.size());
-    const std::vector<PointResult> results = measurer_.confirm(fresh, expected, Stage::kCrossover);
-    for (std::size_t i = 0; i < fresh.size(); ++i) {
-      extra_results_[fresh[i]->row({}).key()] = results[i];
-      (fresh[i] == pa ? figures[0] : figures[1]).result = results[i];
-    }
-    return figures;
+    const std::vector<PointResult> r =
+        as_programs({pa, pb}, {expected_a, expected_b}, Stage::kCrossover);
+    return {{pa, r[0]}, {pb, r[1]}};
   }
 
   // The point of candidate c at bytes, kept alive here; null if it cannot run.
@@ -283,23 +284,18 @@ class CollectiveSearch {
     add_contenders(hi, contenders);
     // Where sizes are confirmed, the checks are timed the same way, so that
     // the accuracy compares the profile with figures of the kind that chose it.
-    std::vector<const Point*> fresh;
+    std::vector<const Point*> points;
     std::vector<double> expected;
-    for (const Point* c : contenders) {
-      const Point* p = extra_point(*c, size);
-      if (p == nullptr) continue;
-      if (!opts_.confirm) {
-        measure_extra(*p, Stage::kCheck);
-      } else if (!known(*p) && !extra_results_.contains(p->row({}).key())) {
-        fresh.push_back(p);
+    for (const Point* c : contenders)
+      if (const Point* p = extra_point(*c, size)) {
+        points.push_back(p);
         expected.push_back(std::max(figure_of(*c, lo), figure_of(*c, hi)));
       }
+    if (opts_.confirm) {
+      as_programs(points, expected, Stage::kCheck);
+      return;
     }
-    if (fresh.empty()) return;
-    measurer_.planned(fresh.size());
-    const std::vector<PointResult> results = measurer_.confirm(fresh, expected, Stage::kCheck);
-    for (std::size_t i = 0; i < fresh.size(); ++i)
-      extra_results_[fresh[i]->row({}).key()] = results[i];
+    for (const Point* p : points) measure_extra(*p, Stage::kCheck);
   }
 
   std::span<const Point> points_;
@@ -310,7 +306,7 @@ class CollectiveSearch {
   std::map<int64_t, std::vector<Figure>> finals_;     // full figures per measured size
   std::map<int64_t, const Point*> winners_;           // per measured size
   std::deque<Point> extra_;                           // crossover and check points
-  std::map<std::string, PointResult> extra_results_;  // theirs, by row key
+  std::map<std::string, PointResult> extra_results_;  // timed in this run, by row key
 };
 
 }  // namespace

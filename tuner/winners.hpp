@@ -6,7 +6,8 @@
 // library's own call, the previous size's winner, or the fastest
 // algorithm with its default parameters (so that two runs on one machine
 // differ only where the measurements do). Where a group has confirmation
-// rows (timed as programs call, search.hpp) only they compete, else only
+// rows (timed as programs call, search.hpp) only they compete, each
+// candidate with the slower of its two jobs' figures, else only
 // its final and crossover rows where it has them (a pruned row's figure
 // is a cheap screening one); check rows test the profile and never shape it;
 // a candidate with a failed row in a shape (it crashed or failed there) is
