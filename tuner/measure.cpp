@@ -87,6 +87,13 @@ bool has_patterns(const Call& call) {
   return collective_info(call.collective).vector();
 }
 
+std::vector<Call> each_pattern(const Call& call) {
+  if (!has_patterns(call) || call.patterns.size() == 1) return {call};
+  std::vector<Call> calls;
+  for (CountPattern p : call.patterns) calls.push_back({call.collective, call.bytes, {p}});
+  return calls;
+}
+
 std::string counts_label(const Call& call) {
   return has_patterns(call) ? count_patterns_label(call.patterns) : "";
 }

@@ -53,6 +53,9 @@ struct Call {
 // Whether the call's collective has per-rank counts, so that its patterns
 // apply.
 bool has_patterns(const Call& call);
+// The call in each of its patterns alone, in their order: the call itself
+// for a collective without patterns, or with one.
+std::vector<Call> each_pattern(const Call& call);
 // The results row's counts column: "equal+skewed" for a vector
 // collective's call, empty for the others.
 std::string counts_label(const Call& call);

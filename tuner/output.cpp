@@ -21,12 +21,22 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Whether a row was measured in the count patterns of this run: all of
+// them, or (a confirmation, timed in each pattern apart: search.hpp) one.
+bool counts_fit(const ResultRow& row, const std::vector<CountPattern>& asked) {
+  if (row.counts.empty() || row.counts == count_patterns_label(asked)) return true;
+  const bool confirmation = row.stage == Stage::kConfirm || row.stage == Stage::kReconfirm;
+  const std::optional<std::vector<CountPattern>> patterns = parse_count_patterns(row.counts);
+  return confirmation && patterns && patterns->size() == 1 &&
+         std::find(asked.begin(), asked.end(), patterns->front()) != asked.end();
+}
+
 // A resumed run measures in the count patterns its rows were measured in:
 // rows of both sorts in one file would compete for one profile whose
 // `vector_counts` tells only one.
 void expect_same_counts(const ResultRow& row, const Options& opts) {
+  if (counts_fit(row, opts.filter.vector_counts)) return;
   const std::string asked = count_patterns_label(opts.filter.vector_counts);
-  if (row.counts.empty() || row.counts == asked) return;
   throw UsageError(opts.results + " holds " + row.collective + " rows measured in " + row.counts +
                    " blocks, and this run measures in " + asked +
                    " blocks (--vector-counts): resume with the --vector-counts they had, or "

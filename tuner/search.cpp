@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "tuner/pattern_figures.hpp"
 #include "tuner/winners.hpp"
 
 namespace cct::tuner {
@@ -129,25 +130,44 @@ class CollectiveSearch {
     for (const Figure& f : finals)
       if (is_library(*f.point) || (previous && f.point->same_candidate(*previous))) add(f.point);
     if (points.size() < 2) return first;
-    std::vector<Figure> confirmed = confirmations(points, bytes, Stage::kConfirm);
+    ByPattern confirmed = confirmations(points, bytes, Stage::kConfirm);
     if (opts_.reconfirm) {
       // The slower of the two jobs' figures decides (winners.cpp does the same).
-      const std::vector<Figure> again = confirmations(points, bytes, Stage::kReconfirm);
+      const ByPattern again = confirmations(points, bytes, Stage::kReconfirm);
       for (std::size_t i = 0; i < confirmed.size(); ++i)
-        if (again[i].result.median_s > confirmed[i].result.median_s) confirmed[i] = again[i];
+        for (std::size_t p = 0; p < confirmed[i].size(); ++p)
+          if (again[i][p].median_s > confirmed[i][p].median_s) confirmed[i][p] = again[i][p];
     }
-    return winner(confirmed, previous);
+    std::optional<std::size_t> library;
+    for (std::size_t i = 0; i < points.size(); ++i)
+      if (is_library(*points[i])) library = i;
+    const std::vector<PointResult> worst = worst_pattern_figures(confirmed, library);
+    std::vector<Figure> figures;
+    for (std::size_t i = 0; i < points.size(); ++i) figures.push_back({points[i], worst[i]});
+    return winner(figures, previous);
   }
 
+  // Figures of candidates, [candidate][count pattern].
+  using ByPattern = std::vector<std::vector<PointResult>>;
+
   // The figures of points at bytes timed as programs call them in this
-  // stage (confirm, or reconfirm in a second job), in the order of points.
-  std::vector<Figure> confirmations(const std::vector<const Point*>& points, int64_t bytes,
-                                    Stage stage) {
-    std::vector<double> expected;
-    for (const Point* p : points) expected.push_back(figure_of(*p, bytes));
-    const std::vector<PointResult> results = as_programs(points, expected, stage);
-    std::vector<Figure> figures;
-    for (std::size_t i = 0; i < points.size(); ++i) figures.push_back({points[i], results[i]});
+  // stage (confirm, or reconfirm in a second job), in the order of points;
+  // a vector collective's in each count pattern apart (pattern_figures.hpp).
+  ByPattern confirmations(const std::vector<const Point*>& points, int64_t bytes, Stage stage) {
+    const std::vector<Call> calls = each_pattern(points.front()->call);
+    ByPattern figures(points.size());
+    for (const Call& call : calls) {
+      std::vector<const Point*> alone;
+      std::vector<double> expected;
+      for (const Point* p : points) {
+        Point& q = extra_.emplace_back(*p);
+        q.call = call;
+        alone.push_back(&q);
+        expected.push_back(figure_of(*p, bytes) / static_cast<double>(calls.size()));
+      }
+      const std::vector<PointResult> results = as_programs(alone, expected, stage);
+      for (std::size_t i = 0; i < points.size(); ++i) figures[i].push_back(results[i]);
+    }
     return figures;
   }
 
@@ -302,10 +322,10 @@ class CollectiveSearch {
   const std::map<std::string, ResultRow>& known_;
   const SearchOptions& opts_;
   PointMeasurer& measurer_;
-  std::vector<int64_t> grid_;                         // the space's sizes, ascending
-  std::map<int64_t, std::vector<Figure>> finals_;     // full figures per measured size
-  std::map<int64_t, const Point*> winners_;           // per measured size
-  std::deque<Point> extra_;                           // crossover and check points
+  std::vector<int64_t> grid_;                      // the space's sizes, ascending
+  std::map<int64_t, std::vector<Figure>> finals_;  // full figures per measured size
+  std::map<int64_t, const Point*> winners_;        // per measured size
+  std::deque<Point> extra_;  // not in the space: crossovers, checks, patterns alone
   std::map<std::string, PointResult> extra_results_;  // timed in this run, by row key
 };
 

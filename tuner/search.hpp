@@ -28,7 +28,10 @@
 //    size's winner, where they are finalists, are timed again as an
 //    outside benchmark calls them (Measurer::measure_as_programs; the
 //    algorithms through a runtime, paying its dispatch), and those
-//    figures decide the size.
+//    figures decide the size. A vector collective's candidates are timed
+//    so in each count pattern apart, and each competes with its worst
+//    pattern (pattern_figures.hpp): a pick must hold for equal blocks and
+//    for skewed ones, not only on their sum.
 //    Then the same candidates are timed so again in a second job
 //    (`reconfirm`: ccautotune starts the job again with --resume
 //    --reconfirm, so fresh processes on fresh shared memory), and the

@@ -14,6 +14,7 @@
 #include "cct/error.hpp"
 #include "cct/units.hpp"
 #include "tuner/one_rule.hpp"
+#include "tuner/pattern_figures.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -395,19 +396,74 @@ namespace {
 struct Rows {
   std::vector<Winner> winners;
   std::vector<Stage> stages;
+  std::vector<std::string> counts;  // a vector collective's count patterns, as rows say them
 };
 
 // A candidate confirmed in two jobs (confirm, then reconfirm in fresh
-// processes) competes with the slower of its two figures: a pick must hold
-// in every process it was timed in. True when w was merged into group.
-bool merged_confirmation(Rows& group, const Winner& w, Stage stage) {
+// processes) competes with the slower of its two figures, in each count
+// pattern: a pick must hold in every process it was timed in. True when w
+// was merged into group.
+bool merged_confirmation(Rows& group, const Winner& w, Stage stage, const std::string& counts) {
   if (weight(stage) != kConfirmed) return false;
   for (std::size_t i = 0; i < group.winners.size(); ++i)
-    if (weight(group.stages[i]) == kConfirmed && group.winners[i].choice == w.choice) {
+    if (weight(group.stages[i]) == kConfirmed && group.winners[i].choice == w.choice &&
+        group.counts[i] == counts) {
       if (w.median_s > group.winners[i].median_s) group.winners[i] = w;
       return true;
     }
   return false;
+}
+
+// A vector collective confirmed in each count pattern apart: one row per
+// candidate, with its worst-pattern figure (pattern_figures.hpp), among the
+// candidates confirmed in every pattern of the first one (a run stopped
+// between two patterns leaves some with fewer).
+void combine_patterns(Rows& group) {
+  std::vector<std::string> patterns, choices;
+  for (std::size_t i = 0; i < group.winners.size(); ++i) {
+    if (weight(group.stages[i]) != kConfirmed) continue;
+    if (choices.empty() || group.winners[i].choice == choices.front())
+      patterns.push_back(group.counts[i]);
+    if (std::find(choices.begin(), choices.end(), group.winners[i].choice) == choices.end())
+      choices.push_back(group.winners[i].choice);
+  }
+  if (patterns.size() < 2) return;
+  std::vector<std::vector<PointResult>> by_pattern;
+  std::vector<Winner> confirmed;
+  for (const std::string& choice : choices) {
+    std::vector<PointResult> figures;
+    const Winner* any = nullptr;
+    for (const std::string& pattern : patterns)
+      for (std::size_t i = 0; i < group.winners.size(); ++i)
+        if (weight(group.stages[i]) == kConfirmed && group.winners[i].choice == choice &&
+            group.counts[i] == pattern) {
+          figures.push_back(
+              {.median_s = group.winners[i].median_s, .min_s = group.winners[i].min_s});
+          any = &group.winners[i];
+        }
+    if (figures.size() != patterns.size()) continue;
+    by_pattern.push_back(std::move(figures));
+    confirmed.push_back(*any);
+  }
+  std::optional<std::size_t> library;
+  for (std::size_t c = 0; c < confirmed.size(); ++c)
+    if (confirmed[c].library) library = c;
+  const std::vector<PointResult> worst = worst_pattern_figures(by_pattern, library);
+  Rows combined;
+  for (std::size_t i = 0; i < group.winners.size(); ++i)
+    if (weight(group.stages[i]) != kConfirmed) {
+      combined.winners.push_back(group.winners[i]);
+      combined.stages.push_back(group.stages[i]);
+      combined.counts.push_back(group.counts[i]);
+    }
+  for (std::size_t c = 0; c < confirmed.size(); ++c) {
+    confirmed[c].median_s = worst[c].median_s;
+    confirmed[c].min_s = worst[c].min_s;
+    combined.winners.push_back(std::move(confirmed[c]));
+    combined.stages.push_back(Stage::kConfirm);
+    combined.counts.push_back("");  // all of them
+  }
+  group = std::move(combined);
 }
 
 }  // namespace
@@ -427,10 +483,12 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
       continue;
     }
     Rows& group = groups[Group{w.collective, w.transport, w.nodes, w.np, w.bytes}];
-    if (merged_confirmation(group, w, row.stage)) continue;
+    if (merged_confirmation(group, w, row.stage, row.counts)) continue;
     group.winners.push_back(std::move(w));
     group.stages.push_back(row.stage);
+    group.counts.push_back(row.counts);
   }
+  for (auto& [key, group] : groups) combine_patterns(group);
   Winners out{.ignored = {ignored.begin(), ignored.end()}};
   std::vector<SizeCandidates> sizes;
   for (const auto& [key, group] : groups) {

@@ -7,7 +7,9 @@
 // algorithm with its default parameters (so that two runs on one machine
 // differ only where the measurements do). Where a group has confirmation
 // rows (timed as programs call, search.hpp) only they compete, each
-// candidate with the slower of its two jobs' figures, else only
+// candidate with the slower of its two jobs' figures (a vector
+// collective's in each count pattern, then its worst pattern:
+// pattern_figures.hpp), else only
 // its final and crossover rows where it has them (a pruned row's figure
 // is a cheap screening one); check rows test the profile and never shape it;
 // a candidate with a failed row in a shape (it crashed or failed there) is

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The vector collectives' count patterns in tuning (cct/count_pattern.hpp):
-# by default every figure is one call in equal and one in skewed blocks,
-# which the results' counts column and the profile's
-# `tuning: vector_counts` say; --vector-counts skewed measures skewed
+# by default every figure is one call in equal and one in skewed blocks
+# (a confirmation's, one in each pattern apart), which the results' counts
+# column and the profile's `tuning: vector_counts` say; --vector-counts skewed measures skewed
 # blocks alone; a results file is resumed only with the patterns it was
 # measured in (status 2, naming both), and the other collectives' rows
 # carry no counts.
@@ -22,7 +22,13 @@ csv=$(ls "$dir"/both/*.csv)
 yaml=$(ls "$dir"/both/*.yaml)
 head -1 "$csv" | grep -q ',note,counts$' || fail "no counts column" "$csv"
 grep -q '^gatherv,' "$csv" || fail "no gatherv rows" "$csv"
-! grep '^gatherv,' "$csv" | grep -qv ',equal+skewed$' || fail "a gatherv row not over equal+skewed" "$csv"
+# counts by stage, of the gatherv rows: "final equal+skewed", "confirm equal" ...
+grep '^gatherv,' "$csv" | awk -F, '{print $12, $14}' | sort -u >"$dir/counts"
+! grep -v -E '^(confirm|reconfirm) (equal|skewed)$|^[a-z]+ equal\+skewed$' "$dir/counts" ||
+  fail "gatherv rows in other patterns than equal+skewed (a confirmation: one of them)" "$dir/counts"
+for confirmed in "confirm equal" "confirm skewed" "reconfirm equal" "reconfirm skewed"; do
+  grep -qx "$confirmed" "$dir/counts" || fail "no gatherv row '$confirmed'" "$dir/counts"
+done
 ! grep '^bcast,' "$csv" | grep -qv ',$' || fail "a bcast row with counts" "$csv"
 grep -q '^  vector_counts: equal+skewed$' "$yaml" || fail "profile does not say equal+skewed" "$yaml"
 echo "PASS: the default measures equal and skewed blocks, and says so"

@@ -3,6 +3,7 @@
 // model: no processes, no timing.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 
 namespace {
 
+using cct::CountPattern;
 using cct::tuner::Point;
 using cct::tuner::PointResult;
 using cct::tuner::ResultRow;
@@ -60,6 +62,8 @@ class FakeMeasurer final : public cct::tuner::PointMeasurer {
       PointResult r = figure(*points[i], 5);
       if (points[i]->algorithm->desc->name == std::string("mpi"))
         r.median_s = r.min_s = r.max_s = r.median_s / library_divisor;
+      const double factor = confirmed_factor ? confirmed_factor(*points[i]) : 1;
+      r.median_s *= factor, r.min_s *= factor, r.max_s *= factor;
       rows.push_back(points[i]->row(r, stage));
       expected.push_back(expected_s[i]);
       results.push_back(r);
@@ -85,6 +89,8 @@ class FakeMeasurer final : public cct::tuner::PointMeasurer {
   std::vector<double> expected;  // what confirm was told of each point
   std::size_t extra = 0;
   double library_divisor = 20;  // of the library's figure when confirmed
+  // Of any point's figure when confirmed, if set.
+  std::function<double(const Point&)> confirmed_factor;
 };
 
 // Six candidates at four sizes, ordered as plan_space orders them.
@@ -252,6 +258,45 @@ TEST_CASE("search: a second job confirms again; the slower figure decides", "[tu
       points, known, {.bisect_depth = 2, .check_every = 0, .confirm = true, .reconfirm = true},
       third);
   CHECK(third.rows.empty());
+}
+
+TEST_CASE("search: a vector collective's pick holds in each count pattern", "[tuner]") {
+  // ring and the library's allgatherv, timed in equal and skewed blocks.
+  std::vector<Point> points;
+  for (const char* name : {"ring", "mpi"})
+    for (int64_t bytes : {1024, 4096, 16384})
+      points.push_back(
+          Point{.algorithm = &cct::test::algorithm(CCT_ALLGATHERV, name),
+                .transport = "shm",
+                .np = 2,
+                .call = {CCT_ALLGATHERV, bytes, {CountPattern::kEqual, CountPattern::kSkewed}}});
+  // Confirmed, ring takes 0.8x the library's time in equal blocks and 0.9x
+  // in skewed ones, except at 4 KiB: 1.5x in equal blocks and 0.3x in
+  // skewed ones, which wins on the sum (1.8 against 2) and loses a program
+  // that passes equal blocks.
+  FakeMeasurer m;
+  m.library_divisor = 1;
+  m.confirmed_factor = [](const Point& p) {
+    if (p.algorithm->desc->name != std::string("ring")) return 1.0;
+    const bool equal = p.call.patterns == std::vector<CountPattern>{CountPattern::kEqual};
+    if (p.call.bytes == 4096) return equal ? 1.5 : 0.3;
+    return equal ? 0.8 : 0.9;
+  };
+  cct::tuner::search_collective(points, {}, {.bisect_depth = 1, .check_every = 0, .confirm = true},
+                                m);
+  // Each candidate is confirmed in each pattern apart.
+  std::vector<std::string> keys;
+  for (const ResultRow& r : m.rows)
+    if (r.stage == Stage::kConfirm && r.bytes == 1024) keys.push_back(r.key());
+  CHECK(keys == std::vector<std::string>{"allgatherv,shm,1,2,1024,mpi, [equal] confirm",
+                                         "allgatherv,shm,1,2,1024,ring, [equal] confirm",
+                                         "allgatherv,shm,1,2,1024,mpi, [skewed] confirm",
+                                         "allgatherv,shm,1,2,1024,ring, [skewed] confirm"});
+  // The library keeps 4 KiB, ring the sizes around it: two crossovers, each
+  // timed in both patterns together, as the checks are.
+  std::vector<std::string> crossovers = m.of(Stage::kCrossover);
+  std::sort(crossovers.begin(), crossovers.end());
+  CHECK(crossovers == std::vector<std::string>{"2048 mpi", "2048 ring", "8192 mpi", "8192 ring"});
 }
 
 TEST_CASE("search: --exhaustive measures every candidate fully", "[tuner]") {

@@ -107,6 +107,51 @@ TEST_CASE("pick_winners: of two jobs' confirmations, a candidate's slower one co
   CHECK(winners_of(first_job)[0].algorithm == "binomial");
 }
 
+TEST_CASE("pick_winners: a vector collective's pick holds in each count pattern", "[tuner]") {
+  // Confirmed in each pattern apart, in two jobs: ring's sum (1.8 us
+  // against the library's 2) wins, but in equal blocks ring takes 1.5x the
+  // library's time, so the library keeps the size. At 4 KiB ring is faster
+  // in both patterns, and wins, unless the second job's figure in one of
+  // them is slower than the library's.
+  const auto confirmed = [](int64_t bytes, const char* algorithm, const char* counts,
+                            double median_us, Stage s) {
+    ResultRow r = row("allgatherv", 2, bytes, algorithm, "", median_us * 1e-6);
+    r.counts = counts, r.stage = s;
+    return r;
+  };
+  std::vector<ResultRow> rows{
+      confirmed(1024, "ring", "equal+skewed", 0.5, Stage::kFinal),
+      confirmed(1024, "ring", "equal", 1.5, Stage::kConfirm),
+      confirmed(1024, "ring", "skewed", 0.3, Stage::kConfirm),
+      confirmed(1024, "mpi", "equal", 1, Stage::kConfirm),
+      confirmed(1024, "mpi", "skewed", 1, Stage::kConfirm),
+      confirmed(4096, "ring", "equal", 0.8, Stage::kConfirm),
+      confirmed(4096, "ring", "skewed", 0.9, Stage::kConfirm),
+      confirmed(4096, "mpi", "equal", 1, Stage::kConfirm),
+      confirmed(4096, "mpi", "skewed", 1, Stage::kConfirm),
+  };
+  std::vector<cct::tuner::Winner> best = winners_of(rows);
+  REQUIRE(best.size() == 2);
+  CHECK(best[0].algorithm == "mpi");
+  CHECK(best[0].median_s == Approx(2e-6));
+  // ring's worst pattern (0.9 of the library) times the library's sum.
+  CHECK(best[1].algorithm == "ring");
+  CHECK(best[1].median_s == Approx(1.8e-6));
+  rows.push_back(confirmed(4096, "ring", "skewed", 1.2, Stage::kReconfirm));
+  best = winners_of(rows);
+  CHECK(best[1].algorithm == "mpi");
+  // Without the library, the candidate whose worst pattern loses least to
+  // that pattern's fastest wins: bruck (1.4x the fastest in skewed blocks)
+  // over ring (1.5x in equal blocks), though ring's sum is lower.
+  const std::vector<ResultRow> algorithms{
+      confirmed(1024, "ring", "equal", 1.5, Stage::kConfirm),
+      confirmed(1024, "ring", "skewed", 2, Stage::kConfirm),
+      confirmed(1024, "bruck", "equal", 1, Stage::kConfirm),
+      confirmed(1024, "bruck", "skewed", 2.8, Stage::kConfirm),
+  };
+  CHECK(winners_of(algorithms)[0].algorithm == "bruck");
+}
+
 TEST_CASE("pick_winners leaves out rows the registry does not accept", "[tuner]") {
   const std::vector<ResultRow> rows{
       row("bcast", 2, 64, "no_such", "", 1e-9),
