@@ -22,6 +22,9 @@ struct Figure {
   PointResult result;
 };
 
+// Figures of candidates, [candidate][count pattern].
+using ByPattern = std::vector<std::vector<PointResult>>;
+
 // The library's own call (the `mpi` algorithm) is never pruned: screening
 // figures of a few repetitions are noise at sub-microsecond times, and only
 // a finalist measured beside it, interleaved, may take its place.
@@ -146,9 +149,6 @@ class CollectiveSearch {
     for (std::size_t i = 0; i < points.size(); ++i) figures.push_back({points[i], worst[i]});
     return winner(figures, previous);
   }
-
-  // Figures of candidates, [candidate][count pattern].
-  using ByPattern = std::vector<std::vector<PointResult>>;
 
   // The figures of points at bytes timed as programs call them in this
   // stage (confirm, or reconfirm in a second job), in the order of points;

@@ -414,6 +414,19 @@ bool merged_confirmation(Rows& group, const Winner& w, Stage stage, const std::s
   return false;
 }
 
+// The confirmed rows of choice in a group, one per pattern it has of
+// patterns, in their order.
+std::vector<const Winner*> confirmed_rows(const Rows& group, const std::string& choice,
+                                          const std::vector<std::string>& patterns) {
+  std::vector<const Winner*> rows;
+  for (const std::string& pattern : patterns)
+    for (std::size_t i = 0; i < group.winners.size(); ++i)
+      if (weight(group.stages[i]) == kConfirmed && group.winners[i].choice == choice &&
+          group.counts[i] == pattern)
+        rows.push_back(&group.winners[i]);
+  return rows;
+}
+
 // A vector collective confirmed in each count pattern apart: one row per
 // candidate, with its worst-pattern figure (pattern_figures.hpp), among the
 // candidates confirmed in every pattern of the first one (a run stopped
@@ -431,19 +444,12 @@ void combine_patterns(Rows& group) {
   std::vector<std::vector<PointResult>> by_pattern;
   std::vector<Winner> confirmed;
   for (const std::string& choice : choices) {
-    std::vector<PointResult> figures;
-    const Winner* any = nullptr;
-    for (const std::string& pattern : patterns)
-      for (std::size_t i = 0; i < group.winners.size(); ++i)
-        if (weight(group.stages[i]) == kConfirmed && group.winners[i].choice == choice &&
-            group.counts[i] == pattern) {
-          figures.push_back(
-              {.median_s = group.winners[i].median_s, .min_s = group.winners[i].min_s});
-          any = &group.winners[i];
-        }
-    if (figures.size() != patterns.size()) continue;
-    by_pattern.push_back(std::move(figures));
-    confirmed.push_back(*any);
+    std::vector<const Winner*> rows = confirmed_rows(group, choice, patterns);
+    if (rows.size() != patterns.size()) continue;
+    by_pattern.emplace_back();
+    for (const Winner* r : rows)
+      by_pattern.back().push_back({.median_s = r->median_s, .min_s = r->min_s});
+    confirmed.push_back(*rows.front());
   }
   std::optional<std::size_t> library;
   for (std::size_t c = 0; c < confirmed.size(); ++c)
