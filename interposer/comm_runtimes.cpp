@@ -143,9 +143,11 @@ void say_refused_once(MPI_Comm comm, const std::string& why) {
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
   const std::lock_guard<std::mutex> lock(shared);
+  // One write: other processes' lines must not fall inside this one.
   if (rank == 0 && said.insert(why).second)
-    std::cerr << "cct: " << why << " (communicator " << label_of(comm)
-              << "); its collectives go to the MPI library (said once per process)\n";
+    std::cerr << ("cct: " + why + " (communicator " + label_of(comm) +
+                  "); its collectives go to the MPI library (said once per process)\n")
+              << std::flush;
 }
 
 // The session of comm (collective over it), or the reason there is none.
