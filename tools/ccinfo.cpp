@@ -1,7 +1,7 @@
 // ccinfo: what ccautotune sees on this machine: plugin libraries (and why a
 // library or an entry of one was refused), algorithms with their parameters, transports with
-// their capabilities, the topology with its fingerprint, and the profile the
-// runtime would use.
+// their capabilities, the CUDA devices (or why there are none), the topology
+// with its fingerprint, and the profile the runtime would use.
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -14,6 +14,7 @@
 #include "cct/registry.hpp"
 #include "cct/topology.hpp"
 #include "cct/units.hpp"
+#include "cuda_devices.hpp"
 #include "profile_info.hpp"
 
 namespace {
@@ -24,9 +25,10 @@ using Json = nlohmann::ordered_json;
 const char* const kDescription =
     "Lists the plugin libraries ccautotune finds (CCT_PLUGIN_PATH, then the\n"
     "plugin directory beside libcct), the algorithms and transports they\n"
-    "provide, this machine's topology and fingerprint, and the profile the\n"
-    "runtime would use here (the file, why that one, what it was tuned on, and\n"
-    "the rules it leaves out).\n";
+    "provide, the CUDA devices and which of them reach each other's memory\n"
+    "(or why there are none), this machine's topology and fingerprint, and the\n"
+    "profile the runtime would use here (the file, why that one, what it was\n"
+    "tuned on, and the rules it leaves out).\n";
 
 const char* const kFooter =
     "Exit status: 0, or 1 when a library or an entry of one was refused, a\n"
@@ -108,6 +110,43 @@ void print_text(const cct::Registry& reg, const TopologyInfo& topo) {
   else
     std::cout << "  " << topo.topo->summary() << "\n  cores " << topo.topo->cores() << ", PUs "
               << topo.topo->pus() << "\n  fingerprint " << topo.topo->fingerprint() << "\n";
+}
+
+// Device indices, "0, 2", or "none".
+std::string indices_text(const std::vector<int>& indices) {
+  std::string text;
+  for (int i : indices) text += (text.empty() ? "" : ", ") + std::to_string(i);
+  return text.empty() ? "none" : text;
+}
+
+void print_devices(const cct::tools::CudaDevices& cuda) {
+  std::cout << "\nCUDA devices";
+  if (!cuda.runtime_version.empty())
+    std::cout << " (runtime " << cuda.runtime_version << ", driver "
+              << (cuda.driver_version.empty() ? "none" : cuda.driver_version) << ")";
+  std::cout << ":\n";
+  if (!cuda.absent.empty()) std::cout << "  none: " << cuda.absent << "\n";
+  for (const cct::tools::CudaDevice& d : cuda.devices)
+    std::cout << "  " << d.index << ": " << d.name << ", compute " << d.compute_major << "."
+              << d.compute_minor << ", " << cct::format_bytes(static_cast<int64_t>(d.memory_bytes))
+              << "B, PCI " << d.pci_bus_id << "\n    peer access to: " << indices_text(d.peers)
+              << "\n";
+}
+
+Json json_devices(const cct::tools::CudaDevices& cuda) {
+  Json devices = Json::array();
+  for (const cct::tools::CudaDevice& d : cuda.devices)
+    devices.push_back({{"index", d.index},
+                       {"name", d.name},
+                       {"pci_bus_id", d.pci_bus_id},
+                       {"compute_capability",
+                        std::to_string(d.compute_major) + "." + std::to_string(d.compute_minor)},
+                       {"memory_bytes", d.memory_bytes},
+                       {"peers", d.peers}});
+  return {{"absent", cuda.absent},
+          {"runtime_version", cuda.runtime_version},
+          {"driver_version", cuda.driver_version},
+          {"devices", devices}};
 }
 
 void print_profile(const cct::tools::ProfileInfo& p, const std::string& fingerprint) {
@@ -252,6 +291,7 @@ void print_json(const cct::Registry& reg, const TopologyInfo& topo,
             {"algorithms", json_algorithms(reg)}, {"collectives", json_collectives()}};
   if (profile) j["profile"] = json_profile(*profile);
   j["topology"] = json_topology(topo);
+  j["cuda"] = json_devices(cct::tools::cuda_devices());
   // A plugin's text that is not UTF-8 is still printed, not a failure.
   std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
 }
@@ -281,6 +321,7 @@ int main(int argc, char** argv) {
     print_json(reg, topo, profile);
   } else {
     print_text(reg, topo);
+    print_devices(cct::tools::cuda_devices());
     if (profile) print_profile(*profile, topo.topo->fingerprint());
   }
   bool refused = !reg.warnings().empty() || reg.algorithms().empty();

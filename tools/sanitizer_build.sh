@@ -1,6 +1,7 @@
 # Sourced by tools/sanitize.sh and tools/tsan.sh. sanitizer_build <dir>
-# <cmake option> [target...]: configures <dir> with the option
-# (-DCCT_ASAN_UBSAN=ON, -DCCT_TSAN=ON) and builds the targets (none: all),
+# <cmake options> [target...]: configures <dir> with the options, one
+# word, space-separated (-DCCT_ASAN_UBSAN=ON, -DCCT_TSAN=ON, ...) and
+# builds the targets (none: all),
 # -j2, through ccache where present (tools/compiler_cache.sh).
 #
 # -O1 -g1: the least optimisation the sanitizers' documentation calls
@@ -11,11 +12,12 @@
 # and the tests) that are not there; the normal build keeps that warning.
 source "$(dirname "${BASH_SOURCE[0]}")/compiler_cache.sh"
 sanitizer_build() {
-  local dir=$1 option=$2 flags="-O1 -g1 -DNDEBUG -Wno-maybe-uninitialized"
+  local dir=$1 options=$2 flags="-O1 -g1 -DNDEBUG -Wno-maybe-uninitialized"
   shift 2
   local targets=()
   [ $# -eq 0 ] || targets=(--target "$@")
-  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$option" \
+  # shellcheck disable=SC2086 # the options are meant to split
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo $options \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
     >/dev/null &&
     cmake --build "$dir" -j2 "${targets[@]}"

@@ -38,6 +38,8 @@ ALWAYS = {
     "stale_segments": "segments of dead processes removed",
     "mpi_timeout": "a stopped rank under CCT_TIMEOUT: the runtime's abort path",
     "tuner_fault_isolation": "a candidate that crashes or hangs a rank during tuning",
+    "ccinfo_cuda_devices": "this build hides the CUDA toolkit (tools/sanitize.sh): ccinfo says "
+    "so, as on a machine without one",
 }
 
 # Never under the sanitizers, and why.

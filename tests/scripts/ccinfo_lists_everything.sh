@@ -37,7 +37,7 @@ assert "error" not in topo and len(topo["fingerprint"]) == 16 and topo["pus"] >=
 # The keys, in the order ccinfo has always written them.
 def keys(obj, want):
     assert list(obj) == want.split(), f"keys {list(obj)}, want {want}"
-keys(info, "searched warnings libraries transports algorithms collectives profile topology")
+keys(info, "searched warnings libraries transports algorithms collectives profile topology cuda")
 for c in info["collectives"]:
     keys(c, "name mpi rooted reduction vector size_key default")
     assert c["default"] in {a["name"] for a in algs if a["collective"] == c["name"]}, c

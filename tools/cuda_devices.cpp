@@ -1,0 +1,65 @@
+// ccinfo's device report through the CUDA runtime API (cuda_devices.hpp).
+#include "cuda_devices.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+namespace cct::tools {
+namespace {
+
+// "12.4" from CUDA's 12040.
+std::string version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+// Why cudaGetDeviceCount found nothing: the driver is missing or too old
+// (every machine without an NVIDIA driver), or it has no device.
+std::string why_none(cudaError_t e) {
+  const std::string said = std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+  switch (e) {
+    case cudaErrorNoDevice: return "no device (" + said + ")";
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInitializationError: return "no CUDA driver (" + said + ")";
+    default: return "no usable device (" + said + ")";
+  }
+}
+
+CudaDevice device(int index, int count) {
+  CudaDevice d{.index = index};
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, index) == cudaSuccess) {
+    d.name = prop.name;
+    d.compute_major = prop.major;
+    d.compute_minor = prop.minor;
+    d.memory_bytes = prop.totalGlobalMem;
+  }
+  char bus[32] = "";
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) == cudaSuccess) d.pci_bus_id = bus;
+  for (int peer = 0; peer < count; ++peer) {
+    int can = 0;
+    if (peer != index && cudaDeviceCanAccessPeer(&can, index, peer) == cudaSuccess && can)
+      d.peers.push_back(peer);
+  }
+  return d;
+}
+
+}  // namespace
+
+CudaDevices cuda_devices() {
+  CudaDevices out;
+  int runtime = 0, driver = 0;
+  if (cudaRuntimeGetVersion(&runtime) == cudaSuccess) out.runtime_version = version_text(runtime);
+  if (cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0)
+    out.driver_version = version_text(driver);
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    out.absent = e != cudaSuccess ? why_none(e) : "no device (the driver reports none)";
+    return out;
+  }
+  for (int i = 0; i < count; ++i) out.devices.push_back(device(i, count));
+  return out;
+}
+
+}  // namespace cct::tools

@@ -1,0 +1,39 @@
+// ccinfo: the CUDA devices this process sees, and why there are none.
+//
+// Collectives on buffers in device memory depend on what a node offers,
+// and a user needs to see it first: its devices, which pairs
+// can reach each other's memory directly (peer access, what CUDA IPC
+// copies between ranks on one GPU or between GPUs rely on), and, where
+// there are none, why. Built in two forms (tools/CMakeLists.txt): with a
+// CUDA toolkit, the runtime API linked statically (cuda_devices.cpp), so
+// ccinfo still starts where no CUDA library is installed; without one,
+// a report that says so (cuda_devices_absent.cpp).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace cct::tools {
+
+struct CudaDevice {
+  int index = 0;
+  std::string name;
+  std::string pci_bus_id;  // e.g. 0000:17:00.0
+  int compute_major = 0, compute_minor = 0;
+  std::size_t memory_bytes = 0;
+  std::vector<int> peers;  // the devices whose memory this one can access directly
+};
+
+struct CudaDevices {
+  // Empty when there are devices; else why there are none: "not built
+  // with CUDA ...", "no CUDA driver (...)", "no device (...)".
+  std::string absent;
+  std::string runtime_version;  // of the toolkit built against; empty when not built
+  std::string driver_version;   // the driver's CUDA version; empty without a driver
+  std::vector<CudaDevice> devices;
+};
+
+CudaDevices cuda_devices();
+
+}  // namespace cct::tools

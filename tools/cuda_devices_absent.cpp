@@ -1,0 +1,12 @@
+// ccinfo's device report in a build without a CUDA toolkit (cuda_devices.hpp).
+#include "cuda_devices.hpp"
+
+namespace cct::tools {
+
+CudaDevices cuda_devices() {
+  return {.absent =
+              "not built with CUDA: no CUDA toolkit was found when this build was "
+              "configured (CMake's FindCUDAToolkit; CUDAToolkit_ROOT names one)"};
+}
+
+}  // namespace cct::tools
