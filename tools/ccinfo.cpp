@@ -3,6 +3,7 @@
 // their capabilities, the CUDA devices (or why there are none), the topology
 // with its fingerprint, and the profile the runtime would use.
 #include <CLI/CLI.hpp>
+#include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -119,6 +120,13 @@ std::string indices_text(const std::vector<int>& indices) {
   return text.empty() ? "none" : text;
 }
 
+// "139.8 GiB".
+std::string gib_text(std::size_t bytes) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / (1 << 30) << " GiB";
+  return text.str();
+}
+
 void print_devices(const cct::tools::CudaDevices& cuda) {
   std::cout << "\nCUDA devices";
   if (!cuda.runtime_version.empty())
@@ -128,9 +136,8 @@ void print_devices(const cct::tools::CudaDevices& cuda) {
   if (!cuda.absent.empty()) std::cout << "  none: " << cuda.absent << "\n";
   for (const cct::tools::CudaDevice& d : cuda.devices)
     std::cout << "  " << d.index << ": " << d.name << ", compute " << d.compute_major << "."
-              << d.compute_minor << ", " << cct::format_bytes(static_cast<int64_t>(d.memory_bytes))
-              << "B, PCI " << d.pci_bus_id << "\n    peer access to: " << indices_text(d.peers)
-              << "\n";
+              << d.compute_minor << ", " << gib_text(d.memory_bytes) << ", PCI " << d.pci_bus_id
+              << "\n    peer access to: " << indices_text(d.peers) << "\n";
 }
 
 Json json_devices(const cct::tools::CudaDevices& cuda) {
