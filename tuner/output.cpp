@@ -25,9 +25,8 @@ namespace fs = std::filesystem;
 // them, or (a confirmation, timed in each pattern apart: search.hpp) one.
 bool counts_fit(const ResultRow& row, const std::vector<CountPattern>& asked) {
   if (row.counts.empty() || row.counts == count_patterns_label(asked)) return true;
-  const bool confirmation = row.stage == Stage::kConfirm || row.stage == Stage::kReconfirm;
   const std::optional<std::vector<CountPattern>> patterns = parse_count_patterns(row.counts);
-  return confirmation && patterns && patterns->size() == 1 &&
+  return is_confirmation(row.stage) && patterns && patterns->size() == 1 &&
          std::find(asked.begin(), asked.end(), patterns->front()) != asked.end();
 }
 

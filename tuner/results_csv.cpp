@@ -267,9 +267,7 @@ std::string ResultRow::key() const {
   return collective + "," + transport + "," + std::to_string(nodes) + "," + std::to_string(np) +
          "," + std::to_string(bytes) + "," + algorithm + "," + params +
          (counts.empty() ? "" : " [" + counts + "]") +
-         (stage == Stage::kConfirm || stage == Stage::kReconfirm
-              ? std::string(" ") + stage_name(stage)
-              : "");
+         (is_confirmation(stage) ? std::string(" ") + stage_name(stage) : "");
 }
 
 std::string ResultRow::candidate() const {

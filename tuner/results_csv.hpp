@@ -74,6 +74,10 @@ enum class Stage { kPruned, kFinal, kCrossover, kCheck, kFailed, kConfirm, kReco
 
 // "pruned", "final", "crossover", "check", "failed", "confirm", "reconfirm".
 const char* stage_name(Stage stage);
+// A figure timed as programs call (confirm, or reconfirm in a second job).
+inline bool is_confirmation(Stage stage) {
+  return stage == Stage::kConfirm || stage == Stage::kReconfirm;
+}
 
 struct ResultRow {
   std::string collective;

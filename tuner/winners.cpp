@@ -132,12 +132,8 @@ constexpr double kTieAtMost = 0.10;
 // over a screening round.
 constexpr int kConfirmed = 2;
 int weight(Stage stage) {
-  switch (stage) {
-    case Stage::kConfirm:
-    case Stage::kReconfirm: return kConfirmed;
-    case Stage::kPruned: return 0;
-    default: return 1;
-  }
+  if (is_confirmation(stage)) return kConfirmed;
+  return stage == Stage::kPruned ? 0 : 1;
 }
 
 // The rows that compete in one group: those of its weightiest stage, the
