@@ -386,8 +386,9 @@ const char* allgatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Data
                        void* recvbuf, const int* recvcounts, const int* rdispls,
                        MPI_Datatype recvtype) {
   const KeptCall call{rt.serial(), 0, recvtype, MPI_OP_NULL, 0};
-  const std::span<const int> counts(recvcounts, static_cast<std::size_t>(rt.size()));
-  if (kept_before(CCT_ALLGATHERV, call, counts)) return kKeptAsBefore;
+  // No counts (an erroneous call) are read only by the conversion, which refuses them.
+  const std::span<const int> counts(recvcounts, recvcounts ? rt.size() : 0);
+  if (recvcounts && kept_before(CCT_ALLGATHERV, call, counts)) return kKeptAsBefore;
   thread_local std::vector<std::size_t> bytes, displs;
   const std::optional<Layout> one = layout_of(1, recvtype);
   if (!one || !as_counts(recvcounts, rt.size(), bytes)) return kArguments;

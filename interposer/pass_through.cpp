@@ -89,13 +89,17 @@ bool any(const uint64_t (&counts)[CCT_COLLECTIVE_COUNT]) {
   return std::any_of(std::begin(counts), std::end(counts), [](uint64_t n) { return n > 0; });
 }
 
-// "  <collective>: <n> call(s)<what>" for each collective counted.
+// "  <collective>: <n> call(s)<what>".
+void print_line(std::ostream& out, int c, uint64_t calls, const std::string& what) {
+  out << "  " << collective_name(static_cast<cct_collective>(c)) << ": " << calls << " call(s)"
+      << what << "\n";
+}
+
+// print_line for each collective counted.
 void print_counts(std::ostream& out, const uint64_t (&counts)[CCT_COLLECTIVE_COUNT],
                   const char* what) {
   for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
-    if (counts[c] > 0)
-      out << "  " << collective_name(static_cast<cct_collective>(c)) << ": " << counts[c]
-          << " call(s)" << what << "\n";
+    if (counts[c] > 0) print_line(out, c, counts[c], what);
 }
 
 }  // namespace
@@ -115,12 +119,11 @@ void print_pass_through(std::ostream& out) {
                  "untouched");
     for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
       if (kept.calls[c] > 0)
-        out << "  " << collective_name(static_cast<cct_collective>(c)) << ": " << kept.calls[c]
-            << " call(s): the profile keeps the MPI library's own call for their size ("
-            << kept.as_before[c] << " as the same call before, not converted again)\n";
-    for (const auto& [key, calls] : counts)
-      out << "  " << collective_name(static_cast<cct_collective>(key.first)) << ": " << calls
-          << " call(s): " << key.second << "\n";
+        print_line(out, c, kept.calls[c],
+                   ": the profile keeps the MPI library's own call for their size (" +
+                       std::to_string(kept.as_before[c]) +
+                       " as the same call before, not converted again)");
+    for (const auto& [key, calls] : counts) print_line(out, key.first, calls, ": " + key.second);
   }
   if (any(kept.nothing)) {
     out << "cct: calls that move no byte, returned at once as the library does (rank 0)\n";
