@@ -11,11 +11,11 @@
 #include <string>
 
 #include "cct/collectives.hpp"
+#include "cct/device/cuda_devices.hpp"
 #include "cct/error.hpp"
 #include "cct/registry.hpp"
 #include "cct/topology.hpp"
 #include "cct/units.hpp"
-#include "cuda_devices.hpp"
 #include "profile_info.hpp"
 
 namespace {
@@ -127,22 +127,22 @@ std::string gib_text(std::size_t bytes) {
   return text.str();
 }
 
-void print_devices(const cct::tools::CudaDevices& cuda) {
+void print_devices(const cct::device::CudaDevices& cuda) {
   std::cout << "\nCUDA devices";
   if (!cuda.runtime_version.empty())
     std::cout << " (runtime " << cuda.runtime_version << ", driver "
               << (cuda.driver_version.empty() ? "none" : cuda.driver_version) << ")";
   std::cout << ":\n";
   if (!cuda.absent.empty()) std::cout << "  none: " << cuda.absent << "\n";
-  for (const cct::tools::CudaDevice& d : cuda.devices)
+  for (const cct::device::CudaDevice& d : cuda.devices)
     std::cout << "  " << d.index << ": " << d.name << ", compute " << d.compute_major << "."
               << d.compute_minor << ", " << gib_text(d.memory_bytes) << ", PCI " << d.pci_bus_id
               << "\n    peer access to: " << indices_text(d.peers) << "\n";
 }
 
-Json json_devices(const cct::tools::CudaDevices& cuda) {
+Json json_devices(const cct::device::CudaDevices& cuda) {
   Json devices = Json::array();
-  for (const cct::tools::CudaDevice& d : cuda.devices)
+  for (const cct::device::CudaDevice& d : cuda.devices)
     devices.push_back({{"index", d.index},
                        {"name", d.name},
                        {"pci_bus_id", d.pci_bus_id},
@@ -298,7 +298,7 @@ void print_json(const cct::Registry& reg, const TopologyInfo& topo,
             {"algorithms", json_algorithms(reg)}, {"collectives", json_collectives()}};
   if (profile) j["profile"] = json_profile(*profile);
   j["topology"] = json_topology(topo);
-  j["cuda"] = json_devices(cct::tools::cuda_devices());
+  j["cuda"] = json_devices(cct::device::cuda_devices());
   // A plugin's text that is not UTF-8 is still printed, not a failure.
   std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
 }
@@ -328,7 +328,7 @@ int main(int argc, char** argv) {
     print_json(reg, topo, profile);
   } else {
     print_text(reg, topo);
-    print_devices(cct::tools::cuda_devices());
+    print_devices(cct::device::cuda_devices());
     if (profile) print_profile(*profile, topo.topo->fingerprint());
   }
   bool refused = !reg.warnings().empty() || reg.algorithms().empty();

@@ -33,8 +33,10 @@ namespace detail {
 // Integer sums and products are computed in the unsigned type of the same
 // width: that wraps modulo 2^bits, which is what two's complement callers
 // expect, and is defined behaviour where signed overflow is not.
+// constexpr, so that the CUDA transport's kernel (device/src/cuda_reduce.cu)
+// applies this very rule on the device.
 template <class T>
-T combine(T a, T b, cct_op op) {
+constexpr T combine(T a, T b, cct_op op) {
   if constexpr (std::is_integral_v<T>) {
     using U = std::make_unsigned_t<T>;
     switch (op) {

@@ -1,20 +1,21 @@
-// ccinfo: the CUDA devices this process sees, and why there are none.
+// The CUDA devices this process sees, and why there are none.
 //
 // Collectives on buffers in device memory depend on what a node offers,
-// and a user needs to see it first: its devices, which pairs
-// can reach each other's memory directly (peer access, what CUDA IPC
-// copies between ranks on one GPU or between GPUs rely on), and, where
-// there are none, why. Built in two forms (tools/CMakeLists.txt): with a
-// CUDA toolkit, the runtime API linked statically (cuda_devices.cpp), so
-// ccinfo still starts where no CUDA library is installed; without one,
-// a report that says so (cuda_devices_absent.cpp).
+// and a user needs to see it first (ccinfo), as the CUDA transport does
+// before it opens: the devices, which pairs can reach each other's memory
+// directly (peer access, what CUDA IPC copies between ranks on one GPU or
+// between GPUs rely on), and, where there are none, why. Built in two
+// forms (device/CMakeLists.txt): with a CUDA toolkit, the runtime API
+// linked statically (cuda_devices.cpp), so that a program still starts
+// where no CUDA library is installed; without one, a report that says so
+// (cuda_devices_absent.cpp).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-namespace cct::tools {
+namespace cct::device {
 
 struct CudaDevice {
   int index = 0;
@@ -36,4 +37,4 @@ struct CudaDevices {
 
 CudaDevices cuda_devices();
 
-}  // namespace cct::tools
+}  // namespace cct::device

@@ -1,7 +1,7 @@
-// ccinfo's device report in a build without a CUDA toolkit (cuda_devices.hpp).
-#include "cuda_devices.hpp"
+// The CUDA devices in a build without a CUDA toolkit (cuda_devices.hpp).
+#include "cct/device/cuda_devices.hpp"
 
-namespace cct::tools {
+namespace cct::device {
 
 CudaDevices cuda_devices() {
   return {.absent =
@@ -9,4 +9,4 @@ CudaDevices cuda_devices() {
               "configured (CMake's FindCUDAToolkit; CUDAToolkit_ROOT names one)"};
 }
 
-}  // namespace cct::tools
+}  // namespace cct::device

@@ -1,11 +1,11 @@
-// ccinfo's device report through the CUDA runtime API (cuda_devices.hpp).
-#include "cuda_devices.hpp"
+// The CUDA devices through CUDA's runtime API (cuda_devices.hpp).
+#include "cct/device/cuda_devices.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <string>
 
-namespace cct::tools {
+namespace cct::device {
 namespace {
 
 // "12.4" from CUDA's 12040.
@@ -62,4 +62,4 @@ CudaDevices cuda_devices() {
   return out;
 }
 
-}  // namespace cct::tools
+}  // namespace cct::device

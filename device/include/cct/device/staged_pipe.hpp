@@ -1,0 +1,125 @@
+// Device memory sent and received through host memory, in chunks that
+// overlap.
+//
+// Where two ranks cannot copy between their GPUs directly (different
+// nodes, or no CUDA IPC between them), a message in device memory has to
+// cross host memory: device -> pinned host buffer -> a host transport
+// (shm, mpi) -> pinned host buffer -> device. Done whole, the three steps
+// add up. Cut into chunks, they overlap: while chunk i travels, chunk i+1
+// is being copied off the device on the sender and chunk i-1 onto the
+// device on the receiver, so a long message costs about its slowest step
+// plus one chunk of each other step (PDBP's pipes between device and host
+// buffer pools, docs/algorithms.md). The chunk size trades that last
+// chunk against the cost per chunk (a copy launch, a message); it is a
+// tuned parameter, and must be equal on both sides: they cut a message
+// the same way and match its chunks in order.
+//
+// A pipe is one direction of one message at a time, driven without
+// blocking by progress(), so that a rank can drive a send and a receive
+// (or several) at once and none waits for another: drive() does that
+// until all are finished. Each pipe owns `slots` pinned chunks, allocated
+// once, so the pipes of an algorithm's plan allocate nothing per call.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "cct/abi/transport.h"
+#include "cct/device/backend.hpp"
+
+namespace cct::device {
+
+// How a message is cut: chunks of chunk_bytes (the last one shorter), at
+// most `slots` of them staged at once per pipe.
+struct StagingShape {
+  std::size_t chunk_bytes = std::size_t{1} << 20;
+  int slots = 2;
+  std::size_t chunks_of(std::size_t bytes) const { return (bytes + chunk_bytes - 1) / chunk_bytes; }
+};
+
+// What a pipe needs beside the device: the host transport between the same
+// ranks (its p2p moves host memory) and the message's shape.
+struct PipeSetup {
+  Backend& backend;
+  cct_transport_instance* host;
+  StagingShape shape;
+};
+
+class Pipe {
+ public:
+  explicit Pipe(const PipeSetup& setup);
+  virtual ~Pipe() = default;
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+
+  // Takes every step that can be taken now; true when one was. Throws
+  // sdk::TransportError when the host transport failed, Error when the
+  // device did.
+  virtual bool progress() = 0;
+  bool finished() const { return finished_ == chunks_; }
+  // Where the message stands, for a timeout's reason.
+  virtual std::string describe() const = 0;
+
+ protected:
+  void begin(std::size_t bytes, int peer, uint32_t tag);
+  std::size_t offset_of(std::size_t chunk) const { return chunk * setup_.shape.chunk_bytes; }
+  std::size_t bytes_of(std::size_t chunk) const;
+  std::size_t slot_of(std::size_t chunk) const { return chunk % slots(); }
+  std::size_t slots() const { return events_.size(); }
+  unsigned char* staging(std::size_t chunk) const;
+  bool transferred(std::size_t chunk);  // the chunk's host message completed
+
+  PipeSetup setup_;
+  Buffer pinned_;
+  UniqueStream stream_;
+  std::deque<UniqueEvent> events_;     // per slot: its last device copy
+  std::vector<cct_request> requests_;  // per slot: its last host message
+  std::size_t bytes_ = 0;
+  int peer_ = 0;
+  uint32_t tag_ = 0;
+  std::size_t chunks_ = 0;
+  std::size_t finished_ = 0;  // chunks whose slot is free again
+};
+
+// device -> pinned -> host transport.
+class SendPipe final : public Pipe {
+ public:
+  using Pipe::Pipe;
+  // The device memory must hold its final bytes: everything that writes
+  // it completed (not merely enqueued on another stream).
+  void start(const void* device_src, std::size_t bytes, int peer, uint32_t tag);
+  bool progress() override;
+  std::string describe() const override;
+
+ private:
+  const unsigned char* src_ = nullptr;
+  std::size_t staged_ = 0;  // chunks whose device-host copy was enqueued
+  std::size_t sent_ = 0;    // chunks whose host message was posted
+};
+
+// host transport -> pinned -> device.
+class RecvPipe final : public Pipe {
+ public:
+  using Pipe::Pipe;
+  // Once finished(), the device memory holds the message.
+  void start(void* device_dst, std::size_t bytes, int peer, uint32_t tag);
+  bool progress() override;
+  std::string describe() const override;
+
+ private:
+  unsigned char* dst_ = nullptr;
+  std::size_t posted_ = 0;    // chunks whose host receive was posted
+  std::size_t unstaged_ = 0;  // chunks whose host-device copy was enqueued
+};
+
+// Progresses every pipe until all are finished, backing off (and yielding
+// the core) while none can move. With timeout_s > 0, a wait that long
+// without progress throws sdk::TransportError(CCT_ERR_TIMEOUT) naming
+// where each unfinished pipe stands.
+void drive(std::initializer_list<Pipe*> pipes, double timeout_s);
+
+}  // namespace cct::device

@@ -1,0 +1,153 @@
+#include "cct/device/staged_pipe.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "cct/sdk/backoff.hpp"
+#include "cct/sdk/comm.hpp"
+
+namespace cct::device {
+namespace {
+
+std::size_t checked_slot_bytes(const StagingShape& shape) {
+  if (shape.chunk_bytes == 0 || shape.slots < 1)
+    throw std::invalid_argument("staging: chunk_bytes must be > 0 and slots >= 1 (got " +
+                                std::to_string(shape.chunk_bytes) + " and " +
+                                std::to_string(shape.slots) + ")");
+  return shape.chunk_bytes * static_cast<std::size_t>(shape.slots);
+}
+
+// What a pipe waits for is a copy engine (it needs no core) or a peer rank
+// (which may need this one, when ranks outnumber cores): a few yields, then
+// sleeps, so that a peer that shares the core gets it.
+constexpr sdk::BackoffPhases kWaits{
+    .spins = 0, .yields = 64, .first_sleep_ns = 1000, .max_sleep_ns = 64000};
+
+}  // namespace
+
+Pipe::Pipe(const PipeSetup& setup)
+    : setup_(setup),
+      pinned_(setup.backend, Buffer::Kind::pinned, checked_slot_bytes(setup.shape)),
+      stream_(setup.backend),
+      requests_(setup.shape.slots) {
+  for (int i = 0; i < setup.shape.slots; ++i) events_.emplace_back(setup.backend);
+}
+
+void Pipe::begin(std::size_t bytes, int peer, uint32_t tag) {
+  if (!finished())
+    throw std::logic_error("staging: a pipe started before its last message finished");
+  bytes_ = bytes;
+  peer_ = peer;
+  tag_ = tag;
+  chunks_ = setup_.shape.chunks_of(bytes);
+  finished_ = 0;
+}
+
+std::size_t Pipe::bytes_of(std::size_t chunk) const {
+  return std::min(setup_.shape.chunk_bytes, bytes_ - offset_of(chunk));
+}
+
+unsigned char* Pipe::staging(std::size_t chunk) const {
+  return static_cast<unsigned char*>(pinned_.data()) + slot_of(chunk) * setup_.shape.chunk_bytes;
+}
+
+bool Pipe::transferred(std::size_t chunk) {
+  int done = 0;
+  cct_transport_instance* host = setup_.host;
+  sdk::check_status(host->p2p->test(host, &requests_[slot_of(chunk)], &done), "staging test", host);
+  return done != 0;
+}
+
+// Three steps, each on chunks in order, each as far as it can go now:
+// copy chunks off the device into free slots, send those whose copy is
+// done, and free the slots of those whose message completed. A slot is
+// reused only once its message completed, so at most `slots` chunks are
+// staged at once.
+void SendPipe::start(const void* device_src, std::size_t bytes, int peer, uint32_t tag) {
+  begin(bytes, peer, tag);
+  src_ = static_cast<const unsigned char*>(device_src);
+  staged_ = sent_ = 0;
+}
+
+bool SendPipe::progress() {
+  bool moved = false;
+  Backend& device = setup_.backend;
+  for (; staged_ < chunks_ && staged_ - finished_ < slots(); ++staged_, moved = true) {
+    device.copy(staging(staged_), src_ + offset_of(staged_), bytes_of(staged_),
+                CCT_COPY_DEVICE_TO_HOST, stream_.get());
+    device.record(events_[slot_of(staged_)].get(), stream_.get());
+  }
+  cct_transport_instance* host = setup_.host;
+  for (; sent_ < staged_ && device.done(events_[slot_of(sent_)].get()); ++sent_, moved = true)
+    sdk::check_status(host->p2p->isend(host, staging(sent_), bytes_of(sent_), peer_, tag_,
+                                       &requests_[slot_of(sent_)]),
+                      "staging isend", host);
+  for (; finished_ < sent_ && transferred(finished_); ++finished_) moved = true;
+  return moved;
+}
+
+std::string SendPipe::describe() const {
+  return "staged send of " + std::to_string(bytes_) + " bytes to rank " + std::to_string(peer_) +
+         ": of " + std::to_string(chunks_) + " chunks, " + std::to_string(staged_) +
+         " copied off the device (enqueued), " + std::to_string(sent_) + " sent, " +
+         std::to_string(finished_) + " delivered";
+}
+
+// The mirror image: post receives into free slots, copy onto the device
+// those that arrived, and free the slots whose copy is done.
+void RecvPipe::start(void* device_dst, std::size_t bytes, int peer, uint32_t tag) {
+  begin(bytes, peer, tag);
+  dst_ = static_cast<unsigned char*>(device_dst);
+  posted_ = unstaged_ = 0;
+}
+
+bool RecvPipe::progress() {
+  bool moved = false;
+  cct_transport_instance* host = setup_.host;
+  for (; posted_ < chunks_ && posted_ - finished_ < slots(); ++posted_, moved = true)
+    sdk::check_status(host->p2p->irecv(host, staging(posted_), bytes_of(posted_), peer_, tag_,
+                                       &requests_[slot_of(posted_)]),
+                      "staging irecv", host);
+  Backend& device = setup_.backend;
+  for (; unstaged_ < posted_ && transferred(unstaged_); ++unstaged_, moved = true) {
+    device.copy(dst_ + offset_of(unstaged_), staging(unstaged_), bytes_of(unstaged_),
+                CCT_COPY_HOST_TO_DEVICE, stream_.get());
+    device.record(events_[slot_of(unstaged_)].get(), stream_.get());
+  }
+  for (; finished_ < unstaged_ && device.done(events_[slot_of(finished_)].get()); ++finished_)
+    moved = true;
+  return moved;
+}
+
+std::string RecvPipe::describe() const {
+  return "staged receive of " + std::to_string(bytes_) + " bytes from rank " +
+         std::to_string(peer_) + ": of " + std::to_string(chunks_) + " chunks, " +
+         std::to_string(posted_) + " posted, " + std::to_string(unstaged_) +
+         " arrived and copied onto the device (enqueued), " + std::to_string(finished_) +
+         " complete";
+}
+
+void drive(std::initializer_list<Pipe*> pipes, double timeout_s) {
+  sdk::Backoff backoff(kWaits, timeout_s);
+  for (;;) {
+    bool moved = false;
+    bool all = true;
+    for (Pipe* pipe : pipes) {
+      if (pipe->finished()) continue;
+      moved = pipe->progress() || moved;
+      all = all && pipe->finished();
+    }
+    if (all) return;
+    if (moved) {
+      backoff.reset();
+    } else if (!backoff.pause()) {
+      std::string why;
+      for (const Pipe* pipe : pipes)
+        if (!pipe->finished()) why += (why.empty() ? "" : "; ") + pipe->describe();
+      throw sdk::TransportError(CCT_ERR_TIMEOUT,
+                                "no progress for " + std::to_string(timeout_s) + " s: " + why);
+    }
+  }
+}
+
+}  // namespace cct::device
