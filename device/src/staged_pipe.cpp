@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "cct/sdk/backoff.hpp"
 #include "cct/sdk/comm.hpp"
 
 namespace cct::device {
@@ -17,12 +16,6 @@ std::size_t checked_slot_bytes(const StagingShape& shape) {
   return shape.chunk_bytes * static_cast<std::size_t>(shape.slots);
 }
 
-// What a pipe waits for is a copy engine (it needs no core) or a peer rank
-// (which may need this one, when ranks outnumber cores): a few yields, then
-// sleeps, so that a peer that shares the core gets it.
-constexpr sdk::BackoffPhases kWaits{
-    .spins = 0, .yields = 64, .first_sleep_ns = 1000, .max_sleep_ns = 64000};
-
 }  // namespace
 
 Pipe::Pipe(const PipeSetup& setup)
@@ -33,9 +26,10 @@ Pipe::Pipe(const PipeSetup& setup)
   for (int i = 0; i < setup.shape.slots; ++i) events_.emplace_back(setup.backend);
 }
 
-void Pipe::begin(std::size_t bytes, int peer, uint32_t tag) {
+void Pipe::begin(cct_memory_kind kind, std::size_t bytes, int peer, uint32_t tag) {
   if (!finished())
     throw std::logic_error("staging: a pipe started before its last message finished");
+  on_device_ = kind == CCT_MEMORY_DEVICE;
   bytes_ = bytes;
   peer_ = peer;
   tag_ = tag;
@@ -62,73 +56,83 @@ bool Pipe::transferred(std::size_t chunk) {
 // copy chunks off the device into free slots, send those whose copy is
 // done, and free the slots of those whose message completed. A slot is
 // reused only once its message completed, so at most `slots` chunks are
-// staged at once.
-void SendPipe::start(const void* device_src, std::size_t bytes, int peer, uint32_t tag) {
-  begin(bytes, peer, tag);
-  src_ = static_cast<const unsigned char*>(device_src);
-  staged_ = sent_ = 0;
+// staged at once. A chunk in host memory is ready as it is.
+void SendPipe::start(const void* src, cct_memory_kind kind, std::size_t bytes, int peer,
+                     uint32_t tag) {
+  begin(kind, bytes, peer, tag);
+  src_ = static_cast<const unsigned char*>(src);
+  ready_ = sent_ = 0;
 }
 
 bool SendPipe::progress() {
   bool moved = false;
   Backend& device = setup_.backend;
-  for (; staged_ < chunks_ && staged_ - finished_ < slots(); ++staged_, moved = true) {
-    device.copy(staging(staged_), src_ + offset_of(staged_), bytes_of(staged_),
+  for (; ready_ < chunks_ && ready_ - finished_ < slots(); ++ready_, moved = true) {
+    if (!on_device_) continue;
+    device.copy(staging(ready_), src_ + offset_of(ready_), bytes_of(ready_),
                 CCT_COPY_DEVICE_TO_HOST, stream_.get());
-    device.record(events_[slot_of(staged_)].get(), stream_.get());
+    device.record(events_[slot_of(ready_)].get(), stream_.get());
   }
   cct_transport_instance* host = setup_.host;
-  for (; sent_ < staged_ && device.done(events_[slot_of(sent_)].get()); ++sent_, moved = true)
-    sdk::check_status(host->p2p->isend(host, staging(sent_), bytes_of(sent_), peer_, tag_,
-                                       &requests_[slot_of(sent_)]),
-                      "staging isend", host);
+  for (; sent_ < ready_ && (!on_device_ || device.done(events_[slot_of(sent_)].get()));
+       ++sent_, moved = true) {
+    const unsigned char* chunk = on_device_ ? staging(sent_) : src_ + offset_of(sent_);
+    sdk::check_status(
+        host->p2p->isend(host, chunk, bytes_of(sent_), peer_, tag_, &requests_[slot_of(sent_)]),
+        "staging isend", host);
+  }
   for (; finished_ < sent_ && transferred(finished_); ++finished_) moved = true;
   return moved;
 }
 
 std::string SendPipe::describe() const {
-  return "staged send of " + std::to_string(bytes_) + " bytes to rank " + std::to_string(peer_) +
-         ": of " + std::to_string(chunks_) + " chunks, " + std::to_string(staged_) +
-         " copied off the device (enqueued), " + std::to_string(sent_) + " sent, " +
-         std::to_string(finished_) + " delivered";
+  return "staged send of " + std::to_string(bytes_) + " bytes of " +
+         (on_device_ ? "device" : "host") + " memory to rank " + std::to_string(peer_) + ": of " +
+         std::to_string(chunks_) + " chunks, " + std::to_string(ready_) + " ready, " +
+         std::to_string(sent_) + " sent, " + std::to_string(finished_) + " delivered";
 }
 
 // The mirror image: post receives into free slots, copy onto the device
-// those that arrived, and free the slots whose copy is done.
-void RecvPipe::start(void* device_dst, std::size_t bytes, int peer, uint32_t tag) {
-  begin(bytes, peer, tag);
-  dst_ = static_cast<unsigned char*>(device_dst);
+// those that arrived, and free the slots whose copy is done. A chunk for
+// host memory is received where it belongs.
+void RecvPipe::start(void* dst, cct_memory_kind kind, std::size_t bytes, int peer, uint32_t tag) {
+  begin(kind, bytes, peer, tag);
+  dst_ = static_cast<unsigned char*>(dst);
   posted_ = unstaged_ = 0;
 }
 
 bool RecvPipe::progress() {
   bool moved = false;
   cct_transport_instance* host = setup_.host;
-  for (; posted_ < chunks_ && posted_ - finished_ < slots(); ++posted_, moved = true)
-    sdk::check_status(host->p2p->irecv(host, staging(posted_), bytes_of(posted_), peer_, tag_,
-                                       &requests_[slot_of(posted_)]),
-                      "staging irecv", host);
+  for (; posted_ < chunks_ && posted_ - finished_ < slots(); ++posted_, moved = true) {
+    unsigned char* chunk = on_device_ ? staging(posted_) : dst_ + offset_of(posted_);
+    sdk::check_status(
+        host->p2p->irecv(host, chunk, bytes_of(posted_), peer_, tag_, &requests_[slot_of(posted_)]),
+        "staging irecv", host);
+  }
   Backend& device = setup_.backend;
   for (; unstaged_ < posted_ && transferred(unstaged_); ++unstaged_, moved = true) {
+    if (!on_device_) continue;
     device.copy(dst_ + offset_of(unstaged_), staging(unstaged_), bytes_of(unstaged_),
                 CCT_COPY_HOST_TO_DEVICE, stream_.get());
     device.record(events_[slot_of(unstaged_)].get(), stream_.get());
   }
-  for (; finished_ < unstaged_ && device.done(events_[slot_of(finished_)].get()); ++finished_)
+  for (; finished_ < unstaged_ && (!on_device_ || device.done(events_[slot_of(finished_)].get()));
+       ++finished_)
     moved = true;
   return moved;
 }
 
 std::string RecvPipe::describe() const {
-  return "staged receive of " + std::to_string(bytes_) + " bytes from rank " +
-         std::to_string(peer_) + ": of " + std::to_string(chunks_) + " chunks, " +
-         std::to_string(posted_) + " posted, " + std::to_string(unstaged_) +
-         " arrived and copied onto the device (enqueued), " + std::to_string(finished_) +
-         " complete";
+  return "staged receive of " + std::to_string(bytes_) + " bytes into " +
+         (on_device_ ? "device" : "host") + " memory from rank " + std::to_string(peer_) + ": of " +
+         std::to_string(chunks_) + " chunks, " + std::to_string(posted_) + " posted, " +
+         std::to_string(unstaged_) + " arrived (and copied onto the device, enqueued), " +
+         std::to_string(finished_) + " complete";
 }
 
 void drive(std::initializer_list<Pipe*> pipes, double timeout_s) {
-  sdk::Backoff backoff(kWaits, timeout_s);
+  sdk::Backoff backoff(kPipeWaits, timeout_s);
   for (;;) {
     bool moved = false;
     bool all = true;

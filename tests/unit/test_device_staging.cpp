@@ -35,35 +35,54 @@ unsigned char byte_of(int from, std::size_t i, std::size_t bytes) {
   return static_cast<unsigned char>(from * 131 + i * 7 + bytes);
 }
 
-// A device buffer holding rank `from`'s message of `bytes` bytes.
-void put_message(Backend& device, const Buffer& memory, int from, std::size_t bytes) {
-  std::vector<unsigned char> host(bytes);
-  for (std::size_t i = 0; i < bytes; ++i) host[i] = byte_of(from, i, bytes);
+// Writes `bytes` into memory of either kind.
+void write(Backend& device, const Buffer& memory, const std::vector<unsigned char>& bytes) {
+  if (device.kind_of(memory.data()) == CCT_MEMORY_HOST) {
+    std::memcpy(memory.data(), bytes.data(), bytes.size());
+    return;
+  }
   cct::device::UniqueStream stream(device);
-  device.copy(memory.data(), host.data(), bytes, CCT_COPY_HOST_TO_DEVICE, stream.get());
+  device.copy(memory.data(), bytes.data(), bytes.size(), CCT_COPY_HOST_TO_DEVICE, stream.get());
   device.synchronize(stream.get());
 }
 
-// Throws unless the device buffer holds rank `from`'s message, followed by
-// the fill byte up to `room`.
-void check_message(Backend& device, const Buffer& memory, int from, std::size_t bytes,
-                   std::size_t room, const std::string& what) {
-  std::vector<unsigned char> host(room);
+std::vector<unsigned char> read(Backend& device, const Buffer& memory) {
+  std::vector<unsigned char> bytes(memory.bytes());
+  if (device.kind_of(memory.data()) == CCT_MEMORY_HOST) {
+    std::memcpy(bytes.data(), memory.data(), bytes.size());
+    return bytes;
+  }
   cct::device::UniqueStream stream(device);
-  device.copy(host.data(), memory.data(), room, CCT_COPY_DEVICE_TO_HOST, stream.get());
+  device.copy(bytes.data(), memory.data(), bytes.size(), CCT_COPY_DEVICE_TO_HOST, stream.get());
   device.synchronize(stream.get());
-  for (std::size_t i = 0; i < room; ++i) {
+  return bytes;
+}
+
+// Memory holding rank `from`'s message of `bytes` bytes.
+void put_message(Backend& device, const Buffer& memory, int from, std::size_t bytes) {
+  std::vector<unsigned char> message(memory.bytes(), 0);
+  for (std::size_t i = 0; i < bytes; ++i) message[i] = byte_of(from, i, bytes);
+  write(device, memory, message);
+}
+
+// Throws unless the memory holds rank `from`'s message, followed by the
+// fill byte 0xEE to its end.
+void check_message(Backend& device, const Buffer& memory, int from, std::size_t bytes,
+                   const std::string& what) {
+  const std::vector<unsigned char> got = read(device, memory);
+  for (std::size_t i = 0; i < got.size(); ++i) {
     const unsigned char want = i < bytes ? byte_of(from, i, bytes) : 0xEE;
-    expect(host[i] == want, what + ": byte " + std::to_string(i) + " is " +
-                                std::to_string(host[i]) + ", not " + std::to_string(want));
+    expect(got[i] == want, what + ": byte " + std::to_string(i) + " is " + std::to_string(got[i]) +
+                               ", not " + std::to_string(want));
   }
 }
 
-void fill_device(Backend& device, const Buffer& memory, unsigned char value) {
-  std::vector<unsigned char> host(memory.bytes(), value);
-  cct::device::UniqueStream stream(device);
-  device.copy(memory.data(), host.data(), host.size(), CCT_COPY_HOST_TO_DEVICE, stream.get());
-  device.synchronize(stream.get());
+void fill(Backend& device, const Buffer& memory, unsigned char value) {
+  write(device, memory, std::vector<unsigned char>(memory.bytes(), value));
+}
+
+Buffer::Kind buffer_kind(cct_memory_kind kind) {
+  return kind == CCT_MEMORY_DEVICE ? Buffer::Kind::device : Buffer::Kind::pinned;
 }
 
 // Sizes around the chunk's edges, and a message of many chunks.
@@ -86,6 +105,10 @@ std::unique_ptr<Backend> cuda_backend() {
 #endif
 }
 
+// Each rank sends to its right and receives from its left at once, for
+// every pairing of memory kinds: in round `mix`, rank r's send buffer is in
+// device memory where (mix + r) is even, its receive buffer where
+// (mix / 2 + r) is even, so neighbours disagree in some rounds.
 void check_ring(MakeBackend make) {
   const StagingShape shapes[] = {{64, 1}, {64, 2}, {64, 3}, {4096, 2}};
   for (int ranks : {2, 3}) {
@@ -100,19 +123,24 @@ void check_ring(MakeBackend make) {
                 const PipeSetup setup{device, comm.transport().raw(), shape};
                 SendPipe send(setup);
                 RecvPipe recv(setup);
-                for (std::size_t bytes : sizes_for(shape.chunk_bytes)) {
-                  const std::size_t room = bytes + 16;
-                  Buffer out(device, Buffer::Kind::device, room),
-                      in(device, Buffer::Kind::device, room);
-                  put_message(device, out, comm.rank(), bytes);
-                  fill_device(device, in, 0xEE);
-                  send.start(out.data(), bytes, right, tag);
-                  recv.start(in.data(), bytes, left, tag++);
-                  cct::device::drive({&send, &recv}, 60);
-                  check_message(device, in, left, bytes, room,
-                                "chunk " + std::to_string(shape.chunk_bytes) + " slots " +
-                                    std::to_string(shape.slots) + ", " + std::to_string(bytes) +
-                                    " bytes");
+                for (int mix = 0; mix < 4; ++mix) {
+                  const auto send_kind =
+                      (mix + comm.rank()) % 2 ? CCT_MEMORY_HOST : CCT_MEMORY_DEVICE;
+                  const auto recv_kind =
+                      (mix / 2 + comm.rank()) % 2 ? CCT_MEMORY_HOST : CCT_MEMORY_DEVICE;
+                  for (std::size_t bytes : sizes_for(shape.chunk_bytes)) {
+                    Buffer out(device, buffer_kind(send_kind), bytes + 16);
+                    Buffer in(device, buffer_kind(recv_kind), bytes + 16);
+                    put_message(device, out, comm.rank(), bytes);
+                    fill(device, in, 0xEE);
+                    send.start(out.data(), send_kind, bytes, right, tag);
+                    recv.start(in.data(), recv_kind, bytes, left, tag++);
+                    cct::device::drive({&send, &recv}, 60);
+                    check_message(device, in, left, bytes,
+                                  "chunk " + std::to_string(shape.chunk_bytes) + " slots " +
+                                      std::to_string(shape.slots) + " mix " + std::to_string(mix) +
+                                      ", " + std::to_string(bytes) + " bytes");
+                  }
                 }
               }
             }) == "");
@@ -142,20 +170,20 @@ TEST_CASE("staging: copies run ahead of the transfers, as far as the slots allow
                 put_message(device, memory, 0, kBytes);
                 const std::size_t before = device.max_pending();
                 SendPipe send(setup);
-                send.start(memory.data(), kBytes, 1, 5);
+                send.start(memory.data(), CCT_MEMORY_DEVICE, kBytes, 1, 5);
                 cct::device::drive({&send}, 60);
                 // Every free slot got its device-host copy before the
                 // first chunk was sent, and never more than the slots.
                 expect(device.max_pending() == std::max<std::size_t>(before, slots),
                        "most copies in flight: " + std::to_string(device.max_pending()));
               } else {
-                fill_device(device, memory, 0xEE);
+                fill(device, memory, 0xEE);
                 RecvPipe recv(setup);
-                recv.start(memory.data(), kBytes, 0, 5);
+                recv.start(memory.data(), CCT_MEMORY_DEVICE, kBytes, 0, 5);
                 cct::device::drive({&recv}, 60);
                 expect(device.max_pending() <= static_cast<std::size_t>(slots),
                        "copies onto the device in flight: " + std::to_string(device.max_pending()));
-                check_message(device, memory, 0, kBytes, kBytes + 16, "10 chunks");
+                check_message(device, memory, 0, kBytes, "10 chunks");
               }
             }) == "");
   }
@@ -174,12 +202,12 @@ TEST_CASE("staging: a receive that times out says where it stands and can go on"
               control.recv(&go, 1, 1, 9);
               put_message(device, memory, 0, 1000);
               SendPipe send(setup);
-              send.start(memory.data(), 1000, 1, 3);
+              send.start(memory.data(), CCT_MEMORY_DEVICE, 1000, 1, 3);
               cct::device::drive({&send}, 60);
               return;
             }
             RecvPipe recv(setup);
-            recv.start(memory.data(), 1000, 0, 3);
+            recv.start(memory.data(), CCT_MEMORY_DEVICE, 1000, 0, 3);
             std::string reason;
             try {
               cct::device::drive({&recv}, 0.3);
@@ -187,13 +215,12 @@ TEST_CASE("staging: a receive that times out says where it stands and can go on"
               expect(e.status == CCT_ERR_TIMEOUT, "status " + std::to_string(e.status));
               reason = e.what();
             }
-            expect(
-                reason.find("staged receive of 1000 bytes from rank 0: of 10 chunks, 2 posted") !=
-                    std::string::npos,
-                "reason: " + reason);
+            expect(reason.find("staged receive of 1000 bytes into device memory from rank 0: of 10 "
+                               "chunks, 2 posted") != std::string::npos,
+                   "reason: " + reason);
             control.send(&go, 1, 0, 9);
             cct::device::drive({&recv}, 60);
-            check_message(device, memory, 0, 1000, 1000, "after the timeout");
+            check_message(device, memory, 0, 1000, "after the timeout");
           }) == "");
 }
 

@@ -19,6 +19,12 @@
 // (or several) at once and none waits for another: drive() does that
 // until all are finished. Each pipe owns `slots` pinned chunks, allocated
 // once, so the pipes of an algorithm's plan allocate nothing per call.
+//
+// The chunks are the message's form on the wire whatever memory it is in:
+// a buffer in host memory is sent or received chunk by chunk from where it
+// is, without staging, so a sender's device buffer matches a receiver's
+// host buffer and the reverse (ranks may disagree on where their buffers
+// are).
 #pragma once
 
 #include <cstddef>
@@ -30,8 +36,16 @@
 
 #include "cct/abi/transport.h"
 #include "cct/device/backend.hpp"
+#include "cct/sdk/backoff.hpp"
 
 namespace cct::device {
+
+// How a rank waits for pipes: what they wait for is a copy engine (it needs
+// no core) or a peer rank (which may need this one, when ranks outnumber
+// cores): a few yields, then sleeps, so that a peer sharing the core gets
+// it.
+inline constexpr sdk::BackoffPhases kPipeWaits{
+    .spins = 0, .yields = 64, .first_sleep_ns = 1000, .max_sleep_ns = 64000};
 
 // How a message is cut: chunks of chunk_bytes (the last one shorter), at
 // most `slots` of them staged at once per pipe.
@@ -65,7 +79,7 @@ class Pipe {
   virtual std::string describe() const = 0;
 
  protected:
-  void begin(std::size_t bytes, int peer, uint32_t tag);
+  void begin(cct_memory_kind kind, std::size_t bytes, int peer, uint32_t tag);
   std::size_t offset_of(std::size_t chunk) const { return chunk * setup_.shape.chunk_bytes; }
   std::size_t bytes_of(std::size_t chunk) const;
   std::size_t slot_of(std::size_t chunk) const { return chunk % slots(); }
@@ -78,6 +92,7 @@ class Pipe {
   UniqueStream stream_;
   std::deque<UniqueEvent> events_;     // per slot: its last device copy
   std::vector<cct_request> requests_;  // per slot: its last host message
+  bool on_device_ = false;             // the message's memory; host memory is not staged
   std::size_t bytes_ = 0;
   int peer_ = 0;
   uint32_t tag_ = 0;
@@ -85,28 +100,29 @@ class Pipe {
   std::size_t finished_ = 0;  // chunks whose slot is free again
 };
 
-// device -> pinned -> host transport.
+// device -> pinned -> host transport (host memory: -> host transport).
 class SendPipe final : public Pipe {
  public:
   using Pipe::Pipe;
-  // The device memory must hold its final bytes: everything that writes
-  // it completed (not merely enqueued on another stream).
-  void start(const void* device_src, std::size_t bytes, int peer, uint32_t tag);
+  // `kind`: where src is. Device memory must hold its final bytes:
+  // everything that writes it completed (not merely enqueued on another
+  // stream).
+  void start(const void* src, cct_memory_kind kind, std::size_t bytes, int peer, uint32_t tag);
   bool progress() override;
   std::string describe() const override;
 
  private:
   const unsigned char* src_ = nullptr;
-  std::size_t staged_ = 0;  // chunks whose device-host copy was enqueued
-  std::size_t sent_ = 0;    // chunks whose host message was posted
+  std::size_t ready_ = 0;  // chunks copied off the device (enqueued), or in host memory
+  std::size_t sent_ = 0;   // chunks whose host message was posted
 };
 
-// host transport -> pinned -> device.
+// host transport -> pinned -> device (host memory: host transport ->).
 class RecvPipe final : public Pipe {
  public:
   using Pipe::Pipe;
-  // Once finished(), the device memory holds the message.
-  void start(void* device_dst, std::size_t bytes, int peer, uint32_t tag);
+  // `kind`: where dst is. Once finished(), dst holds the message.
+  void start(void* dst, cct_memory_kind kind, std::size_t bytes, int peer, uint32_t tag);
   bool progress() override;
   std::string describe() const override;
 
