@@ -127,7 +127,19 @@ std::string gib_text(std::size_t bytes) {
   return text.str();
 }
 
-void print_devices(const cct::device::CudaDevices& cuda) {
+// What the cuda transport can do here: the reason it is absent or refuses
+// (its probe's, where there is no device), as a user asks "why are my GPU
+// buffers not on the device path".
+std::string cuda_transport_state(const cct::Registry& reg, const cct::device::CudaDevices& cuda) {
+  if (reg.find_transport("cuda") == nullptr)
+    return cuda.runtime_version.empty()
+               ? cuda.absent
+               : "not loaded (no libcct_transport_cuda.so where plugins were searched)";
+  if (!cuda.absent.empty()) return "refuses here: " + cuda.absent;
+  return "serves device buffers, staged through shm or mpi";
+}
+
+void print_devices(const cct::device::CudaDevices& cuda, const std::string& transport) {
   std::cout << "\nCUDA devices";
   if (!cuda.runtime_version.empty())
     std::cout << " (runtime " << cuda.runtime_version << ", driver "
@@ -138,9 +150,10 @@ void print_devices(const cct::device::CudaDevices& cuda) {
     std::cout << "  " << d.index << ": " << d.name << ", compute " << d.compute_major << "."
               << d.compute_minor << ", " << gib_text(d.memory_bytes) << ", PCI " << d.pci_bus_id
               << "\n    peer access to: " << indices_text(d.peers) << "\n";
+  std::cout << "  transport cuda: " << transport << "\n";
 }
 
-Json json_devices(const cct::device::CudaDevices& cuda) {
+Json json_devices(const cct::device::CudaDevices& cuda, const std::string& transport) {
   Json devices = Json::array();
   for (const cct::device::CudaDevice& d : cuda.devices)
     devices.push_back({{"index", d.index},
@@ -153,7 +166,8 @@ Json json_devices(const cct::device::CudaDevices& cuda) {
   return {{"absent", cuda.absent},
           {"runtime_version", cuda.runtime_version},
           {"driver_version", cuda.driver_version},
-          {"devices", devices}};
+          {"devices", devices},
+          {"transport", transport}};
 }
 
 void print_profile(const cct::tools::ProfileInfo& p, const std::string& fingerprint) {
@@ -298,7 +312,8 @@ void print_json(const cct::Registry& reg, const TopologyInfo& topo,
             {"algorithms", json_algorithms(reg)}, {"collectives", json_collectives()}};
   if (profile) j["profile"] = json_profile(*profile);
   j["topology"] = json_topology(topo);
-  j["cuda"] = json_devices(cct::device::cuda_devices());
+  const cct::device::CudaDevices cuda = cct::device::cuda_devices();
+  j["cuda"] = json_devices(cuda, cuda_transport_state(reg, cuda));
   // A plugin's text that is not UTF-8 is still printed, not a failure.
   std::cout << j.dump(-1, ' ', false, Json::error_handler_t::replace) << "\n";
 }
@@ -328,7 +343,8 @@ int main(int argc, char** argv) {
     print_json(reg, topo, profile);
   } else {
     print_text(reg, topo);
-    print_devices(cct::device::cuda_devices());
+    const cct::device::CudaDevices cuda = cct::device::cuda_devices();
+    print_devices(cuda, cuda_transport_state(reg, cuda));
     if (profile) print_profile(*profile, topo.topo->fingerprint());
   }
   bool refused = !reg.warnings().empty() || reg.algorithms().empty();

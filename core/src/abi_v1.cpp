@@ -57,7 +57,7 @@ CCT_SAME_FIELD(cct_coll_args, dtype);
 CCT_SAME_FIELD(cct_coll_args, op);
 CCT_SAME_FIELD(cct_coll_args, root);
 CCT_SAME_FIELD(cct_coll_args, tag);
-CCT_SAME_FIELD(cct_bootstrap, struct_size);
+CCT_SAME_FIELD(cct_bootstrap, struct_size);  // version 2 appends to cct_bootstrap
 CCT_SAME_FIELD(cct_bootstrap, abi_version);
 CCT_SAME_FIELD(cct_bootstrap, rank);
 CCT_SAME_FIELD(cct_bootstrap, size);
@@ -69,7 +69,6 @@ CCT_SAME_FIELD(cct_bootstrap, allgather);
 CCT_SAME_FIELD(cct_bootstrap, barrier);
 CCT_SAME_FIELD(cct_bootstrap, mpi_comm);
 CCT_SAME_FIELD(cct_bootstrap, timeout_s);
-CCT_SAME_SIZE(cct_bootstrap);
 // The registry reads these of a version 1 library through the host's types.
 CCT_SAME_FIELD(cct_algorithm_set, struct_size);
 CCT_SAME_FIELD(cct_algorithm_set, abi_version);

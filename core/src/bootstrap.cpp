@@ -37,7 +37,7 @@ cct_status barrier_trampoline(void* ctx) {
 
 }  // namespace
 
-const cct_bootstrap* Bootstrap::c_view(unsigned abi_version) {
+const cct_bootstrap* Bootstrap::c_view(unsigned abi_version, cct_transport_instance* host) {
   key_ = job_key();  // owns the characters view_.job_key points at
   view_.struct_size = sizeof(cct_bootstrap);
   view_.abi_version = CCT_ABI_VERSION;
@@ -52,6 +52,7 @@ const cct_bootstrap* Bootstrap::c_view(unsigned abi_version) {
   view_.allgather = allgather_trampoline;
   view_.barrier = barrier_trampoline;
   view_.timeout_s = timeout_s();
+  view_.host = host;
   return &view_;
 }
 

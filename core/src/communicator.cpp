@@ -37,8 +37,10 @@ void agree_on_probe(const TransportEntry& entry, Bootstrap& boot, const cct_boot
 
 }  // namespace
 
-TransportInstance::TransportInstance(const TransportEntry& entry, Bootstrap& boot) : entry_(entry) {
-  const cct_bootstrap* c_boot = boot.c_view(entry.abi_version);
+TransportInstance::TransportInstance(const TransportEntry& entry, Bootstrap& boot,
+                                     std::shared_ptr<TransportInstance> host)
+    : entry_(entry), host_(std::move(host)) {
+  const cct_bootstrap* c_boot = boot.c_view(entry.abi_version, host_ ? host_->raw() : nullptr);
   agree_on_probe(entry, boot, c_boot);
   cct_error err{};
   if (cct_status s = entry.desc->open(c_boot, &inst_, &err); s != CCT_OK)

@@ -147,6 +147,7 @@ class CudaBackend final : public Backend {
 std::unique_ptr<Backend> open_cuda_backend(int device) {
   const CudaDevices found = cuda_devices();
   if (!found.absent.empty()) throw Error(found.absent);
+  if (device == kCurrentDevice) check(cudaGetDevice(&device), "cudaGetDevice");
   if (device < 0 || device >= static_cast<int>(found.devices.size()))
     throw Error("device " + std::to_string(device) + " of " + std::to_string(found.devices.size()));
   return std::make_unique<CudaBackend>(device);

@@ -3,7 +3,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <filesystem>
 #include <string>
+#include <system_error>
 
 namespace cct::device {
 namespace {
@@ -60,6 +62,17 @@ CudaDevices cuda_devices() {
   }
   for (int i = 0; i < count; ++i) out.devices.push_back(device(i, count));
   return out;
+}
+
+std::string cuda_absent_before_init() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists("/proc/driver/nvidia/version", ec))
+    return "no CUDA driver (no /proc/driver/nvidia/version: the NVIDIA kernel driver is not "
+           "loaded)";
+  if (fs::is_empty("/proc/driver/nvidia/gpus", ec) || ec)
+    return "no device (the NVIDIA driver lists no GPU in /proc/driver/nvidia/gpus)";
+  return "";
 }
 
 }  // namespace cct::device

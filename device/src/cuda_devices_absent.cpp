@@ -3,10 +3,20 @@
 
 namespace cct::device {
 
+namespace {
+
+const char* kNotBuilt =
+    "not built with CUDA: no CUDA toolkit was found when this build was "
+    "configured (CMake's FindCUDAToolkit; CUDAToolkit_ROOT names one)";
+
+}  // namespace
+
 CudaDevices cuda_devices() {
-  return {.absent =
-              "not built with CUDA: no CUDA toolkit was found when this build was "
-              "configured (CMake's FindCUDAToolkit; CUDAToolkit_ROOT names one)"};
+  return {.absent = kNotBuilt};
+}
+
+std::string cuda_absent_before_init() {
+  return kNotBuilt;
 }
 
 }  // namespace cct::device

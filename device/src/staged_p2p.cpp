@@ -33,7 +33,9 @@ StagedP2p::Op* StagedP2p::op_of(const cct_request* req) {
   return op;
 }
 
-void StagedP2p::bind(cct_request* req, Op* op) { std::memcpy(req->opaque, &op, sizeof op); }
+void StagedP2p::bind(cct_request* req, Op* op) {
+  std::memcpy(req->opaque, &op, sizeof op);
+}
 
 StagedP2p::StagedP2p(Backend& backend, cct_transport_instance* host, StagingShape shape,
                      double timeout_s)

@@ -4,7 +4,8 @@
 # built with one on a machine without NVIDIA's driver (no /dev/nvidiactl),
 # "no CUDA driver" with the runtime's own error; with a driver, either each
 # device with its compute capability, memory and peer access, or why there
-# is none. Never silent, never a crash.
+# is none; and what the cuda transport does here (not built, refuses with
+# that reason, or serves). Never silent, never a crash.
 # usage: ccinfo_cuda_devices.sh <ccinfo> <cuda|none: whether the build found a toolkit>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -19,16 +20,25 @@ cuda = json.load(open(sys.argv[1]))["cuda"]
 built = sys.argv[2] == "cuda"
 assert bool(cuda["absent"]) != bool(cuda["devices"]), f"devices and a reason, or neither: {cuda}"
 assert bool(cuda["runtime_version"]) == built, cuda
+state = cuda["transport"]
+if not built:
+    assert state == cuda["absent"], state
+elif cuda["absent"]:
+    assert state == "refuses here: " + cuda["absent"], state
+else:
+    assert state.startswith("serves device buffers"), state
 for d in cuda["devices"]:
     assert d["name"] and d["memory_bytes"] > 0 and d["compute_capability"] != "0.0", d
     assert all(p != d["index"] for p in d["peers"]), d
 PY
 if [ "$built" = none ]; then
-  grep -q '^  none: not built with CUDA: no CUDA toolkit was found' <<<"$section" ||
+  grep -q '^  none: not built with CUDA: no CUDA toolkit was found' <<<"$section" &&
+    grep -q '^  transport cuda: not built with CUDA' <<<"$section" ||
     fail "a build without a toolkit does not say so" "$dir/text"
   echo "PASS: built without CUDA, and says so"
 elif [ ! -e /dev/nvidiactl ]; then
-  grep -Eq '^  none: no CUDA driver \(cuda[A-Za-z]+: ' <<<"$section" ||
+  grep -Eq '^  none: no CUDA driver \(cuda[A-Za-z]+: ' <<<"$section" &&
+    grep -Eq '^  transport cuda: refuses here: no CUDA driver' <<<"$section" ||
     fail "no driver here, and ccinfo does not say so" "$dir/text"
   echo "PASS: no CUDA driver, and says so"
 elif grep -q '^  none: ' <<<"$section"; then

@@ -44,8 +44,10 @@ class Bootstrap {
 
   // The C view handed to transports, stamped with the ABI version the
   // transport was loaded as (a version 1 transport checks for 1); valid
-  // while this object lives (the next call stamps it anew).
-  const cct_bootstrap* c_view(unsigned abi_version = CCT_ABI_VERSION);
+  // while this object lives (the next call stamps it anew). `host`: the
+  // transport under the one being opened (cct_bootstrap.host), or null.
+  const cct_bootstrap* c_view(unsigned abi_version = CCT_ABI_VERSION,
+                              cct_transport_instance* host = nullptr);
 
  private:
   cct_bootstrap view_{};

@@ -18,8 +18,12 @@ namespace cct {
 class TransportInstance {
  public:
   // Collective over the bootstrap's ranks. Throws cct::Error with the
-  // transport's reason when probe() or open() refuses.
-  TransportInstance(const TransportEntry& entry, Bootstrap& boot);
+  // transport's reason when probe() or open() refuses. `host`: an open
+  // transport over the same ranks that this one moves its data through
+  // (cct_bootstrap.host: the cuda transport's staging), kept open as long
+  // as this one.
+  TransportInstance(const TransportEntry& entry, Bootstrap& boot,
+                    std::shared_ptr<TransportInstance> host = nullptr);
   ~TransportInstance();
   TransportInstance(const TransportInstance&) = delete;
   TransportInstance& operator=(const TransportInstance&) = delete;
@@ -29,6 +33,7 @@ class TransportInstance {
 
  private:
   TransportEntry entry_;
+  std::shared_ptr<TransportInstance> host_;
   cct_transport_instance* inst_ = nullptr;
 };
 

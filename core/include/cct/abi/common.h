@@ -19,8 +19,10 @@
  *      version 1 structs and never calls them with what version 1 cannot
  *      express: a collective it did not have, device memory).
  *   2  the collectives with per-rank counts (cct_coll_args grew counts and
- *      displacements and a memory kind per buffer). Every struct keeps the
- *      layout of version 1 at its start: version 2 only appends.
+ *      displacements and a memory kind per buffer); within it,
+ *      cct_bootstrap grew `host`, the transport under one that stages
+ *      through another (cuda). Every struct keeps the layout of version 1
+ *      at its start: version 2 only appends.
  */
 #ifndef CCT_ABI_COMMON_H
 #define CCT_ABI_COMMON_H

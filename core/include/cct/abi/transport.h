@@ -19,6 +19,8 @@
 extern "C" {
 #endif
 
+typedef struct cct_transport_instance cct_transport_instance;
+
 /* ----------------------------------------------------------------------
  * Bootstrap: the out-of-band channel the host gives a transport to set
  * itself up (exchange segment names, addresses, pids). Slow, only for
@@ -51,6 +53,14 @@ typedef struct cct_bootstrap {
    * (its deadlocks are found by simulate()). (Added within version 1: a
    * version 1 transport reads it only when struct_size covers it.) */
   double timeout_s;
+  /* in: for a transport that moves its data through another one (one that
+   * grants CCT_CAP_DEVICE stages device memory through host memory): an
+   * open transport over exactly these ranks, in this order, whose p2p
+   * moves host memory (shm on one node, mpi across nodes), valid until
+   * this transport's close(); else NULL, and such a transport's probe()
+   * refuses. (Added within version 2: read only when struct_size covers
+   * it.) */
+  cct_transport_instance* host;
 } cct_bootstrap;
 
 /* ----------------------------------------------------------------------
@@ -62,8 +72,6 @@ typedef struct cct_bootstrap {
 typedef struct cct_request {
   uint64_t opaque[16];
 } cct_request;
-
-typedef struct cct_transport_instance cct_transport_instance;
 
 /* Point-to-point. Messages from one sender to one receiver are matched in
  * the order the two sides post them (non-overtaking, as in MPI); `tag` must
@@ -159,7 +167,13 @@ typedef struct cct_atomic_ops {
 
 /* Buffers in accelerator memory (CUDA). Pointers returned by alloc are
  * device pointers; p2p and the collectives of an instance with this table
- * accept them. */
+ * accept them, and host pointers too (each call finds out which it has),
+ * and the two sides of a message may differ. copy and reduce_local are
+ * enqueued in order on the instance's own stream and may return before
+ * they complete; synchronize returns once all of them completed. p2p
+ * reads and writes device memory as it is when the message moves: what
+ * the caller enqueued that writes a send buffer must be complete first
+ * (synchronize). */
 typedef enum cct_copy_kind {
   CCT_COPY_HOST_TO_DEVICE = 0,
   CCT_COPY_DEVICE_TO_HOST = 1,

@@ -9,10 +9,14 @@
 
 namespace cct::device {
 
-// The backend on CUDA device `device` (0 .. the device count - 1). Every
-// call it makes runs on that device and leaves the calling thread's
-// current device as it found it. Throws Error naming the reason ("no CUDA
-// driver (...)", "device 3 of 1").
+// For open_cuda_backend: the calling thread's current device, which a
+// program chooses (cudaSetDevice) before its first collective.
+inline constexpr int kCurrentDevice = -1;
+
+// The backend on CUDA device `device` (0 .. the device count - 1, or
+// kCurrentDevice). Every call it makes runs on that device and leaves the
+// calling thread's current device as it found it. Throws Error naming the
+// reason ("no CUDA driver (...)", "device 3 of 1").
 std::unique_ptr<Backend> open_cuda_backend(int device);
 
 }  // namespace cct::device

@@ -35,6 +35,17 @@ struct CudaDevices {
   std::vector<CudaDevice> devices;
 };
 
+// Initialises CUDA in this process (see below).
 CudaDevices cuda_devices();
+
+// Why there is no CUDA device here, judged without initialising CUDA, from
+// what the NVIDIA kernel driver shows in /proc ("no CUDA driver (...)",
+// "no device (...)"), or "" when there is a driver and a GPU: a process
+// that will fork ranks must not have initialised CUDA (a forked child
+// cannot use its parent's CUDA state), and transports are probed in such
+// processes (ccautotune, before it launches the ranks). The verdict can be
+// wrong where the driver shows no /proc entries (WSL); then cuda_devices()
+// decides, in the rank.
+std::string cuda_absent_before_init();
 
 }  // namespace cct::device

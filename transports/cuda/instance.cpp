@@ -1,0 +1,98 @@
+#include "instance.hpp"
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cct/device/cuda_backend.hpp"
+#include "cct/sdk/comm.hpp"
+
+namespace cct::cuda {
+namespace {
+
+// A staged message moves in chunks of this many bytes: large enough that a
+// chunk's fixed costs (a copy launch, a message) are small beside its
+// transfer, small enough that the first and last chunks, which do not
+// overlap, are a small part of a long message.
+constexpr std::size_t kDefaultChunk = std::size_t{1} << 20;
+// Chunks staged at once per message: two, so that one is copied while the
+// other travels.
+constexpr int kSlots = 2;
+
+// A positive integer from the environment variable `name`, or `fallback`
+// where it is unset.
+long long from_env(const char* name, long long fallback, long long least) {
+  const char* text = std::getenv(name);
+  if (text == nullptr || *text == '\0') return fallback;
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text, &end, 10);
+  if (*end != '\0' || errno != 0 || value < least)
+    throw std::invalid_argument(std::string(name) + "=" + text +
+                                ": not an integer >= " + std::to_string(least));
+  return value;
+}
+
+// What each rank found when it opened, exchanged so that all ranks fail
+// together where one does.
+struct Verdict {
+  uint64_t chunk = 0;
+  char why[200] = "";  // empty: opened
+};
+
+}  // namespace
+
+// The machine first: where there is no GPU, that is the reason worth
+// telling, whatever else is missing.
+std::string refusal(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
+  if (std::string absent = flavor.absent(); !absent.empty()) return absent;
+  if (boot.abi_version != CCT_ABI_VERSION ||
+      boot.struct_size < offsetof(cct_bootstrap, host) + sizeof boot.host)
+    return "a bootstrap of ABI version " + std::to_string(boot.abi_version) + " and " +
+           std::to_string(boot.struct_size) + " bytes has no host transport (cct_bootstrap.host)";
+  if (boot.host == nullptr)
+    return "no host transport under it (cct_bootstrap.host): it stages device memory through one";
+  if (boot.host->size != boot.size || boot.host->rank != boot.rank || boot.host->p2p == nullptr)
+    return "the host transport under it is not a p2p transport over these ranks";
+  return "";
+}
+
+Instance::Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
+  Verdict mine;
+  try {
+    mine.chunk = static_cast<uint64_t>(from_env("CCT_CUDA_CHUNK", kDefaultChunk, 1));
+    backend_ =
+        flavor.open(static_cast<int>(from_env("CCT_CUDA_DEVICE", device::kCurrentDevice, 0)));
+    stream_ = std::make_unique<device::UniqueStream>(*backend_);
+  } catch (const std::exception& e) {
+    std::snprintf(mine.why, sizeof mine.why, "%s", e.what());
+  }
+  std::vector<Verdict> all(boot.size);
+  if (boot.allgather(boot.ctx, &mine, all.data(), sizeof mine) != CCT_OK)
+    throw sdk::TransportError(CCT_ERR_TRANSPORT, "the bootstrap's allgather failed");
+  for (int r = 0; r < boot.size; ++r) {
+    if (all[r].why[0] != '\0')
+      throw sdk::TransportError(CCT_ERR_UNSUPPORTED,
+                                "rank " + std::to_string(r) + ": " + all[r].why);
+    if (all[r].chunk != all[0].chunk)
+      throw std::invalid_argument(
+          "CCT_CUDA_CHUNK differs between ranks: " + std::to_string(all[0].chunk) + " on rank 0, " +
+          std::to_string(all[r].chunk) + " on rank " + std::to_string(r));
+  }
+  p2p_ = std::make_unique<device::StagedP2p>(
+      *backend_, boot.host, device::StagingShape{mine.chunk, kSlots}, boot.timeout_s);
+  c_.struct_size = sizeof c_;
+  c_.abi_version = CCT_ABI_VERSION;
+  c_.rank = boot.rank;
+  c_.size = boot.size;
+  c_.capabilities = CCT_CAP_P2P | CCT_CAP_DEVICE;
+  c_.p2p = &kP2pOps;
+  c_.device = &kDeviceOps;
+  c_.state = this;
+}
+
+}  // namespace cct::cuda

@@ -1,0 +1,46 @@
+// One open device transport: the device backend, the stream its device
+// operations are enqueued on, and the staged point-to-point over the host
+// transport under it.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "cct/abi/transport.h"
+#include "cct/device/backend.hpp"
+#include "cct/device/staged_p2p.hpp"
+#include "device_transport.hpp"
+
+namespace cct::cuda {
+
+// The operation tables (device_transport.cpp).
+extern const cct_p2p_ops kP2pOps;
+extern const cct_device_ops kDeviceOps;
+
+// Why this transport cannot serve boot's ranks, judged locally and without
+// initialising the device; "" where it can.
+std::string refusal(const DeviceFlavor& flavor, const cct_bootstrap& boot);
+
+class Instance {
+ public:
+  // Collective over boot's ranks: every rank opens its device and the ranks
+  // agree on the chunk size; where one rank fails, every rank throws,
+  // naming the first that failed and why.
+  Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot);
+  Instance(const Instance&) = delete;
+  Instance& operator=(const Instance&) = delete;
+
+  static Instance& of(cct_transport_instance* self) { return *static_cast<Instance*>(self->state); }
+  cct_transport_instance* c_instance() { return &c_; }
+  device::Backend& backend() { return *backend_; }
+  device::Stream stream() const { return stream_->get(); }
+  device::StagedP2p& p2p() { return *p2p_; }
+
+ private:
+  std::unique_ptr<device::Backend> backend_;
+  std::unique_ptr<device::UniqueStream> stream_;
+  std::unique_ptr<device::StagedP2p> p2p_;
+  cct_transport_instance c_{};
+};
+
+}  // namespace cct::cuda
