@@ -14,6 +14,7 @@
 #include "cct/sdk/datatype.hpp"
 #include "cct/simulate.hpp"
 #include "cct/units.hpp"
+#include "host_staging.hpp"
 
 namespace cct {
 namespace {
@@ -24,15 +25,8 @@ void log_line(const std::string& line) {
   if (::write(STDERR_FILENO, line.data(), line.size()) < 0) return;  // nowhere left to say it
 }
 
-// Device memory goes only to an algorithm that declares it takes it; the
-// buffers' kind may differ between ranks, so it never changes the choice:
-// a call the choice cannot take fails on the rank that passed it.
-void expect_memory_taken(const cct_coll_args& args, const cct_algorithm_desc& d) {
-  const bool device = args.sendmem == CCT_MEMORY_DEVICE || args.recvmem == CCT_MEMORY_DEVICE;
-  if (device && !(d.limits & CCT_LIMIT_DEVICE_MEMORY))
-    throw Error(std::string(collective_name(args.collective)) + "/" + d.name +
-                    " takes host memory only, and this call passes device memory",
-                CCT_ERR_UNSUPPORTED);
+bool passes_device_memory(const cct_coll_args& args) {
+  return args.sendmem == CCT_MEMORY_DEVICE || args.recvmem == CCT_MEMORY_DEVICE;
 }
 
 // What the C API lets a careless caller pass, refused before anything is
@@ -89,6 +83,27 @@ Runtime::Runtime(const Registry& registry, std::shared_ptr<const Communicator> c
 // Plans are collective to destroy; every rank destroys them in the same
 // order because every rank made the same choices.
 Runtime::~Runtime() = default;
+
+void Runtime::use_device(std::shared_ptr<TransportInstance> device) {
+  device_ = std::move(device);
+  if (!staging_) staging_ = std::make_unique<HostStaging>();
+}
+
+// Device memory goes only to an algorithm that declares it takes it; the
+// buffers' kind may differ between ranks, so it never changes the choice:
+// where the choice takes host memory only, a rank passing device memory
+// runs it on host copies, or, with no device transport to make them,
+// fails alone, saying why.
+bool Runtime::staged_on_host(const cct_coll_args& args, const Choice& choice) const {
+  const cct_algorithm_desc& d = *choice.algorithm->desc;
+  if (!passes_device_memory(args) || (d.limits & CCT_LIMIT_DEVICE_MEMORY)) return false;
+  if (!device_)
+    throw Error(std::string(collective_name(args.collective)) + "/" + d.name +
+                    " takes host memory only, this call passes device memory, and no device "
+                    "transport is open to copy it through host memory",
+                CCT_ERR_UNSUPPORTED);
+  return true;
+}
 
 Choice& Runtime::add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t> params) {
   auto choice = std::make_unique<Choice>();
@@ -254,12 +269,14 @@ void Runtime::run(cct_coll_args args) {
   expect_valid(args, size(), arrays_passed(row, args, rank()));
   try {
     Choice& choice = select(args);
-    expect_memory_taken(args, *choice.algorithm->desc);
+    const bool staged = staged_on_host(args, choice);
+    if (staged) args = staging_->stage(args, rank(), size(), device_->raw());
     args = out_of_place(args, choice);
     args.tag = next_tag_++;
     if (!choice.plan)
       choice.plan = std::make_unique<Plan>(*choice.algorithm, *comm_, choice.params);
     run_choice(choice, args);
+    if (staged) staging_->unstage(device_->raw());
   } catch (const Error& e) {
     if (e.status() != CCT_ERR_TIMEOUT) throw;
     timed_out_ = timed_out(args, e.what());

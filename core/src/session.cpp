@@ -195,6 +195,30 @@ Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::st
                                                         .label = boot_->label(),
                                                         .timeout_s = basis_->timeout_s},
                                        make_selector(*basis_, transport, *comm_));
+  open_device(instance);
+}
+
+// A device transport (one that grants CCT_CAP_DEVICE: cuda) over the
+// session's, where one is loaded and opens on every rank: calls on device
+// buffers then run (Runtime::use_device). Where none opens they fail, each
+// saying why; CCT_LOG=info says once which it is (rank 0).
+void Session::open_device(const std::shared_ptr<TransportInstance>& host) {
+  const bool log = basis_->log != Runtime::Log::kOff && boot_->rank() == 0;
+  for (const TransportEntry& t : basis_->registry.transports()) {
+    if (!(t.desc->capabilities & CCT_CAP_DEVICE)) continue;
+    try {
+      runtime_->use_device(std::make_shared<TransportInstance>(t, *boot_, host));
+    } catch (const Error& e) {
+      if (log)
+        basis_->warn_once(std::string("device buffers: the ") + t.desc->name +
+                          " transport is not used: " + e.what());
+      continue;
+    }
+    if (log)
+      basis_->warn_once(std::string("device buffers go through the ") + t.desc->name +
+                        " transport");
+    return;
+  }
 }
 
 std::vector<StatsRow> Session::take_stats() {

@@ -14,6 +14,7 @@
 #include "cct/device/cuda_devices.hpp"
 #include "cct/error.hpp"
 #include "cct/launcher.hpp"
+#include "support/device_harness.hpp"
 #include "support/gpu.hpp"
 #include "support/harness.hpp"
 
@@ -38,16 +39,6 @@ std::string on_ranks(int n, const std::function<void(cct::Bootstrap&)>& body) {
 
 void ok(cct_status status, const cct_error& err, const char* what) {
   expect(status == CCT_OK, std::string(what) + ": " + err.message);
-}
-
-const cct::TransportEntry& host_device() {
-  static cct::Registry registry;
-  static const cct::TransportEntry* found = [] {
-    registry.load_library(CCT_TEST_PLUGIN_DIR "/libcct_test_host_device.so");
-    return registry.find_transport("host_device");
-  }();
-  if (found == nullptr) throw std::runtime_error("no host_device transport");
-  return *found;
 }
 
 // Over shm on 2 ranks: each pairing of memory kinds for a message of
@@ -153,7 +144,7 @@ TEST_CASE(
     "device transport on host memory: p2p between device and host buffers, device copies "
     "and reductions",
     "[device]") {
-  exchange_and_reduce(host_device());
+  exchange_and_reduce(cct::test::host_device_transport());
 }
 
 TEST_CASE("cuda transport: p2p between device and host buffers, device copies and reductions (GPU)",

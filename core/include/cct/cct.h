@@ -31,7 +31,11 @@ int cct_size(const cct_runtime* rt);
 /* Any collective, as cct_coll_args states it; args->tag is the runtime's
  * and ignored. A program built against an older or newer header passes its
  * own struct_size: the fields both know are read, the vector counts and
- * memory kinds it lacks are taken as NULL and host memory. */
+ * memory kinds it lacks are taken as NULL and host memory. Buffers in
+ * device memory (sendmem, recvmem: CCT_MEMORY_DEVICE, on some ranks or all)
+ * go through host copies where the chosen algorithm takes host memory
+ * only, made by the device transport (cuda) cct_init opened where the
+ * machine has a GPU; without one such a call fails, saying why. */
 cct_status cct_run(cct_runtime* rt, const cct_coll_args* args, cct_error* err);
 
 cct_status cct_barrier(cct_runtime* rt, cct_error* err);

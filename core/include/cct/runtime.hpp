@@ -24,6 +24,8 @@
 
 namespace cct {
 
+class HostStaging;
+
 // One (algorithm, parameter values) the runtime may run, with its plan
 // (prepared on first use) and its counters.
 struct Choice {
@@ -93,6 +95,12 @@ class Runtime {
   void allgather(const void* send, void* recv, std::size_t count, cct_datatype dtype);
   void alltoall(const void* send, void* recv, std::size_t count, cct_datatype dtype);
 
+  // A transport over the same ranks that reaches device memory (it grants
+  // CCT_CAP_DEVICE: cuda): a call passing device memory to an algorithm
+  // that takes host memory only then runs on host copies of its buffers,
+  // made through it (host_staging.hpp), instead of failing. Local.
+  void use_device(std::shared_ptr<TransportInstance> device);
+
   // Runs one call described by args (tag is set by the runtime). Throws
   // cct::Error naming the collective and algorithm when it fails. After a
   // wait timed out (status CCT_ERR_TIMEOUT, naming the communicator and
@@ -144,6 +152,7 @@ class Runtime {
   bool usable(Choice& choice, const cct_coll_args& args) const;
   bool ask_usable(const Choice& choice, const cct_coll_args& args) const;
   cct_coll_args out_of_place(const cct_coll_args& args, const Choice& choice);
+  bool staged_on_host(const cct_coll_args& args, const Choice& choice) const;
   void run_choice(Choice& choice, const cct_coll_args& args);
   std::string timed_out(const cct_coll_args& args, const std::string& why) const;
 
@@ -172,7 +181,9 @@ class Runtime {
     cct_collective collective = CCT_COLLECTIVE_COUNT;  // none
     std::size_t bytes = 0;
   } agreed_;
-  std::vector<unsigned char> in_place_copy_;  // grows, never shrinks
+  std::vector<unsigned char> in_place_copy_;   // grows, never shrinks
+  std::shared_ptr<TransportInstance> device_;  // use_device(), or null
+  std::unique_ptr<HostStaging> staging_;
   uint32_t next_tag_ = 1;
   std::string timed_out_;  // the message of the call that timed out, or empty
   uint64_t serial_;

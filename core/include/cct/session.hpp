@@ -93,6 +93,8 @@ class Session {
   const Communicator& communicator() const { return *comm_; }
 
  private:
+  void open_device(const std::shared_ptr<TransportInstance>& host);
+
   std::shared_ptr<const SessionBasis> basis_;
   std::unique_ptr<Bootstrap> boot_;
   std::shared_ptr<Communicator> comm_;

@@ -1,0 +1,150 @@
+// The runtime on buffers in device memory (core/src/host_staging.hpp): with
+// a device transport, a call that passes device memory to an algorithm
+// taking host memory only runs on host copies of its buffers. On
+// host_device, whose device pointers fault when the host touches them (an
+// algorithm reading one would end the rank): results equal those in host
+// memory whatever memory the other ranks pass (kinds differ between ranks
+// in every call here), in place and out of place, and the gaps a call
+// leaves in a receive buffer keep their bytes.
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cct/runtime.hpp"
+#include "support/algorithms.hpp"
+#include "support/device_harness.hpp"
+#include "support/harness.hpp"
+
+namespace {
+
+using cct::test::DeviceMemory;
+using cct::test::expect;
+using Ints = std::vector<int32_t>;
+
+// count int32 in device memory (on_device) or host memory.
+class Buffer {
+ public:
+  Buffer(cct_transport_instance* device, bool on_device, std::size_t count) : host_(count) {
+    if (on_device) device_.emplace(device, count * sizeof(int32_t));
+  }
+  cct_memory_kind kind() const { return device_ ? CCT_MEMORY_DEVICE : CCT_MEMORY_HOST; }
+  void* data() { return device_ ? device_->data() : host_.data(); }
+  void write(const Ints& values) {
+    host_ = values;
+    if (device_) device_->write(bytes_of(values));
+  }
+  Ints read() const {
+    if (!device_) return host_;
+    const std::vector<unsigned char> bytes = device_->read();
+    Ints values(host_.size());
+    std::memcpy(values.data(), bytes.data(), bytes.size());
+    return values;
+  }
+
+ private:
+  static std::vector<unsigned char> bytes_of(const Ints& values) {
+    std::vector<unsigned char> bytes(values.size() * sizeof(int32_t));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return bytes;
+  }
+  Ints host_;
+  std::optional<DeviceMemory> device_;
+};
+
+int32_t value(int rank, std::size_t i) {
+  return static_cast<int32_t>(rank * 1000 + i);
+}
+
+Ints values_of(int rank, std::size_t count, std::size_t first = 0) {
+  Ints v(count);
+  for (std::size_t i = 0; i < count; ++i) v[i] = value(rank, first + i);
+  return v;
+}
+
+// Element i summed over n ranks.
+int32_t sum(int n, std::size_t i) {
+  return static_cast<int32_t>(1000 * n * (n - 1) / 2 + n * static_cast<int64_t>(i));
+}
+
+cct_coll_args call(cct_collective c, Buffer* send, Buffer& recv, std::size_t count, int root = 0) {
+  cct_coll_args args = cct::test::coll_args(c, send ? send->data() : CCT_IN_PLACE, recv.data(),
+                                            count, CCT_INT32, root, 0);
+  args.sendmem = send ? send->kind() : CCT_MEMORY_HOST;
+  args.recvmem = recv.kind();
+  return args;
+}
+
+}  // namespace
+
+TEST_CASE("runtime: device buffers run the chosen host algorithm on host copies", "[device]") {
+  constexpr std::size_t kCount = 1000;
+  REQUIRE(cct::test::on_ranks_with_device(
+              3, cct::test::host_device_transport(),
+              [&](cct::Communicator& comm, std::shared_ptr<cct::TransportInstance> device) {
+                cct::Runtime rt(cct::test::registry(),
+                                std::shared_ptr<cct::Communicator>(&comm, [](auto*) {}), {});
+                rt.use_device(device);
+                cct_transport_instance* dev = device->raw();
+                const int me = comm.rank(), n = comm.size();
+                Ints want(kCount);
+                for (std::size_t i = 0; i < kCount; ++i) want[i] = sum(n, i);
+
+                // allreduce out of place: send on the device on ranks 0 and
+                // 2, the result on the device on ranks 0 and 1.
+                Buffer send(dev, me != 1, kCount), recv(dev, me != 2, kCount);
+                send.write(values_of(me, kCount));
+                rt.run(call(CCT_ALLREDUCE, &send, recv, kCount));
+                expect(recv.read() == want, "allreduce");
+
+                // allreduce in place, the buffer on the device on rank 1.
+                Buffer inout(dev, me == 1, kCount);
+                inout.write(values_of(me, kCount));
+                rt.run(call(CCT_ALLREDUCE, nullptr, inout, kCount));
+                expect(inout.read() == want, "allreduce in place");
+
+                // reduce_scatter_block in place: the input is n blocks, the
+                // result the rank's own block at the start.
+                Buffer blocks(dev, me != 0, n * kCount);
+                blocks.write(values_of(me, n * kCount));
+                rt.run(call(CCT_REDUCE_SCATTER_BLOCK, nullptr, blocks, kCount));
+                const Ints got = blocks.read();
+                for (std::size_t i = 0; i < kCount; ++i)
+                  expect(got[i] == sum(n, me * kCount + i),
+                         "reduce_scatter_block in place at " + std::to_string(i));
+
+                // bcast from rank 1, whose buffer is on the device.
+                Buffer shared(dev, me == 1, kCount);
+                shared.write(me == 1 ? values_of(7, kCount) : Ints(kCount, -1));
+                rt.run(call(CCT_BCAST, nullptr, shared, kCount, 1));
+                expect(shared.read() == values_of(7, kCount), "bcast");
+
+                // gatherv to rank 0 (device memory) with a gap of 3 elements
+                // before each block: the gaps keep their -5.
+                std::vector<std::size_t> counts(n), displs(n);
+                for (int r = 0; r < n; ++r) {
+                  counts[r] = 10 + r;
+                  displs[r] = r == 0 ? 3 : displs[r - 1] + counts[r - 1] + 3;
+                }
+                const std::size_t span = displs[n - 1] + counts[n - 1];
+                Buffer mine(dev, me == 2, counts[me]), all(dev, me == 0, span);
+                mine.write(values_of(me, counts[me]));
+                all.write(Ints(span, -5));
+                cct_coll_args gv = call(CCT_GATHERV, &mine, all, counts[me]);
+                if (me == 0) {
+                  gv.recvcounts = counts.data();
+                  gv.rdispls = displs.data();
+                }
+                rt.run(gv);
+                if (me == 0) {
+                  Ints expected(span, -5);
+                  for (int r = 0; r < n; ++r)
+                    for (std::size_t i = 0; i < counts[r]; ++i)
+                      expected[displs[r] + i] = value(r, i);
+                  expect(all.read() == expected, "gatherv with gaps");
+                }
+              }) == "");
+}
