@@ -42,6 +42,22 @@ std::string on_ranks_with_device(
       .error;
 }
 
+std::string on_device_ranks(int n, const TransportEntry& device,
+                            const std::function<void(Communicator&)>& body) {
+  static const Topology topo = Topology::discover();
+  const TransportEntry* shm = registry().find_transport("shm");
+  if (shm == nullptr) return "the shm transport is not registered";
+  return launch_local({.ranks = n, .timeout_s = 300},
+                      [&](Bootstrap& boot) {
+                        auto host = std::make_shared<TransportInstance>(*shm, boot);
+                        auto opened = std::make_shared<TransportInstance>(device, boot, host);
+                        Communicator comm(boot, opened, topo, -1);
+                        body(comm);
+                        return 0;
+                      })
+      .error;
+}
+
 DeviceMemory::DeviceMemory(cct_transport_instance* device, std::size_t bytes)
     : device_(device), bytes_(bytes) {
   cct_error err{};

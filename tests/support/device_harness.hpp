@@ -22,6 +22,11 @@ std::string on_ranks_with_device(
     int n, const TransportEntry& device,
     const std::function<void(Communicator&, std::shared_ptr<TransportInstance>)>& body);
 
+// As on_ranks, on a communicator whose transport is `device` (opened over
+// shm): where the algorithms on device memory bind.
+std::string on_device_ranks(int n, const TransportEntry& device,
+                            const std::function<void(Communicator&)>& body);
+
 // Memory of a device transport, freed when it goes out of scope.
 class DeviceMemory {
  public:

@@ -42,6 +42,7 @@ Buffer::Kind kind_of(int message, int rank) {
 
 std::vector<unsigned char> read(HostBackend& device, const Buffer& memory) {
   std::vector<unsigned char> bytes(memory.bytes());
+  if (bytes.empty()) return bytes;  // memcpy takes no null pointer, even for 0 bytes
   if (device.kind_of(memory.data()) == CCT_MEMORY_HOST) {
     std::memcpy(bytes.data(), memory.data(), bytes.size());
   } else {
@@ -53,6 +54,7 @@ std::vector<unsigned char> read(HostBackend& device, const Buffer& memory) {
 }
 
 void write(HostBackend& device, const Buffer& memory, const std::vector<unsigned char>& bytes) {
+  if (bytes.empty()) return;  // memcpy takes no null pointer, even for 0 bytes
   if (device.kind_of(memory.data()) == CCT_MEMORY_HOST) {
     std::memcpy(memory.data(), bytes.data(), bytes.size());
     return;

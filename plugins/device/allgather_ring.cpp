@@ -1,0 +1,27 @@
+#include "device/allgather_ring.hpp"
+
+#include "common/args.hpp"
+
+namespace cct::plugins::device {
+
+AllgatherRing::AllgatherRing(const sdk::Comm& comm, std::span<const int64_t>)
+    : comm_(comm), device_(comm) {}
+
+void AllgatherRing::run(const cct_coll_args& a) {
+  const std::size_t bytes = a.count * elem_size(a);
+  if (bytes == 0) return;
+  const int n = comm_.size(), me = comm_.rank();
+  std::byte* recv = output_of(a);
+  if (!in_place(a)) {
+    device_.copy(recv + me * bytes, a.sendbuf, bytes, CCT_COPY_DEVICE_TO_DEVICE);
+    device_.synchronize();
+  }
+  // Step s sends block me - s and receives block me - s - 1.
+  const int right = (me + 1) % n, left = (me + n - 1) % n;
+  for (int s = 0; s < n - 1; ++s) {
+    const int out = (me - s + n) % n, in = (me - s - 1 + n) % n;
+    comm_.sendrecv(recv + out * bytes, bytes, right, recv + in * bytes, bytes, left, a.tag);
+  }
+}
+
+}  // namespace cct::plugins::device

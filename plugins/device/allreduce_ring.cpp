@@ -1,0 +1,33 @@
+#include "device/allreduce_ring.hpp"
+
+#include "common/args.hpp"
+#include "device/ring_steps.hpp"
+
+namespace cct::plugins::device {
+
+AllreduceRing::AllreduceRing(const sdk::Comm& comm, std::span<const int64_t>)
+    : comm_(comm), device_(comm), tmp_(device_) {}
+
+void AllreduceRing::run(const cct_coll_args& a) {
+  if (a.count == 0) return;
+  const std::size_t elem = elem_size(a);
+  const int n = comm_.size();
+  const Blocks blocks(a.count, n, elem);
+  std::byte* acc = output_of(a);
+  device_.copy(acc, input_of(a), a.count * elem, CCT_COPY_DEVICE_TO_DEVICE);
+  device_.synchronize();
+  // first = 1: this rank ends holding block rank + 1, as the allgather
+  // below expects.
+  ring_reduce_scatter(comm_, device_, blocks, acc, tmp_.get(blocks.bytes(0)), a, 1);
+  // Step s passes the finished block rank + 1 - s to the right and
+  // receives block rank - s, in place, from the left.
+  const int right = (comm_.rank() + 1) % n, left = (comm_.rank() + n - 1) % n;
+  const auto block = [&](int shift) { return ((comm_.rank() + shift) % n + n) % n; };
+  for (int s = 0; s < n - 1; ++s) {
+    const int out = block(1 - s), in = block(-s);
+    comm_.sendrecv(acc + blocks.offset(out), blocks.bytes(out), right, acc + blocks.offset(in),
+                   blocks.bytes(in), left, a.tag);
+  }
+}
+
+}  // namespace cct::plugins::device

@@ -1,0 +1,34 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "cct/sdk/algorithm.hpp"
+#include "cct/sdk/device.hpp"
+
+namespace cct::plugins::device {
+
+// Ring allreduce on device memory: the ring reduce-scatter (ring_steps.hpp)
+// then a ring allgather, in recvbuf itself. Each rank moves 2 (n - 1) / n
+// of the vector over neighbour links only, and reduces on the device, so
+// the host never touches the data; every message goes through the
+// transport's staging, so its chunks overlap copies with transfers.
+class AllreduceRing {
+ public:
+  static constexpr sdk::Info info{
+      .name = "device_ring",
+      .doc = "device memory: ring reduce-scatter + ring allgather, reductions on the device",
+      .collective = CCT_ALLREDUCE,
+      .required_caps = CCT_CAP_P2P | CCT_CAP_DEVICE,
+      .limits = CCT_LIMIT_IN_PLACE | CCT_LIMIT_COMMUTATIVE | CCT_LIMIT_DEVICE_MEMORY};
+
+  AllreduceRing(const sdk::Comm& comm, std::span<const int64_t> params);
+  void run(const cct_coll_args& a);
+
+ private:
+  sdk::Comm comm_;
+  sdk::Device device_;
+  sdk::DeviceScratch tmp_;
+};
+
+}  // namespace cct::plugins::device

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "cct/sdk/algorithm.hpp"
+#include "cct/sdk/device.hpp"
+
+namespace cct::plugins::device {
+
+// Pairwise alltoall of device memory: the own block copied on the device,
+// then in step k = 1 .. n - 1 the block for rank + k sent while the one
+// from rank - k arrives, one pair of messages at a time, so that each
+// staged message has the transport's pipes to itself. In place: the input
+// is copied to device scratch first.
+class AlltoallPairwise {
+ public:
+  static constexpr sdk::Info info{.name = "device_pairwise",
+                                  .doc = "device memory: pairwise exchange",
+                                  .collective = CCT_ALLTOALL,
+                                  .required_caps = CCT_CAP_P2P | CCT_CAP_DEVICE,
+                                  .limits = CCT_LIMIT_IN_PLACE | CCT_LIMIT_DEVICE_MEMORY};
+
+  AlltoallPairwise(const sdk::Comm& comm, std::span<const int64_t> params);
+  void run(const cct_coll_args& a);
+
+ private:
+  sdk::Comm comm_;
+  sdk::Device device_;
+  sdk::DeviceScratch input_;
+};
+
+}  // namespace cct::plugins::device

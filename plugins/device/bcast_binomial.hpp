@@ -1,0 +1,31 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "cct/sdk/algorithm.hpp"
+
+namespace cct::plugins::device {
+
+// Binomial-tree broadcast of device memory: each rank receives the whole
+// buffer from its parent and passes it on to its children, largest subtree
+// first, straight between device buffers (the transport stages each
+// message in overlapping chunks). ceil(log2 n) rounds; nothing to compute.
+class BcastBinomial {
+ public:
+  static constexpr sdk::Info info{.name = "device_binomial",
+                                  .doc = "device memory: binomial-tree broadcast",
+                                  .collective = CCT_BCAST,
+                                  .required_caps = CCT_CAP_P2P | CCT_CAP_DEVICE,
+                                  .limits = CCT_LIMIT_IN_PLACE | CCT_LIMIT_DEVICE_MEMORY};
+
+  BcastBinomial(const sdk::Comm& comm, std::span<const int64_t> params);
+  void run(const cct_coll_args& a);
+
+ private:
+  sdk::Comm comm_;
+  std::vector<cct_request> sends_;
+};
+
+}  // namespace cct::plugins::device

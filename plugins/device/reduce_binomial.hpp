@@ -1,0 +1,33 @@
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "cct/sdk/algorithm.hpp"
+#include "cct/sdk/device.hpp"
+
+namespace cct::plugins::device {
+
+// Binomial-tree reduce of device memory: each rank reduces its children's
+// partial results into its own on the device, smallest subtree first, and
+// sends the sum to its parent. ceil(log2 n) rounds; the host never touches
+// the data.
+class ReduceBinomial {
+ public:
+  static constexpr sdk::Info info{
+      .name = "device_binomial",
+      .doc = "device memory: binomial-tree reduce, reductions on the device",
+      .collective = CCT_REDUCE,
+      .required_caps = CCT_CAP_P2P | CCT_CAP_DEVICE,
+      .limits = CCT_LIMIT_IN_PLACE | CCT_LIMIT_COMMUTATIVE | CCT_LIMIT_DEVICE_MEMORY};
+
+  ReduceBinomial(const sdk::Comm& comm, std::span<const int64_t> params);
+  void run(const cct_coll_args& a);
+
+ private:
+  sdk::Comm comm_;
+  sdk::Device device_;
+  sdk::DeviceScratch acc_, tmp_;
+};
+
+}  // namespace cct::plugins::device

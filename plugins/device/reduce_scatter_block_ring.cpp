@@ -1,0 +1,24 @@
+#include "device/reduce_scatter_block_ring.hpp"
+
+#include "common/args.hpp"
+#include "device/ring_steps.hpp"
+
+namespace cct::plugins::device {
+
+ReduceScatterBlockRing::ReduceScatterBlockRing(const sdk::Comm& comm, std::span<const int64_t>)
+    : comm_(comm), device_(comm), acc_(device_), tmp_(device_) {}
+
+void ReduceScatterBlockRing::run(const cct_coll_args& a) {
+  if (a.count == 0) return;
+  const std::size_t bytes = a.count * elem_size(a);
+  const int n = comm_.size();
+  const Blocks blocks(a.count * n, n, elem_size(a));  // n blocks of count elements
+  std::byte* acc = acc_.get(n * bytes);
+  device_.copy(acc, input_of(a), n * bytes, CCT_COPY_DEVICE_TO_DEVICE);
+  device_.synchronize();
+  ring_reduce_scatter(comm_, device_, blocks, acc, tmp_.get(bytes), a, 0);
+  device_.copy(output_of(a), acc + blocks.offset(comm_.rank()), bytes, CCT_COPY_DEVICE_TO_DEVICE);
+  device_.synchronize();
+}
+
+}  // namespace cct::plugins::device
