@@ -7,8 +7,8 @@
 // place; each rank's result checked against the reference (reference.hpp)
 // and nothing past its count written. On the GPU the same checks run on
 // the cuda transport (skipped elsewhere, with the reason).
+#include <algorithm>
 #include <catch2/catch.hpp>
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -42,7 +42,7 @@ struct Placed {
   }
   void put(const Bytes& data) {
     Bytes all(bytes + 16, kUntouched);
-    std::memcpy(all.data(), data.data(), data.size());
+    std::copy(data.begin(), data.end(), all.begin());
     memory.write(all);
   }
   DeviceMemory memory;
