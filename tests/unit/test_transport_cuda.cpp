@@ -6,6 +6,7 @@
 // device, messages between device and host buffers in every pairing, and
 // its device table's copies and reductions, through the C ABI.
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -150,4 +151,27 @@ TEST_CASE(
 TEST_CASE("cuda transport: p2p between device and host buffers, device copies and reductions (GPU)",
           "[device][gpu]") {
   if (!cct::test::skip_without_gpu()) exchange_and_reduce(entry("cuda"));
+}
+
+TEST_CASE("device transport: ranks that disagree on CCT_CUDA_CHUNK, or a bad one, fail together",
+          "[device]") {
+  const cct::TransportEntry& device = cct::test::host_device_transport();
+  for (const char* chunk : {"2048", "abc"}) {
+    INFO("rank 1 has CCT_CUDA_CHUNK=" << chunk);
+    REQUIRE(on_ranks(2, [&](cct::Bootstrap& boot) {
+              ::setenv("CCT_CUDA_CHUNK", boot.rank() == 0 ? "1024" : chunk, 1);
+              auto shm = std::make_shared<cct::TransportInstance>(entry("shm"), boot);
+              const std::string want = std::string(chunk) == "abc"
+                                           ? "rank 1: CCT_CUDA_CHUNK=abc: not an integer >= 1"
+                                           : "CCT_CUDA_CHUNK differs between ranks: 1024 on "
+                                             "rank 0, 2048 on rank 1";
+              try {
+                cct::TransportInstance opened(device, boot, shm);
+                expect(false, "opened");
+              } catch (const cct::Error& e) {
+                expect(std::string(e.what()).find(want) != std::string::npos,
+                       std::string("reason: ") + e.what());
+              }
+            }) == "");
+  }
 }
