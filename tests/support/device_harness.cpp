@@ -1,5 +1,6 @@
 #include "support/device_harness.hpp"
 
+#include <cstring>
 #include <stdexcept>
 
 #include "cct/launcher.hpp"
@@ -25,37 +26,47 @@ const TransportEntry& host_device_transport() {
   return *found;
 }
 
-std::string on_ranks_with_device(
+namespace {
+
+// n ranks, each with shm and `device` over it; body gets the bootstrap and
+// both.
+std::string launch_with_device(
     int n, const TransportEntry& device,
-    const std::function<void(Communicator&, std::shared_ptr<TransportInstance>)>& body) {
-  static const Topology topo = Topology::discover();
+    const std::function<void(Bootstrap&, std::shared_ptr<TransportInstance> host,
+                             std::shared_ptr<TransportInstance> opened)>& body) {
   const TransportEntry* shm = registry().find_transport("shm");
   if (shm == nullptr) return "the shm transport is not registered";
   return launch_local({.ranks = n, .timeout_s = 300},
                       [&](Bootstrap& boot) {
                         auto host = std::make_shared<TransportInstance>(*shm, boot);
-                        auto opened = std::make_shared<TransportInstance>(device, boot, host);
-                        Communicator comm(boot, host, topo, -1);
-                        body(comm, opened);
+                        body(boot, host, std::make_shared<TransportInstance>(device, boot, host));
                         return 0;
                       })
       .error;
 }
 
+const Topology& this_machine() {
+  static const Topology topo = Topology::discover();
+  return topo;
+}
+
+}  // namespace
+
+std::string on_ranks_with_device(
+    int n, const TransportEntry& device,
+    const std::function<void(Communicator&, std::shared_ptr<TransportInstance>)>& body) {
+  return launch_with_device(n, device, [&](Bootstrap& boot, auto host, auto opened) {
+    Communicator comm(boot, host, this_machine(), -1);
+    body(comm, opened);
+  });
+}
+
 std::string on_device_ranks(int n, const TransportEntry& device,
                             const std::function<void(Communicator&)>& body) {
-  static const Topology topo = Topology::discover();
-  const TransportEntry* shm = registry().find_transport("shm");
-  if (shm == nullptr) return "the shm transport is not registered";
-  return launch_local({.ranks = n, .timeout_s = 300},
-                      [&](Bootstrap& boot) {
-                        auto host = std::make_shared<TransportInstance>(*shm, boot);
-                        auto opened = std::make_shared<TransportInstance>(device, boot, host);
-                        Communicator comm(boot, opened, topo, -1);
-                        body(comm);
-                        return 0;
-                      })
-      .error;
+  return launch_with_device(n, device, [&](Bootstrap& boot, auto, auto opened) {
+    Communicator comm(boot, opened, this_machine(), -1);
+    body(comm);
+  });
 }
 
 DeviceMemory::DeviceMemory(cct_transport_instance* device, std::size_t bytes)
@@ -83,6 +94,31 @@ std::vector<unsigned char> DeviceMemory::read() const {
   ok(device_->device->copy(device_, bytes.data(), ptr_, bytes_, CCT_COPY_DEVICE_TO_HOST, &err), err,
      "copy from the device");
   ok(device_->device->synchronize(device_, &err), err, "synchronize");
+  return bytes;
+}
+
+void write_bytes(device::Backend& backend, const device::Buffer& memory,
+                 const std::vector<unsigned char>& bytes) {
+  if (bytes.empty()) return;  // memcpy takes no null pointer, even for 0 bytes
+  if (backend.kind_of(memory.data()) == CCT_MEMORY_HOST) {
+    std::memcpy(memory.data(), bytes.data(), bytes.size());
+    return;
+  }
+  device::UniqueStream stream(backend);
+  backend.copy(memory.data(), bytes.data(), bytes.size(), CCT_COPY_HOST_TO_DEVICE, stream.get());
+  backend.synchronize(stream.get());
+}
+
+std::vector<unsigned char> read_bytes(device::Backend& backend, const device::Buffer& memory) {
+  std::vector<unsigned char> bytes(memory.bytes());
+  if (bytes.empty()) return bytes;
+  if (backend.kind_of(memory.data()) == CCT_MEMORY_HOST) {
+    std::memcpy(bytes.data(), memory.data(), bytes.size());
+    return bytes;
+  }
+  device::UniqueStream stream(backend);
+  backend.copy(bytes.data(), memory.data(), bytes.size(), CCT_COPY_DEVICE_TO_HOST, stream.get());
+  backend.synchronize(stream.get());
   return bytes;
 }
 

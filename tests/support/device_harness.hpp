@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cct/communicator.hpp"
+#include "cct/device/backend.hpp"
 
 namespace cct::test {
 
@@ -44,5 +45,11 @@ class DeviceMemory {
   std::size_t bytes_;
   void* ptr_ = nullptr;
 };
+
+// A backend's buffer of either kind (device or pinned host memory) as bytes,
+// copies complete on return.
+void write_bytes(device::Backend& backend, const device::Buffer& memory,
+                 const std::vector<unsigned char>& bytes);
+std::vector<unsigned char> read_bytes(device::Backend& backend, const device::Buffer& memory);
 
 }  // namespace cct::test

@@ -187,10 +187,7 @@ void check(const cct::TransportEntry& device, cct_collective coll, const char* n
   }
 }
 
-}  // namespace
-
-TEST_CASE("device algorithms on host memory posing as a device", "[device][algorithms]") {
-  const cct::TransportEntry& device = cct::test::host_device_transport();
+void check_all(const cct::TransportEntry& device) {
   check(device, CCT_ALLREDUCE, "device_ring");
   check(device, CCT_REDUCE_SCATTER_BLOCK, "device_ring");
   check(device, CCT_ALLGATHER, "device_ring");
@@ -199,13 +196,12 @@ TEST_CASE("device algorithms on host memory posing as a device", "[device][algor
   check(device, CCT_ALLTOALL, "device_pairwise");
 }
 
+}  // namespace
+
+TEST_CASE("device algorithms on host memory posing as a device", "[device][algorithms]") {
+  check_all(cct::test::host_device_transport());
+}
+
 TEST_CASE("device algorithms on the GPU (GPU)", "[device][algorithms][gpu]") {
-  if (cct::test::skip_without_gpu()) return;
-  const cct::TransportEntry& device = *cct::test::registry().find_transport("cuda");
-  check(device, CCT_ALLREDUCE, "device_ring");
-  check(device, CCT_REDUCE_SCATTER_BLOCK, "device_ring");
-  check(device, CCT_ALLGATHER, "device_ring");
-  check(device, CCT_BCAST, "device_binomial");
-  check(device, CCT_REDUCE, "device_binomial");
-  check(device, CCT_ALLTOALL, "device_pairwise");
+  if (!cct::test::skip_without_gpu()) check_all(*cct::test::registry().find_transport("cuda"));
 }

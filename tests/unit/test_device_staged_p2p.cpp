@@ -7,7 +7,6 @@
 // and leaves them able to finish, and the host transport's refusals passed
 // on with their reasons.
 #include <catch2/catch.hpp>
-#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "cct/device/host_backend.hpp"
 #include "cct/device/staged_p2p.hpp"
 #include "cct/sdk/comm.hpp"
+#include "support/device_harness.hpp"
 #include "support/harness.hpp"
 
 namespace {
@@ -38,30 +38,6 @@ std::size_t bytes_of(int message) {
 }
 Buffer::Kind kind_of(int message, int rank) {
   return (message + rank) % 3 == 0 ? Buffer::Kind::pinned : Buffer::Kind::device;
-}
-
-std::vector<unsigned char> read(HostBackend& device, const Buffer& memory) {
-  std::vector<unsigned char> bytes(memory.bytes());
-  if (bytes.empty()) return bytes;  // memcpy takes no null pointer, even for 0 bytes
-  if (device.kind_of(memory.data()) == CCT_MEMORY_HOST) {
-    std::memcpy(bytes.data(), memory.data(), bytes.size());
-  } else {
-    cct::device::UniqueStream stream(device);
-    device.copy(bytes.data(), memory.data(), bytes.size(), CCT_COPY_DEVICE_TO_HOST, stream.get());
-    device.synchronize(stream.get());
-  }
-  return bytes;
-}
-
-void write(HostBackend& device, const Buffer& memory, const std::vector<unsigned char>& bytes) {
-  if (bytes.empty()) return;  // memcpy takes no null pointer, even for 0 bytes
-  if (device.kind_of(memory.data()) == CCT_MEMORY_HOST) {
-    std::memcpy(memory.data(), bytes.data(), bytes.size());
-    return;
-  }
-  cct::device::UniqueStream stream(device);
-  device.copy(memory.data(), bytes.data(), bytes.size(), CCT_COPY_HOST_TO_DEVICE, stream.get());
-  device.synchronize(stream.get());
 }
 
 void ok(cct_status status, const StagedP2p& p2p, const char* what) {
@@ -88,14 +64,15 @@ TEST_CASE("staged p2p: many messages to every peer in flight at once", "[device]
                 for (int m = 0; m < kMessages; ++m) {
                   const std::size_t bytes = bytes_of(m);
                   ins.push_back(std::make_unique<Buffer>(device, kind_of(m, me), bytes));
-                  write(device, *ins.back(), std::vector<unsigned char>(bytes, 0xEE));
+                  cct::test::write_bytes(device, *ins.back(),
+                                         std::vector<unsigned char>(bytes, 0xEE));
                   reqs.emplace_back();
                   ok(p2p.irecv(ins.back()->data(), bytes, peer, 7, &reqs.back()), p2p, "irecv");
                   received.emplace_back(peer, m);
                   std::vector<unsigned char> message(bytes);
                   for (std::size_t i = 0; i < bytes; ++i) message[i] = byte_of(me, peer, m, i);
                   outs.push_back(std::make_unique<Buffer>(device, kind_of(m, me + 1), bytes));
-                  write(device, *outs.back(), message);
+                  cct::test::write_bytes(device, *outs.back(), message);
                   reqs.emplace_back();
                   ok(p2p.isend(outs.back()->data(), bytes, peer, 7, &reqs.back()), p2p, "isend");
                 }
@@ -108,7 +85,7 @@ TEST_CASE("staged p2p: many messages to every peer in flight at once", "[device]
               }
               for (std::size_t r = 0; r < ins.size(); ++r) {
                 const auto [from, m] = received[r];
-                const std::vector<unsigned char> got = read(device, *ins[r]);
+                const std::vector<unsigned char> got = cct::test::read_bytes(device, *ins[r]);
                 for (std::size_t i = 0; i < got.size(); ++i)
                   expect(got[i] == byte_of(from, me, m, i),
                          "message " + std::to_string(m) + " from rank " + std::to_string(from) +
@@ -130,8 +107,8 @@ TEST_CASE("staged p2p: a wait that times out names each message and can go on", 
             if (comm.rank() == 0) {
               // Sends only once the receiver gave up waiting.
               control.recv(&go, 1, 1, 9);
-              write(device, first, std::vector<unsigned char>(300, 1));
-              write(device, second, std::vector<unsigned char>(10, 2));
+              cct::test::write_bytes(device, first, std::vector<unsigned char>(300, 1));
+              cct::test::write_bytes(device, second, std::vector<unsigned char>(10, 2));
               ok(p2p.isend(first.data(), 300, 1, 3, &reqs[0]), p2p, "isend");
               ok(p2p.isend(second.data(), 10, 1, 3, &reqs[1]), p2p, "isend");
               ok(p2p.waitall(reqs, 2), p2p, "waitall");
@@ -148,8 +125,10 @@ TEST_CASE("staged p2p: a wait that times out names each message and can go on", 
                    "reason: " + why);
             control.send(&go, 1, 0, 9);
             ok(p2p.waitall(reqs, 2), p2p, "waitall after the timeout");
-            expect(read(device, first) == std::vector<unsigned char>(300, 1), "first message");
-            expect(read(device, second) == std::vector<unsigned char>(10, 2), "second message");
+            expect(cct::test::read_bytes(device, first) == std::vector<unsigned char>(300, 1),
+                   "first message");
+            expect(cct::test::read_bytes(device, second) == std::vector<unsigned char>(10, 2),
+                   "second message");
           }) == "");
 }
 

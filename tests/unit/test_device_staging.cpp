@@ -8,7 +8,6 @@
 // so a chunk sent before its copy was done, or a slot reused before its
 // copy left it, shows as wrong bytes.
 #include <catch2/catch.hpp>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "cct/device/host_backend.hpp"
 #include "cct/device/staged_pipe.hpp"
 #include "cct/sdk/comm.hpp"
+#include "support/device_harness.hpp"
 #include "support/gpu.hpp"
 #include "support/harness.hpp"
 
@@ -35,41 +35,18 @@ unsigned char byte_of(int from, std::size_t i, std::size_t bytes) {
   return static_cast<unsigned char>(from * 131 + i * 7 + bytes);
 }
 
-// Writes `bytes` into memory of either kind.
-void write(Backend& device, const Buffer& memory, const std::vector<unsigned char>& bytes) {
-  if (device.kind_of(memory.data()) == CCT_MEMORY_HOST) {
-    std::memcpy(memory.data(), bytes.data(), bytes.size());
-    return;
-  }
-  cct::device::UniqueStream stream(device);
-  device.copy(memory.data(), bytes.data(), bytes.size(), CCT_COPY_HOST_TO_DEVICE, stream.get());
-  device.synchronize(stream.get());
-}
-
-std::vector<unsigned char> read(Backend& device, const Buffer& memory) {
-  std::vector<unsigned char> bytes(memory.bytes());
-  if (device.kind_of(memory.data()) == CCT_MEMORY_HOST) {
-    std::memcpy(bytes.data(), memory.data(), bytes.size());
-    return bytes;
-  }
-  cct::device::UniqueStream stream(device);
-  device.copy(bytes.data(), memory.data(), bytes.size(), CCT_COPY_DEVICE_TO_HOST, stream.get());
-  device.synchronize(stream.get());
-  return bytes;
-}
-
 // Memory holding rank `from`'s message of `bytes` bytes.
 void put_message(Backend& device, const Buffer& memory, int from, std::size_t bytes) {
   std::vector<unsigned char> message(memory.bytes(), 0);
   for (std::size_t i = 0; i < bytes; ++i) message[i] = byte_of(from, i, bytes);
-  write(device, memory, message);
+  cct::test::write_bytes(device, memory, message);
 }
 
 // Throws unless the memory holds rank `from`'s message, followed by the
 // fill byte 0xEE to its end.
 void check_message(Backend& device, const Buffer& memory, int from, std::size_t bytes,
                    const std::string& what) {
-  const std::vector<unsigned char> got = read(device, memory);
+  const std::vector<unsigned char> got = cct::test::read_bytes(device, memory);
   for (std::size_t i = 0; i < got.size(); ++i) {
     const unsigned char want = i < bytes ? byte_of(from, i, bytes) : 0xEE;
     expect(got[i] == want, what + ": byte " + std::to_string(i) + " is " + std::to_string(got[i]) +
@@ -78,7 +55,7 @@ void check_message(Backend& device, const Buffer& memory, int from, std::size_t 
 }
 
 void fill(Backend& device, const Buffer& memory, unsigned char value) {
-  write(device, memory, std::vector<unsigned char>(memory.bytes(), value));
+  cct::test::write_bytes(device, memory, std::vector<unsigned char>(memory.bytes(), value));
 }
 
 Buffer::Kind buffer_kind(cct_memory_kind kind) {
