@@ -39,8 +39,7 @@ void StagedP2p::bind(cct_request* req, Op* op) {
 
 StagedP2p::StagedP2p(Backend& backend, cct_transport_instance* host, StagingShape shape,
                      double timeout_s)
-    : backend_(backend),
-      setup_{backend, host, shape},
+    : setup_{backend, host, shape},
       timeout_s_(timeout_s),
       sends_(host->size),
       recvs_(host->size) {}
@@ -74,7 +73,7 @@ cct_status StagedP2p::post(bool send, void* buf, std::size_t bytes, int peer, ui
   try {
     Op* op = take_op(send);
     op->buf = buf;
-    op->kind = bytes > 0 ? backend_.kind_of(buf) : CCT_MEMORY_HOST;
+    op->kind = bytes > 0 ? setup_.backend.kind_of(buf) : CCT_MEMORY_HOST;
     op->bytes = bytes;
     op->peer = peer;
     op->tag = tag;

@@ -63,7 +63,6 @@ class StagedP2p {
   std::string pending() const;
   cct_status fail(cct_status status, const std::string& why);
 
-  Backend& backend_;
   PipeSetup setup_;
   double timeout_s_;
   std::vector<Queue> sends_, recvs_;  // per peer
