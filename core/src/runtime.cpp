@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstring>
@@ -23,6 +24,14 @@ namespace {
 // pipe do not interleave.
 void log_line(const std::string& line) {
   if (::write(STDERR_FILENO, line.data(), line.size()) < 0) return;  // nowhere left to say it
+}
+
+// Whether the device rules may run a candidate on device memory: it takes
+// device memory, and its in-place forms (the runtime's conversion of an
+// in-place call to an algorithm without them copies on the host).
+bool takes_device(const Selection& s) {
+  constexpr uint32_t kTakes = CCT_LIMIT_DEVICE_MEMORY | CCT_LIMIT_IN_PLACE;
+  return (s.algorithm->desc->limits & kTakes) == kTakes;
 }
 
 bool passes_device_memory(const cct_coll_args& args) {
@@ -74,7 +83,7 @@ Runtime::Runtime(const Registry& registry, std::shared_ptr<const Communicator> c
       throw Error(std::string("the built-in default ") + c.name + "/" + c.default_algorithm +
                       " is not registered: is its plugin on CCT_PLUGIN_PATH?",
                   CCT_ERR_UNSUPPORTED);
-    defaults_[c.id] = &add_choice(entry, entry->default_params());
+    defaults_[c.id] = &add_choice(entry, entry->default_params(), *comm_);
     library_always_[c.id] =
         (comm_->capabilities() & CCT_CAP_LIBRARY) && selector_.library_everywhere(c.id);
   }
@@ -84,9 +93,15 @@ Runtime::Runtime(const Registry& registry, std::shared_ptr<const Communicator> c
 // order because every rank made the same choices.
 Runtime::~Runtime() = default;
 
-void Runtime::use_device(std::shared_ptr<TransportInstance> device) {
-  device_ = std::move(device);
+void Runtime::use_device(std::shared_ptr<const Communicator> on_device, Selector rules) {
+  device_ = std::make_unique<DeviceRoute>(
+      DeviceRoute{std::move(on_device), std::move(rules), {}});
+  device_->by_selection.assign(device_->rules.selections(), nullptr);
   if (!staging_) staging_ = std::make_unique<HostStaging>();
+  // A collective whose calls agree on memory kinds is never handed to the
+  // library before its call is looked at: its device rules may take it.
+  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
+    if (agrees_on_memory(static_cast<cct_collective>(c))) library_always_[c] = false;
 }
 
 // Device memory goes only to an algorithm that declares it takes it; the
@@ -105,10 +120,12 @@ bool Runtime::staged_on_host(const cct_coll_args& args, const Choice& choice) co
   return true;
 }
 
-Choice& Runtime::add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t> params) {
+Choice& Runtime::add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t> params,
+                            const Communicator& comm) {
   auto choice = std::make_unique<Choice>();
   choice->algorithm = algorithm;
   choice->params = std::move(params);
+  choice->comm = &comm;
   choices_.push_back(std::move(choice));
   return *choices_.back();
 }
@@ -120,9 +137,9 @@ Choice& Runtime::default_choice(cct_collective c) {
 // Only what is equal on every rank decides, so that all ranks agree.
 bool Runtime::ask_usable(const Choice& choice, const cct_coll_args& args) const {
   const cct_algorithm_desc& d = *choice.algorithm->desc;
-  const cct_comm* comm = comm_->raw();
+  const cct_comm* comm = choice.comm->raw();
   const int n = comm->size;
-  if ((comm_->capabilities() & d.required_caps) != d.required_caps) return false;
+  if ((choice.comm->capabilities() & d.required_caps) != d.required_caps) return false;
   if (n < d.min_ranks || (d.max_ranks > 0 && n > d.max_ranks)) return false;
   if ((d.limits & CCT_LIMIT_POW2_ONLY) && !std::has_single_bit(static_cast<unsigned>(n)))
     return false;
@@ -141,21 +158,31 @@ bool Runtime::usable(Choice& choice, const cct_coll_args& args) const {
   return v.usable;
 }
 
-// Rules that name the same algorithm and parameters share one choice, so
-// one plan serves them all.
-Choice& Runtime::choice_of(const Selection& s) {
-  Choice*& cached = by_selection_[s.index];
+// Rules that name the same algorithm and parameters on the same
+// communicator share one choice, so one plan serves them all. `cache`:
+// their selector's, by Selection::index.
+Choice& Runtime::choice_of(const Selection& s, std::vector<Choice*>& cache,
+                           const Communicator& comm) {
+  Choice*& cached = cache[s.index];
   if (cached != nullptr) return *cached;
   for (auto& c : choices_)
-    if (c->algorithm == s.algorithm && c->params == s.params) return *(cached = c.get());
-  return *(cached = &add_choice(s.algorithm, s.params));
+    if (c->algorithm == s.algorithm && c->params == s.params && c->comm == &comm)
+      return *(cached = c.get());
+  return *(cached = &add_choice(s.algorithm, s.params, comm));
+}
+
+// The size key as this rank sees it: where no rank knows the size alone,
+// its own share taken as every rank's (exact for equal blocks).
+std::size_t Runtime::local_key(const cct_coll_args& args, const CollectiveInfo& row) const {
+  if (row.key_parts == nullptr) return message_bytes(args, size());
+  return row.message_bytes(args, size()) * size() / row.key_parts(size());
 }
 
 Choice& Runtime::select(const cct_coll_args& args, bool agree) {
   const CollectiveInfo& row = collective_info(args.collective);
-  if (row.key_parts != nullptr && !agree)
-    return select_afresh(args, row.message_bytes(args, size()) * size() / row.key_parts(size()));
-  if (row.key_parts != nullptr) return select_afresh(args, agreed_key(args, row));
+  if (agrees_on_memory(args.collective)) return select_by_memory(args, row, agree);
+  if (row.key_parts != nullptr && !agree) return select_afresh(args, local_key(args, row));
+  if (row.key_parts != nullptr) return select_afresh(args, agreement(args, row).key);
   if (row.vector()) return select_afresh(args, message_bytes(args, size()));
   Selected& last = selected_[args.collective];
   const bool same = last.count == args.count && last.dtype == args.dtype && last.op == args.op &&
@@ -166,32 +193,72 @@ Choice& Runtime::select(const cct_coll_args& args, bool agree) {
   return *last.choice;
 }
 
-// No rank knows the size of such a call alone. Where every size chooses
-// alike the size does not matter and nothing is spent; otherwise the ranks
-// sum their shares (one small allreduce, with the default's algorithm). A
-// decision of keeps_library() hands its sum to the run() that follows, so
-// a call agrees once.
-std::size_t Runtime::agreed_key(const cct_coll_args& args, const CollectiveInfo& row) {
-  if (!selector_.size_matters(args.collective)) return 0;
-  if (agreed_.collective == args.collective) {
-    agreed_.collective = CCT_COLLECTIVE_COUNT;
-    return agreed_.bytes;
+// A call of a collective the device rules take: where every rank passes
+// device memory only, the first of the device rules' candidates for its
+// size that takes device memory and can run it; else, or where there is
+// none, the runtime's own rules choose.
+Choice& Runtime::select_by_memory(const cct_coll_args& args, const CollectiveInfo& row,
+                                  bool agree) {
+  const Agreement agreed = agree ? agreement(args, row) : Agreement{local_key(args, row),
+                                                                    device_only(args)};
+  if (agreed.all_device)
+    if (Choice* on_device = device_choice(args, agreed.key)) return *on_device;
+  return select_afresh(args, agreed.key);
+}
+
+// Whether every buffer this rank's call reads or writes is in device
+// memory. A rank that touches none counts as such: it never keeps the
+// others from their device algorithm.
+bool Runtime::device_only(const cct_coll_args& args) const {
+  const Extent extent = collective_info(args.collective).extent(args, rank(), size());
+  const auto on_device = [](std::size_t elements, const void* buf, cct_memory_kind kind) {
+    return elements == 0 || buf == CCT_IN_PLACE || kind == CCT_MEMORY_DEVICE;
+  };
+  return on_device(extent.send, args.sendbuf, args.sendmem) &&
+         on_device(extent.recv, args.recvbuf, args.recvmem);
+}
+
+// What the ranks agree on before they choose, with one small allreduce
+// (the default allreduce's algorithm) where, and only where, a choice
+// needs it: the size key of a call no rank knows alone (the sum of their
+// shares), where the rules choose by size; and whether every rank passes
+// device memory only, where the device rules may take the call. A decision
+// of keeps_library() hands its agreement to the run() that follows, so
+// that a call agrees once.
+Runtime::Agreement Runtime::agreement(const cct_coll_args& args, const CollectiveInfo& row) {
+  const cct_collective c = args.collective;
+  const bool kinds_matter = agrees_on_memory(c);
+  const bool key_unknown =
+      row.key_parts != nullptr && (kinds_matter || selector_.size_matters(c));
+  const Agreement known{row.key_parts != nullptr ? 0 : message_bytes(args, size()), false};
+  const bool ask_kinds =
+      kinds_matter && (key_unknown || std::ranges::any_of(device_->rules.candidates(c, known.key),
+                                                          takes_device));
+  agreed_now_ = false;
+  if (!key_unknown && !ask_kinds) return known;
+  if (handed_.collective == c) {
+    handed_.collective = CCT_COLLECTIVE_COUNT;
+    return handed_.agreement;
   }
   const Choice& sum = *defaults_[CCT_ALLREDUCE];
   if (!agree_) agree_ = std::make_unique<Plan>(*sum.algorithm, *comm_, sum.params);
-  uint64_t share = row.message_bytes(args, size()), total = 0;
-  agree_->run(make_call(CCT_ALLREDUCE, &share, &total, 1, CCT_UINT64, CCT_SUM, 0, next_tag_++));
-  last_agreed_ = total / row.key_parts(size());
-  return last_agreed_;
+  uint64_t mine[2] = {key_unknown ? row.message_bytes(args, size()) : 0,
+                      ask_kinds && !device_only(args) ? 1u : 0u};
+  uint64_t all[2] = {0, 0};
+  agree_->run(make_call(CCT_ALLREDUCE, mine, all, 2, CCT_UINT64, CCT_SUM, 0, next_tag_++));
+  last_agreement_ = {key_unknown ? all[0] / row.key_parts(size()) : known.key,
+                     ask_kinds && all[1] == 0};
+  agreed_now_ = true;
+  return last_agreement_;
 }
 
 bool Runtime::keeps_library(const cct_coll_args& args) {
   const CollectiveInfo& row = collective_info(args.collective);
   expect_valid(args, size(), arrays_passed(row, args, rank()) & (kRecvCounts | kSendCounts));
+  agreed_now_ = false;
   const Choice& choice = select(args);
   const bool kept = (choice.algorithm->desc->required_caps & CCT_CAP_LIBRARY) != 0;
-  if (!kept && row.key_parts != nullptr && selector_.size_matters(args.collective))
-    agreed_ = {args.collective, last_agreed_};
+  if (!kept && agreed_now_) handed_ = {args.collective, last_agreement_};
   return kept;
 }
 
@@ -200,29 +267,56 @@ bool Runtime::keeps_library(const cct_coll_args& args) {
 // default.
 Choice& Runtime::select_afresh(const cct_coll_args& args, std::size_t bytes) {
   const std::span<const Selection> rule = selector_.candidates(args.collective, bytes);
+  if (Choice* choice = first_usable(rule, args, bytes, by_selection_, *comm_, false))
+    return *choice;
+  return noted(default_choice(args.collective), args, "built-in default");
+}
+
+// The same from the device rules, of their candidates that take device
+// memory (takes_device()); null where none can run the call.
+Choice* Runtime::device_choice(const cct_coll_args& args, std::size_t bytes) {
+  const std::span<const Selection> rule = device_->rules.candidates(args.collective, bytes);
+  return first_usable(rule, args, bytes, device_->by_selection, *device_->comm, true);
+}
+
+// on_device: only the candidates that take device memory are tried.
+Choice* Runtime::first_usable(std::span<const Selection> rule, const cct_coll_args& args,
+                              std::size_t bytes, std::vector<Choice*>& cache,
+                              const Communicator& comm, bool on_device) {
   for (std::size_t i = 0; i < rule.size(); ++i) {
     const Selection& s = rule[i];
-    Choice& choice = choice_of(s);
+    if (on_device && !takes_device(s)) continue;
+    Choice& choice = choice_of(s, cache, comm);
     if (usable(choice, args)) {
-      const char* origin = s.forced ? "CCT_FORCE" : s.fallback ? "profile, a fallback" : "profile";
-      return noted(choice, args, origin);
+      const char* origin = s.forced     ? (on_device ? "CCT_FORCE, on device memory" : "CCT_FORCE")
+                           : on_device  ? "profile, on device memory"
+                           : s.fallback ? "profile, a fallback"
+                                        : "profile";
+      return &noted(choice, args, origin);
     }
-    // info: once per candidate, on rank 0 (its first refusal); debug: each.
-    const bool say = options_.log == Log::kDebug ||
-                     (options_.log == Log::kInfo && !choice.refusal_logged && comm_->rank() == 0);
-    if (say) {
-      choice.refusal_logged = true;
-      std::ostringstream line;
-      line << "cct: " << collective_name(args.collective) << " " << bytes
-           << " B: " << (s.fallback ? "fallback " : "rule ") << choice.algorithm->desc->name
-           << " cannot run here (" << why_unusable(*choice.algorithm, *comm_, args, choice.params)
-           << "), "
-           << (i + 1 < rule.size() ? "trying the rule's next candidate" : "using the default")
-           << "\n";
-      log_line(line.str());
-    }
+    say_refused(choice, args, bytes, s, i + 1 == rule.size());
   }
-  return noted(default_choice(args.collective), args, "built-in default");
+  return nullptr;
+}
+
+// info: once per candidate, on rank 0 (its first refusal); debug: each.
+void Runtime::say_refused(Choice& choice, const cct_coll_args& args, std::size_t bytes,
+                          const Selection& s, bool last) {
+  const bool say = options_.log == Log::kDebug ||
+                   (options_.log == Log::kInfo && !choice.refusal_logged && comm_->rank() == 0);
+  if (!say) return;
+  choice.refusal_logged = true;
+  const bool on_device = choice.comm != comm_.get();
+  std::ostringstream line;
+  line << "cct: " << collective_name(args.collective) << " " << bytes
+       << " B: " << (on_device ? "device rule " : s.fallback ? "fallback " : "rule ")
+       << choice.algorithm->desc->name << " cannot run here ("
+       << why_unusable(*choice.algorithm, *choice.comm, args, choice.params) << "), "
+       << (!last        ? "trying the rule's next candidate"
+           : on_device  ? "using the host rules"
+                        : "using the default")
+       << "\n";
+  log_line(line.str());
 }
 
 Choice& Runtime::noted(Choice& choice, const cct_coll_args& args, const char* origin) {
@@ -270,13 +364,13 @@ void Runtime::run(cct_coll_args args) {
   try {
     Choice& choice = select(args);
     const bool staged = staged_on_host(args, choice);
-    if (staged) args = staging_->stage(args, rank(), size(), device_->raw());
+    if (staged) args = staging_->stage(args, rank(), size(), device_transport());
     args = out_of_place(args, choice);
     args.tag = next_tag_++;
     if (!choice.plan)
-      choice.plan = std::make_unique<Plan>(*choice.algorithm, *comm_, choice.params);
+      choice.plan = std::make_unique<Plan>(*choice.algorithm, *choice.comm, choice.params);
     run_choice(choice, args);
-    if (staged) staging_->unstage(device_->raw());
+    if (staged) staging_->unstage(device_transport());
   } catch (const Error& e) {
     if (e.status() != CCT_ERR_TIMEOUT) throw;
     timed_out_ = timed_out(args, e.what());

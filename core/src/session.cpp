@@ -195,19 +195,25 @@ Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::st
                                                         .label = boot_->label(),
                                                         .timeout_s = basis_->timeout_s},
                                        make_selector(*basis_, transport, *comm_));
-  open_device(instance);
+  open_device(instance, pu);
 }
 
 // A device transport (one that grants CCT_CAP_DEVICE: cuda) over the
 // session's, where one is loaded and opens on every rank: calls on device
-// buffers then run (Runtime::use_device). Where none opens they fail, each
-// saying why; CCT_LOG=info says once which it is (rank 0).
-void Session::open_device(const std::shared_ptr<TransportInstance>& host) {
+// buffers then run, by the profile's rules for that transport where all
+// ranks pass device memory (Runtime::use_device). Where none opens they
+// fail, each saying why; CCT_LOG=info says once which it is (rank 0). Its
+// communicator opens no transports per level (the algorithms on device
+// memory move their data by its p2p), and its rules are those of the
+// session's shape.
+void Session::open_device(const std::shared_ptr<TransportInstance>& host, int pu) {
   const bool log = basis_->log != Runtime::Log::kOff && boot_->rank() == 0;
   for (const TransportEntry& t : basis_->registry.transports()) {
     if (!(t.desc->capabilities & CCT_CAP_DEVICE)) continue;
     try {
-      runtime_->use_device(std::make_shared<TransportInstance>(t, *boot_, host));
+      auto on_device = std::make_shared<Communicator>(
+          *boot_, std::make_shared<TransportInstance>(t, *boot_, host), basis_->topology, pu);
+      runtime_->use_device(on_device, make_selector(*basis_, t.desc->name, *comm_));
     } catch (const Error& e) {
       if (log)
         basis_->warn_once(std::string("device buffers: the ") + t.desc->name +

@@ -54,10 +54,10 @@ const Topology& this_machine() {
 
 std::string on_ranks_with_device(
     int n, const TransportEntry& device,
-    const std::function<void(Communicator&, std::shared_ptr<TransportInstance>)>& body) {
+    const std::function<void(Communicator&, std::shared_ptr<const Communicator>)>& body) {
   return launch_with_device(n, device, [&](Bootstrap& boot, auto host, auto opened) {
     Communicator comm(boot, host, this_machine(), -1);
-    body(comm, opened);
+    body(comm, std::make_shared<Communicator>(boot, opened, this_machine(), -1));
   });
 }
 

@@ -18,10 +18,11 @@ namespace cct::test {
 const TransportEntry& host_device_transport();
 
 // As on_ranks, with `device` opened over the communicator's transport
-// (cct_bootstrap.host) on every rank and handed to body beside it.
+// (cct_bootstrap.host) on every rank, and a communicator over it handed to
+// body beside the first (Runtime::use_device).
 std::string on_ranks_with_device(
     int n, const TransportEntry& device,
-    const std::function<void(Communicator&, std::shared_ptr<TransportInstance>)>& body);
+    const std::function<void(Communicator&, std::shared_ptr<const Communicator>)>& body);
 
 // As on_ranks, on a communicator whose transport is `device` (opened over
 // shm): where the algorithms on device memory bind.

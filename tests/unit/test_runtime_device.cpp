@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cct/profile.hpp"
 #include "cct/runtime.hpp"
 #include "support/algorithms.hpp"
 #include "support/device_harness.hpp"
@@ -65,6 +66,14 @@ Ints values_of(int rank, std::size_t count, std::size_t first = 0) {
   return v;
 }
 
+// The calls each algorithm ran, by name, from the runtime's stats.
+uint64_t calls_of(const cct::Runtime& rt, const std::string& algorithm) {
+  uint64_t calls = 0;
+  for (const cct::StatsRow& row : rt.stats_rows())
+    if (row.algorithm == algorithm) calls += row.calls;
+  return calls;
+}
+
 // Element i summed over n ranks.
 int32_t sum(int n, std::size_t i) {
   return static_cast<int32_t>(1000 * n * (n - 1) / 2 + n * static_cast<int64_t>(i));
@@ -84,11 +93,11 @@ TEST_CASE("runtime: device buffers run the chosen host algorithm on host copies"
   constexpr std::size_t kCount = 1000;
   REQUIRE(cct::test::on_ranks_with_device(
               3, cct::test::host_device_transport(),
-              [&](cct::Communicator& comm, std::shared_ptr<cct::TransportInstance> device) {
+              [&](cct::Communicator& comm, std::shared_ptr<const cct::Communicator> on_device) {
                 cct::Runtime rt(cct::test::registry(),
                                 std::shared_ptr<cct::Communicator>(&comm, [](auto*) {}), {});
-                rt.use_device(device);
-                cct_transport_instance* dev = device->raw();
+                rt.use_device(on_device);
+                cct_transport_instance* dev = rt.device_transport();
                 const int me = comm.rank(), n = comm.size();
                 Ints want(kCount);
                 for (std::size_t i = 0; i < kCount; ++i) want[i] = sum(n, i);
@@ -146,5 +155,75 @@ TEST_CASE("runtime: device buffers run the chosen host algorithm on host copies"
                       expected[displs[r] + i] = value(r, i);
                   expect(all.read() == expected, "gatherv with gaps");
                 }
+              }) == "");
+}
+
+// The device rules (Runtime::use_device): where they take a call and every
+// rank passes device memory, the algorithm on device memory runs; where one
+// rank passes host memory (a different one each time), the runtime's own
+// choice runs, staged. Every rank agrees alike, also where a decision
+// (keeps_library) comes first and hands its agreement to the run. A size
+// the device rules leave out agrees on nothing and runs as before.
+TEST_CASE("runtime: the device rules run an algorithm on device memory where every rank passes it",
+          "[device]") {
+  constexpr std::size_t kCount = 1000;
+  REQUIRE(cct::test::on_ranks_with_device(
+              3, cct::test::host_device_transport(),
+              [&](cct::Communicator& comm, std::shared_ptr<const cct::Communicator> on_device) {
+                const cct::Registry& registry = cct::test::registry();
+                cct::Runtime rt(registry, std::shared_ptr<cct::Communicator>(&comm, [](auto*) {}),
+                                {.stats = true});
+                rt.use_device(on_device,
+                              cct::Selector(cct::Profile{},
+                                            cct::parse_force("allreduce:0-max:device_ring;"
+                                                             "bcast:0-4k:device_binomial",
+                                                             &registry),
+                                            registry, "host_device", comm.size()));
+                expect(rt.agrees_on_memory(CCT_ALLREDUCE) && rt.agrees_on_memory(CCT_BCAST) &&
+                           !rt.agrees_on_memory(CCT_BARRIER),
+                       "agrees_on_memory");
+                cct_transport_instance* dev = rt.device_transport();
+                const int me = comm.rank(), n = comm.size();
+                Ints want(kCount);
+                for (std::size_t i = 0; i < kCount; ++i) want[i] = sum(n, i);
+
+                // Every rank on the device: device_ring, also after a decision.
+                Buffer send(dev, true, kCount), recv(dev, true, kCount);
+                send.write(values_of(me, kCount));
+                rt.run(call(CCT_ALLREDUCE, &send, recv, kCount));
+                expect(recv.read() == want, "allreduce on the device");
+                expect(!rt.keeps_library(call(CCT_ALLREDUCE, &send, recv, kCount)), "decision");
+                rt.run(call(CCT_ALLREDUCE, &send, recv, kCount));
+                expect(calls_of(rt, "device_ring") == 2, "device_ring ran twice");
+
+                // One rank's result in host memory, another rank each time:
+                // the built-in default, staged on the device ranks.
+                for (int host_rank = 0; host_rank < n; ++host_rank) {
+                  Buffer mixed(dev, me != host_rank, kCount);
+                  expect(!rt.keeps_library(call(CCT_ALLREDUCE, &send, mixed, kCount)),
+                         "decision, mixed");
+                  rt.run(call(CCT_ALLREDUCE, &send, mixed, kCount));
+                  expect(mixed.read() == want, "allreduce with rank " + std::to_string(host_rank) +
+                                                   " on the host");
+                }
+                expect(calls_of(rt, "device_ring") == 2, "device_ring not chosen for mixed kinds");
+
+                // In place on the device everywhere: device_ring again.
+                Buffer inout(dev, true, kCount);
+                inout.write(values_of(me, kCount));
+                rt.run(call(CCT_ALLREDUCE, nullptr, inout, kCount));
+                expect(inout.read() == want, "allreduce in place on the device");
+                expect(calls_of(rt, "device_ring") == 3, "device_ring in place");
+
+                // bcast: 4 KiB and up is outside the device rule, below it
+                // on the device, both from rank 2.
+                for (const std::size_t count : {std::size_t{16}, std::size_t{2048}}) {
+                  Buffer shared(dev, true, count);
+                  shared.write(me == 2 ? values_of(9, count) : Ints(count, -1));
+                  rt.run(call(CCT_BCAST, nullptr, shared, count, 2));
+                  expect(shared.read() == values_of(9, count),
+                         "bcast of " + std::to_string(count));
+                }
+                expect(calls_of(rt, "device_binomial") == 1, "device_binomial below 4 KiB only");
               }) == "");
 }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ class HostStaging;
 struct Choice {
   const AlgorithmEntry* algorithm = nullptr;
   std::vector<int64_t> params;
+  // Where its plan runs: the runtime's communicator, or the one over its
+  // device transport (Runtime::use_device).
+  const Communicator* comm = nullptr;
   std::unique_ptr<Plan> plan;
   uint64_t calls = 0;
   uint64_t bytes = 0;
@@ -95,11 +99,29 @@ class Runtime {
   void allgather(const void* send, void* recv, std::size_t count, cct_datatype dtype);
   void alltoall(const void* send, void* recv, std::size_t count, cct_datatype dtype);
 
-  // A transport over the same ranks that reaches device memory (it grants
-  // CCT_CAP_DEVICE: cuda): a call passing device memory to an algorithm
-  // that takes host memory only then runs on host copies of its buffers,
-  // made through it (host_staging.hpp), instead of failing. Local.
-  void use_device(std::shared_ptr<TransportInstance> device);
+  // Calls on device memory (Session::open_device). `on_device`: the same
+  // ranks over a device transport (one granting CCT_CAP_DEVICE: cuda);
+  // `rules`: the profile's and CCT_FORCE's for that transport. A call
+  // passing device memory to an algorithm that takes host memory only then
+  // runs that algorithm on host copies of its buffers, made through the
+  // device transport (host_staging.hpp), instead of failing. Where the
+  // rules have an algorithm on device memory for a call, the ranks first
+  // agree whether every one of them passes device memory only (memory
+  // kinds are each rank's own: one small allreduce per call); where all
+  // do, that algorithm runs on `on_device`, else the runtime's own rules
+  // choose, as without it. Local.
+  void use_device(std::shared_ptr<const Communicator> on_device, Selector rules = {});
+  // Whether every decision about a call of c is collective, whatever its
+  // size: the device rules have an algorithm on device memory for c, so
+  // the ranks agree on memory kinds first. A caller must then remember
+  // nothing of a decision (the MPI interposer's kept calls).
+  bool agrees_on_memory(cct_collective c) const {
+    return device_ && device_->rules.takes_device_memory(c);
+  }
+  // The device transport calls on device memory go through, or null.
+  cct_transport_instance* device_transport() const {
+    return device_ ? device_->comm->transport().raw() : nullptr;
+  }
 
   // Runs one call described by args (tag is set by the runtime). Throws
   // cct::Error naming the collective and algorithm when it fails. After a
@@ -141,13 +163,36 @@ class Runtime {
   const std::vector<std::unique_ptr<Choice>>& choices() const { return choices_; }
 
  private:
-  Choice& add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t> params);
+  // What the ranks agree on before they choose (agreement()).
+  struct Agreement {
+    std::size_t key = 0;      // the call's size key
+    bool all_device = false;  // every rank passes device memory only
+  };
+  // use_device()'s communicator and rules, and the choices made from them.
+  struct DeviceRoute {
+    std::shared_ptr<const Communicator> comm;
+    Selector rules;
+    std::vector<Choice*> by_selection;  // Selection::index -> its choice
+  };
+
+  Choice& add_choice(const AlgorithmEntry* algorithm, std::vector<int64_t> params,
+                     const Communicator& comm);
   Choice& default_choice(cct_collective c);
-  // agree: the ranks agree on a size no rank knows alone (collective).
+  // agree: the ranks agree on what no rank knows alone (collective).
   Choice& select(const cct_coll_args& args, bool agree = true);
+  Choice& select_by_memory(const cct_coll_args& args, const CollectiveInfo& row, bool agree);
   Choice& select_afresh(const cct_coll_args& args, std::size_t bytes);
-  std::size_t agreed_key(const cct_coll_args& args, const CollectiveInfo& row);
-  Choice& choice_of(const Selection& selection);
+  Choice* device_choice(const cct_coll_args& args, std::size_t bytes);
+  Choice* first_usable(std::span<const Selection> rule, const cct_coll_args& args,
+                       std::size_t bytes, std::vector<Choice*>& cache, const Communicator& comm,
+                       bool on_device);
+  void say_refused(Choice& choice, const cct_coll_args& args, std::size_t bytes,
+                   const Selection& s, bool last);
+  Agreement agreement(const cct_coll_args& args, const CollectiveInfo& row);
+  std::size_t local_key(const cct_coll_args& args, const CollectiveInfo& row) const;
+  bool device_only(const cct_coll_args& args) const;
+  Choice& choice_of(const Selection& selection, std::vector<Choice*>& cache,
+                    const Communicator& comm);
   Choice& noted(Choice& choice, const cct_coll_args& args, const char* origin);
   bool usable(Choice& choice, const cct_coll_args& args) const;
   bool ask_usable(const Choice& choice, const cct_coll_args& args) const;
@@ -173,16 +218,18 @@ class Runtime {
     int32_t root = 0;
     Choice* choice = nullptr;
   } selected_[CCT_COLLECTIVE_COUNT];
-  // The sums of shares of the calls whose size no rank knows alone
-  // (agreed_key): the last one, and the one a decision hands to its run.
+  // The ranks' agreements (agreement()): the last one, whether the last
+  // selection made it (rather than finding no need of one), and the one a
+  // decision (keeps_library) hands to its run.
   std::unique_ptr<Plan> agree_;  // an allreduce, prepared on first use
-  std::size_t last_agreed_ = 0;
-  struct Agreed {
+  Agreement last_agreement_;
+  bool agreed_now_ = false;
+  struct Handed {
     cct_collective collective = CCT_COLLECTIVE_COUNT;  // none
-    std::size_t bytes = 0;
-  } agreed_;
-  std::vector<unsigned char> in_place_copy_;   // grows, never shrinks
-  std::shared_ptr<TransportInstance> device_;  // use_device(), or null
+    Agreement agreement;
+  } handed_;
+  std::vector<unsigned char> in_place_copy_;  // grows, never shrinks
+  std::unique_ptr<DeviceRoute> device_;       // use_device(), or null
   std::unique_ptr<HostStaging> staging_;
   uint32_t next_tag_ = 1;
   std::string timed_out_;  // the message of the call that timed out, or empty

@@ -93,7 +93,7 @@ class Session {
   const Communicator& communicator() const { return *comm_; }
 
  private:
-  void open_device(const std::shared_ptr<TransportInstance>& host);
+  void open_device(const std::shared_ptr<TransportInstance>& host, int pu);
 
   std::shared_ptr<const SessionBasis> basis_;
   std::unique_ptr<Bootstrap> boot_;
