@@ -9,6 +9,7 @@
 #include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "datatype_layout.hpp"
+#include "memory_kinds.hpp"
 #include "mpi_types.hpp"
 #include "packing.hpp"
 
@@ -40,6 +41,30 @@ int64_t times(int blocks, int count) {
   return int64_t{blocks} * count;
 }
 
+// Where a call's buffers are, as the runtime is told them (cct_coll_args'
+// sendmem and recvmem): device memory that the interposer hands it as it
+// is (wrappers.cpp), asked only where the runtime has a device transport.
+// In place, the input is on the other side.
+struct Memory {
+  cct_memory_kind send = CCT_MEMORY_HOST, recv = CCT_MEMORY_HOST;
+};
+
+Memory memory_of(Runtime& rt, const void* sendbuf, const void* recvbuf) {
+  cct_transport_instance* device = rt.device_transport();
+  if (device == nullptr) return {};
+  const auto kind = [&](const void* buf) {
+    return buf == MPI_IN_PLACE ? std::nullopt : std::optional(memory_kind(device, buf));
+  };
+  const std::optional<cct_memory_kind> send = kind(sendbuf), recv = kind(recvbuf);
+  return {send.value_or(recv.value_or(CCT_MEMORY_HOST)), recv.value_or(send.value_or(CCT_MEMORY_HOST))};
+}
+
+cct_coll_args in(const Memory& memory, cct_coll_args args) {
+  args.sendmem = memory.send;
+  args.recvmem = memory.recv;
+  return args;
+}
+
 // A program repeats its calls, and a call kept on the library should cost
 // next to nothing (the runtime's decision alone costs more than the
 // library's own small call). So each thread remembers, per collective, the
@@ -69,7 +94,10 @@ Kept& last_kept(cct_collective c) {
   return last[c];
 }
 
-bool kept_before(cct_collective c, const KeptCall& call, std::span<const int> counts = {}) {
+// Not where the runtime agrees on memory kinds: every rank must then ask it.
+bool kept_before(const Runtime& rt, cct_collective c, const KeptCall& call,
+                 std::span<const int> counts = {}) {
+  if (rt.agrees_on_memory(c)) return false;
   const Kept& last = last_kept(c);
   return last.call == call && std::ranges::equal(last.counts, counts);
 }
@@ -79,7 +107,7 @@ bool kept_before(cct_collective c, const KeptCall& call, std::span<const int> co
 bool keeps(Runtime& rt, const cct_coll_args& args, const KeptCall& call, bool predefined,
            std::span<const int> counts = {}) {
   const bool kept = rt.keeps_library(args);
-  if (kept && predefined && !rt.logs_every_call()) {
+  if (kept && predefined && !rt.logs_every_call() && !rt.agrees_on_memory(args.collective)) {
     Kept& last = last_kept(args.collective);
     last.call = call;
     last.counts.assign(counts.begin(), counts.end());
@@ -92,13 +120,15 @@ bool keeps(Runtime& rt, const cct_coll_args& args, const KeptCall& call, bool pr
 // rules), kKeptOnLibrary where the runtime keeps it on the library, else
 // null. Arguments MPI judges are not decided here (null): the call's
 // conversion refuses them.
-const char* settled(Runtime& rt, cct_collective c, int64_t count, MPI_Datatype type, int root) {
+const char* settled(Runtime& rt, cct_collective c, int64_t count, MPI_Datatype type, int root,
+                    const Memory& memory) {
   const KeptCall call{rt.serial(), count, type, MPI_OP_NULL, root};
-  if (kept_before(c, call)) return kKeptAsBefore;
+  if (kept_before(rt, c, call)) return kKeptAsBefore;
   const std::optional<Layout> block = layout_of(count, type);
   if (!block) return nullptr;
   if (block->bytes == 0) return kMovesNothing;
-  const cct_coll_args args = make_call(c, nullptr, nullptr, block->bytes, CCT_UINT8, CCT_SUM, root);
+  const cct_coll_args args =
+      in(memory, make_call(c, nullptr, nullptr, block->bytes, CCT_UINT8, CCT_SUM, root));
   return keeps(rt, args, call, block->predefined) ? kKeptOnLibrary : nullptr;
 }
 
@@ -130,12 +160,14 @@ const char* barrier(Runtime& rt) {
 
 const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root) {
   if (bad_root(rt, root)) return kArguments;
-  if (const char* done = settled(rt, CCT_BCAST, count, type, root)) return done;
+  const Memory memory = memory_of(rt, buf, buf);
+  if (const char* done = settled(rt, CCT_BCAST, count, type, root, memory)) return done;
   PackTally tally;
   std::optional<Bytes> data = Bytes::of(tally, receive_scratch(), buf, count, type);
   if (!data) return kArguments;
   const bool at_root = rt.rank() == root;
-  rt.bcast(at_root ? data->in_out(0, count) : data->output(), data->size(), CCT_UINT8, root);
+  rt.run(in(memory, make_call(CCT_BCAST, nullptr, at_root ? data->in_out(0, count) : data->output(),
+                              data->size(), CCT_UINT8, CCT_SUM, root)));
   if (!at_root) data->unpack();
   count_packing(CCT_BCAST, tally);
   return nullptr;
@@ -145,8 +177,10 @@ const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root
 const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   if (bad_root(rt, root)) return kArguments;
-  const char* done = rt.rank() == root ? settled(rt, CCT_GATHER, recvcount, recvtype, root)
-                                       : settled(rt, CCT_GATHER, sendcount, sendtype, root);
+  const Memory memory = memory_of(rt, sendbuf, rt.rank() == root ? recvbuf : nullptr);
+  const char* done = rt.rank() == root
+                         ? settled(rt, CCT_GATHER, recvcount, recvtype, root, memory)
+                         : settled(rt, CCT_GATHER, sendcount, sendtype, root, memory);
   if (done) return done;
   PackTally tally;
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -156,7 +190,8 @@ const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype
     if (!send) return kArguments;
   }
   if (rt.rank() != root) {
-    rt.gather(send->input(), nullptr, send->size(), CCT_UINT8, root);
+    rt.run(in(memory, make_call(CCT_GATHER, send->input(), nullptr, send->size(), CCT_UINT8,
+                                CCT_SUM, root)));
     count_packing(CCT_GATHER, tally);
     return nullptr;
   }
@@ -165,10 +200,13 @@ const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype
   if (!all) return kArguments;
   const std::size_t block = all->size() / rt.size();
   if (in_place) {
-    rt.gather(CCT_IN_PLACE, all->in_out(times(root, recvcount), recvcount), block, CCT_UINT8, root);
+    rt.run(in(memory, make_call(CCT_GATHER, CCT_IN_PLACE,
+                                all->in_out(times(root, recvcount), recvcount), block, CCT_UINT8,
+                                CCT_SUM, root)));
   } else {
     expect_size("MPI_Gather", send->size(), block);
-    rt.gather(send->input(), all->output(), block, CCT_UINT8, root);
+    rt.run(in(memory, make_call(CCT_GATHER, send->input(), all->output(), block, CCT_UINT8,
+                                CCT_SUM, root)));
   }
   all->unpack();
   count_packing(CCT_GATHER, tally);
@@ -180,8 +218,9 @@ const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
                     void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   if (bad_root(rt, root)) return kArguments;
   const bool at_root = rt.rank() == root;
-  const char* done = at_root ? settled(rt, CCT_SCATTER, sendcount, sendtype, root)
-                             : settled(rt, CCT_SCATTER, recvcount, recvtype, root);
+  const Memory memory = memory_of(rt, at_root ? sendbuf : nullptr, recvbuf);
+  const char* done = at_root ? settled(rt, CCT_SCATTER, sendcount, sendtype, root, memory)
+                             : settled(rt, CCT_SCATTER, recvcount, recvtype, root, memory);
   if (done) return done;
   PackTally tally;
   const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
@@ -191,7 +230,8 @@ const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
     if (!mine) return kArguments;
   }
   if (!at_root) {
-    rt.scatter(nullptr, mine->output(), mine->size(), CCT_UINT8, root);
+    rt.run(in(memory, make_call(CCT_SCATTER, nullptr, mine->output(), mine->size(), CCT_UINT8,
+                                CCT_SUM, root)));
     mine->unpack();
     count_packing(CCT_SCATTER, tally);
     return nullptr;
@@ -201,10 +241,12 @@ const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
   if (!all) return kArguments;
   const std::size_t block = all->size() / rt.size();
   if (in_place) {
-    rt.scatter(all->input(), CCT_IN_PLACE, block, CCT_UINT8, root);
+    rt.run(in(memory, make_call(CCT_SCATTER, all->input(), CCT_IN_PLACE, block, CCT_UINT8, CCT_SUM,
+                                root)));
   } else {
     expect_size("MPI_Scatter", block, mine->size());
-    rt.scatter(all->input(), mine->output(), block, CCT_UINT8, root);
+    rt.run(in(memory, make_call(CCT_SCATTER, all->input(), mine->output(), block, CCT_UINT8,
+                                CCT_SUM, root)));
     mine->unpack();
   }
   count_packing(CCT_SCATTER, tally);
@@ -214,11 +256,14 @@ const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
 // allgather and alltoall: every rank's receive side holds size() blocks,
 // and each sends one block to all (allgather) or one to each (alltoall,
 // sent_blocks = size()). In place, the receive side holds the input too.
-template <class Run>
 const char* to_all(cct_collective c, const char* call, int sent_blocks, Runtime& rt,
                    const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   int recvcount, MPI_Datatype recvtype, Run&& run) {
-  if (const char* done = settled(rt, c, recvcount, recvtype, 0)) return done;
+                   int recvcount, MPI_Datatype recvtype) {
+  const Memory memory = memory_of(rt, sendbuf, recvbuf);
+  if (const char* done = settled(rt, c, recvcount, recvtype, 0, memory)) return done;
+  const auto run = [&](const void* send, void* recv, std::size_t block) {
+    rt.run(in(memory, make_call(c, send, recv, block, CCT_UINT8, CCT_SUM, 0)));
+  };
   PackTally tally;
   std::optional<Bytes> all =
       Bytes::of(tally, receive_scratch(), recvbuf, times(rt.size(), recvcount), recvtype);
@@ -242,17 +287,13 @@ const char* to_all(cct_collective c, const char* call, int sent_blocks, Runtime&
 const char* allgather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                       void* recvbuf, int recvcount, MPI_Datatype recvtype) {
   return to_all(CCT_ALLGATHER, "MPI_Allgather", 1, rt, sendbuf, sendcount, sendtype, recvbuf,
-                recvcount, recvtype, [&](const void* send, void* recv, std::size_t block) {
-                  rt.allgather(send, recv, block, CCT_UINT8);
-                });
+                recvcount, recvtype);
 }
 
 const char* alltoall(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                      void* recvbuf, int recvcount, MPI_Datatype recvtype) {
   return to_all(CCT_ALLTOALL, "MPI_Alltoall", rt.size(), rt, sendbuf, sendcount, sendtype, recvbuf,
-                recvcount, recvtype, [&](const void* send, void* recv, std::size_t block) {
-                  rt.alltoall(send, recv, block, CCT_UINT8);
-                });
+                recvcount, recvtype);
 }
 
 // The reductions: MPI requires the same predefined datatype and operator
@@ -262,15 +303,17 @@ const char* alltoall(Runtime& rt, const void* sendbuf, int sendcount, MPI_Dataty
 const char* reduction(Runtime& rt, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                       MPI_Op op, cct_collective c, int root) {
   const KeptCall call{rt.serial(), count, type, op, root};
-  if (kept_before(c, call)) return kKeptAsBefore;
+  if (kept_before(rt, c, call)) return kKeptAsBefore;
   const auto t = datatype_of(type);
   const auto o = op_of(op);
   if (!t) return kType;
   if (!o) return kOp;
   if (count < 0) return kArguments;
   if (count == 0) return kMovesNothing;
-  cct_coll_args args =
-      make_call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o, root);
+  const bool reads_recv = c != CCT_REDUCE || rt.rank() == root;
+  cct_coll_args args = in(memory_of(rt, sendbuf, reads_recv ? recvbuf : nullptr),
+                          make_call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o,
+                                    root));
   if (keeps(rt, args, call, true)) return kKeptOnLibrary;  // datatype_of takes predefined ones
   args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
   args.recvbuf = recvbuf;
@@ -320,7 +363,8 @@ const char* reduce_scatter(Runtime& rt, const void* sendbuf, void* recvbuf, cons
   if (!mine) return kArguments;
   if (std::all_of(counts.begin(), counts.end(), [](std::size_t n) { return n == 0; }))
     return kMovesNothing;
-  cct_coll_args args = make_call(CCT_REDUCE_SCATTER, nullptr, nullptr, 0, *t, *o, 0);
+  cct_coll_args args =
+      in(memory_of(rt, sendbuf, recvbuf), make_call(CCT_REDUCE_SCATTER, nullptr, nullptr, 0, *t, *o, 0));
   args.recvcounts = *mine;
   if (rt.keeps_library(args)) return kKeptOnLibrary;
   args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
@@ -388,14 +432,15 @@ const char* allgatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Data
   const KeptCall call{rt.serial(), 0, recvtype, MPI_OP_NULL, 0};
   // No counts (an erroneous call) are read only by the conversion, which refuses them.
   const std::span<const int> counts(recvcounts, recvcounts ? rt.size() : 0);
-  if (recvcounts && kept_before(CCT_ALLGATHERV, call, counts)) return kKeptAsBefore;
+  if (recvcounts && kept_before(rt, CCT_ALLGATHERV, call, counts)) return kKeptAsBefore;
   thread_local std::vector<std::size_t> bytes, displs;
   const std::optional<Layout> one = layout_of(1, recvtype);
   if (!one || !as_counts(recvcounts, rt.size(), bytes)) return kArguments;
   for (std::size_t& b : bytes) b *= one->bytes;
   if (std::all_of(bytes.begin(), bytes.end(), [](std::size_t n) { return n == 0; }))
     return kMovesNothing;
-  cct_coll_args args = make_call(CCT_ALLGATHERV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0);
+  cct_coll_args args = in(memory_of(rt, sendbuf, recvbuf),
+                          make_call(CCT_ALLGATHERV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0));
   args.recvcounts = bytes.data();
   if (keeps(rt, args, call, one->predefined, counts)) return kKeptOnLibrary;
   PackTally tally;
@@ -430,7 +475,8 @@ const char* gatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
   thread_local std::vector<std::size_t> bytes, displs;
   if (at_root) bytes_of("MPI_Gatherv", recvcounts, recvtype, rt.size(), bytes);
   const std::size_t mine = in_place ? bytes[root] : own_bytes("MPI_Gatherv", sendcount, sendtype);
-  cct_coll_args args = make_call(CCT_GATHERV, nullptr, nullptr, mine, CCT_UINT8, CCT_SUM, root);
+  cct_coll_args args = in(memory_of(rt, sendbuf, at_root ? recvbuf : nullptr),
+                          make_call(CCT_GATHERV, nullptr, nullptr, mine, CCT_UINT8, CCT_SUM, root));
   if (at_root) args.recvcounts = bytes.data();
   if (rt.keeps_library(args)) return kKeptOnLibrary;
   PackTally tally;
@@ -462,7 +508,8 @@ const char* scatterv(Runtime& rt, const void* sendbuf, const int* sendcounts, co
   thread_local std::vector<std::size_t> bytes, displs;
   if (at_root) bytes_of("MPI_Scatterv", sendcounts, sendtype, rt.size(), bytes);
   const std::size_t mine = in_place ? bytes[root] : own_bytes("MPI_Scatterv", recvcount, recvtype);
-  cct_coll_args args = make_call(CCT_SCATTERV, nullptr, nullptr, mine, CCT_UINT8, CCT_SUM, root);
+  cct_coll_args args = in(memory_of(rt, at_root ? sendbuf : nullptr, recvbuf),
+                          make_call(CCT_SCATTERV, nullptr, nullptr, mine, CCT_UINT8, CCT_SUM, root));
   if (at_root) args.sendcounts = bytes.data();
   if (rt.keeps_library(args)) return kKeptOnLibrary;
   PackTally tally;
@@ -491,7 +538,8 @@ const char* alltoallv(Runtime& rt, const void* sendbuf, const int* sendcounts, c
                       const int* rdispls, MPI_Datatype recvtype) {
   const bool in_place = sendbuf == MPI_IN_PLACE;
   thread_local std::vector<std::size_t> send_bytes, recv_bytes, send_displs, recv_displs;
-  cct_coll_args args = make_call(CCT_ALLTOALLV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0);
+  cct_coll_args args = in(memory_of(rt, sendbuf, recvbuf),
+                          make_call(CCT_ALLTOALLV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0));
   args.recvcounts = bytes_of("MPI_Alltoallv", recvcounts, recvtype, rt.size(), recv_bytes);
   args.sendcounts = in_place
                         ? args.recvcounts

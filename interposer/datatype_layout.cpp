@@ -256,6 +256,9 @@ std::optional<Layout> layout_of(int64_t count, MPI_Datatype type) {
   if (layout.bytes == 0) return layout;
   layout.first = static_cast<MPI_Aint>(s.true_lb);
   layout.extent = static_cast<MPI_Aint>(s.extent);
+  const MPI_Count stride = (count - 1) * s.extent;  // from the first element to the last
+  layout.low = static_cast<MPI_Aint>(s.true_lb + std::min<MPI_Count>(stride, 0));
+  layout.high = static_cast<MPI_Aint>(s.true_lb + s.true_extent + std::max<MPI_Count>(stride, 0));
   layout.map = f.done ? &f.map : nullptr;
   // One run the size of the element, and elements that follow each other
   // with no gap.

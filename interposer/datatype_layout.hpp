@@ -42,6 +42,8 @@ struct TypeMap {
 struct Layout {
   std::size_t bytes = 0;         // the type signature's size: what travels
   MPI_Aint first = 0;            // where the first byte is, from the buffer's address (true lb)
+  MPI_Aint low = 0, high = 0;    // the bytes the data lies within: [low, high) from the
+                                 // buffer's address, gaps included (any extent's sign)
   MPI_Aint extent = 0;           // from one element to the next
   bool contiguous = true;        // the bytes lie at buffer + first, in type-map order, no gaps
   const TypeMap* map = nullptr;  // null: not flattened (a constructor not walked, or a

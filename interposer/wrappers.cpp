@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -15,6 +16,8 @@
 #include "calls.hpp"
 #include "cct/error.hpp"
 #include "comm_runtimes.hpp"
+#include "device_mirror.hpp"
+#include "memory_kinds.hpp"
 #include "mpi_types.hpp"
 #include "packing.hpp"
 #include "pass_through.hpp"
@@ -43,6 +46,34 @@ void abort_on_timeout(MPI_Comm comm, const std::exception& e) {
 // (Runtime::library_for_every_call), handed over as made.
 const char* const kKeptUntouched = "kept on the library for every size";
 
+// How a call goes on where its communicator's runtime has a device
+// transport: as made where none of its buffers is in device memory; with
+// its device buffers as they are where the runtime may run an algorithm on
+// device memory for it (Runtime::agrees_on_memory) and takes them as they
+// are (contiguous); else mirrored in host memory (device_mirror.hpp). A
+// call the runtime leaves to the library is mirrored then too.
+enum class Path { kAsMade, kDirect, kMirrored };
+
+Path path_of(Runtime& rt, cct_collective collective, const Sides& sides) {
+  bool on_device = false, as_they_are = true;
+  for (const Side& side : sides)
+    if (side.buf != nullptr &&
+        memory_kind(rt.device_transport(), *side.buf) == CCT_MEMORY_DEVICE) {
+      on_device = true;
+      as_they_are = as_they_are && contiguous(side);
+    }
+  if (!on_device) return Path::kAsMade;
+  return rt.agrees_on_memory(collective) && as_they_are ? Path::kDirect : Path::kMirrored;
+}
+
+// What a call failing in the interposer returns, after saying why.
+int failed(MPI_Comm comm, const std::exception& e) {
+  say_line(std::string("cct: ") + e.what() + "\n");
+  abort_on_timeout(comm, e);
+  PMPI_Comm_call_errhandler(comm, MPI_ERR_INTERN);
+  return MPI_ERR_INTERN;
+}
+
 // Runs ours(runtime) -> reason (null: it ran the call) on comm's runtime,
 // or pmpi() with the reason counted. The runtime is made on the
 // communicator's first call whatever its arguments: that is collective.
@@ -50,25 +81,39 @@ const char* const kKeptUntouched = "kept on the library for every size";
 // pmpi() before ours() converts anything, at the cost of a lookup, where
 // the library answers the call as the runtime would (`alike()`: false for
 // the reductions that library_answers_otherwise() names; asked only then,
-// so that other calls do not pay for it).
-template <class Pmpi, class Ours, class Alike>
-int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours, Alike&& alike) {
+// so that other calls do not pay for it). `reaches(rank, size)` says what
+// the call reaches of its buffers on this rank (device_mirror.hpp), asked
+// only where the runtime has a device transport.
+template <class Pmpi, class Ours, class Reaches, class Alike>
+int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours,
+              Reaches&& reaches, Alike&& alike) {
   if (Reentry::inside() || comm == MPI_COMM_NULL) return pmpi();
   const char* reason = nullptr;
+  std::optional<Mirror> mirror;
   {
     Reentry inside;
     CommRuntime& entry = runtime_of(comm);
     Runtime* rt = entry.runtime();
     try {
+      Sides sides{};
+      Path path = Path::kAsMade;
+      if (rt != nullptr && rt->device_transport() != nullptr) {
+        sides = reaches(rt->rank(), rt->size());
+        path = path_of(*rt, collective, sides);
+      }
+      if (path == Path::kMirrored) mirror.emplace(rt->device_transport(), sides);
       if (rt != nullptr && rt->library_for_every_call(collective) && alike())
         reason = kKeptUntouched;
       else
         reason = rt != nullptr ? ours(*rt) : entry.refused.c_str();
+      if (reason == nullptr || reason == kMovesNothing) {
+        if (mirror) mirror->restore();
+        mirror.reset();
+      } else if (path == Path::kDirect) {
+        mirror.emplace(rt->device_transport(), sides);
+      }
     } catch (const std::exception& e) {
-      say_line(std::string("cct: ") + e.what() + "\n");
-      abort_on_timeout(comm, e);
-      PMPI_Comm_call_errhandler(comm, MPI_ERR_INTERN);
-      return MPI_ERR_INTERN;
+      return failed(comm, e);
     }
   }
   if (reason == nullptr) return MPI_SUCCESS;
@@ -82,17 +127,31 @@ int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours
     count_kept_on_library(collective, reason == kKeptAsBefore);
   else
     count_pass_through(collective, reason);
-  return pmpi();
+  const int rc = pmpi();
+  if (!mirror) return rc;
+  Reentry inside;
+  try {
+    mirror->restore();
+  } catch (const std::exception& e) {
+    return failed(comm, e);
+  }
+  return rc;
 }
 
-template <class Pmpi, class Ours>
-int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours) {
-  return intercept(collective, comm, pmpi, ours, [] { return true; });
+template <class Pmpi, class Ours, class Reaches>
+int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours,
+              Reaches&& reaches) {
+  return intercept(collective, comm, pmpi, ours, reaches, [] { return true; });
 }
 
 // intercept's `alike` for a reduction of `type` with `op`.
 auto alike(MPI_Datatype type, MPI_Op op) {
   return [type, op] { return !library_answers_otherwise(type, op); };
+}
+
+// n blocks of count each: what a rank of n sends or receives in all.
+int64_t times(int n, int count) {
+  return int64_t{n} * count;
 }
 
 }  // namespace
@@ -140,13 +199,14 @@ int MPI_Finalize() {
 int MPI_Barrier(MPI_Comm comm) {
   return intercept(
       CCT_BARRIER, comm, [&] { return PMPI_Barrier(comm); },
-      [&](Runtime& rt) { return barrier(rt); });
+      [&](Runtime& rt) { return barrier(rt); }, [](int, int) { return Sides{}; });
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   return intercept(
       CCT_BCAST, comm, [&] { return PMPI_Bcast(buf, count, type, root, comm); },
-      [&](Runtime& rt) { return bcast(rt, buf, count, type, root); });
+      [&](Runtime& rt) { return bcast(rt, buf, count, type, root); },
+      [&](int rank, int) { return Sides{block(buf, count, type, rank != root)}; });
 }
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -158,6 +218,11 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
       },
       [&](Runtime& rt) {
         return gather(rt, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+      },
+      [&](int rank, int size) {
+        if (rank != root) return Sides{block(sendbuf, sendcount, sendtype, false)};
+        return Sides{block(sendbuf, sendcount, sendtype, false),
+                     block(recvbuf, times(size, recvcount), recvtype, true)};
       });
 }
 
@@ -170,6 +235,11 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
       },
       [&](Runtime& rt) {
         return scatter(rt, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
+      },
+      [&](int rank, int size) {
+        if (rank != root) return Sides{block(recvbuf, recvcount, recvtype, true)};
+        return Sides{block(sendbuf, times(size, sendcount), sendtype, false),
+                     block(recvbuf, recvcount, recvtype, true)};
       });
 }
 
@@ -178,6 +248,10 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   return intercept(
       CCT_REDUCE, comm, [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); },
       [&](Runtime& rt) { return reduce(rt, sendbuf, recvbuf, count, type, op, root); },
+      [&](int rank, int) {
+        if (rank != root) return Sides{block(sendbuf, count, type, false)};
+        return Sides{block(sendbuf, count, type, false), block(recvbuf, count, type, true)};
+      },
       alike(type, op));
 }
 
@@ -186,6 +260,9 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
   return intercept(
       CCT_ALLREDUCE, comm, [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); },
       [&](Runtime& rt) { return allreduce(rt, sendbuf, recvbuf, count, type, op); },
+      [&](int, int) {
+        return Sides{block(sendbuf, count, type, false), block(recvbuf, count, type, true)};
+      },
       alike(type, op));
 }
 
@@ -198,6 +275,10 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
       },
       [&](Runtime& rt) {
         return allgather(rt, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      },
+      [&](int, int size) {
+        return Sides{block(sendbuf, sendcount, sendtype, false),
+                     block(recvbuf, times(size, recvcount), recvtype, true)};
       });
 }
 
@@ -210,6 +291,10 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
       },
       [&](Runtime& rt) {
         return alltoall(rt, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+      },
+      [&](int, int size) {
+        return Sides{block(sendbuf, times(size, sendcount), sendtype, false),
+                     block(recvbuf, times(size, recvcount), recvtype, true)};
       });
 }
 
@@ -219,6 +304,12 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
       CCT_REDUCE_SCATTER_BLOCK, comm,
       [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm); },
       [&](Runtime& rt) { return reduce_scatter_block(rt, sendbuf, recvbuf, recvcount, type, op); },
+      [&](int, int size) {
+        // In place, the receive side holds the whole input.
+        const int64_t received = sendbuf == MPI_IN_PLACE ? times(size, recvcount) : recvcount;
+        return Sides{block(sendbuf, times(size, recvcount), type, false),
+                     block(recvbuf, received, type, true)};
+      },
       alike(type, op));
 }
 
@@ -228,6 +319,13 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
       CCT_REDUCE_SCATTER, comm,
       [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm); },
       [&](Runtime& rt) { return reduce_scatter(rt, sendbuf, recvbuf, recvcounts, type, op); },
+      [&](int rank, int size) {
+        if (recvcounts == nullptr) return Sides{};  // for the library to judge
+        int64_t total = 0;
+        for (int r = 0; r < size; ++r) total += recvcounts[r];
+        const int64_t received = sendbuf == MPI_IN_PLACE ? total : recvcounts[rank];
+        return Sides{block(sendbuf, total, type, false), block(recvbuf, received, type, true)};
+      },
       alike(type, op));
 }
 
@@ -242,6 +340,10 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
       },
       [&](Runtime& rt) {
         return allgatherv(rt, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
+      },
+      [&](int, int size) {
+        return Sides{block(sendbuf, sendcount, sendtype, false),
+                     blocks(recvbuf, recvcounts, displs, size, recvtype, true)};
       });
 }
 
@@ -249,14 +351,22 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
              MPI_Comm comm) {
   return intercept(
       CCT_SCAN, comm, [&] { return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm); },
-      [&](Runtime& rt) { return scan(rt, sendbuf, recvbuf, count, type, op); }, alike(type, op));
+      [&](Runtime& rt) { return scan(rt, sendbuf, recvbuf, count, type, op); },
+      [&](int, int) {
+        return Sides{block(sendbuf, count, type, false), block(recvbuf, count, type, true)};
+      },
+      alike(type, op));
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                MPI_Comm comm) {
   return intercept(
       CCT_EXSCAN, comm, [&] { return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm); },
-      [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); }, alike(type, op));
+      [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); },
+      [&](int, int) {
+        return Sides{block(sendbuf, count, type, false), block(recvbuf, count, type, true)};
+      },
+      alike(type, op));
 }
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -271,6 +381,11 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
       [&](Runtime& rt) {
         return gatherv(rt, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                        root);
+      },
+      [&](int rank, int size) {
+        if (rank != root) return Sides{block(sendbuf, sendcount, sendtype, false)};
+        return Sides{block(sendbuf, sendcount, sendtype, false),
+                     blocks(recvbuf, recvcounts, displs, size, recvtype, true)};
       });
 }
 
@@ -286,6 +401,11 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
       [&](Runtime& rt) {
         return scatterv(rt, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
                         root);
+      },
+      [&](int rank, int size) {
+        if (rank != root) return Sides{block(recvbuf, recvcount, recvtype, true)};
+        return Sides{blocks(sendbuf, sendcounts, displs, size, sendtype, false),
+                     block(recvbuf, recvcount, recvtype, true)};
       });
 }
 
@@ -301,6 +421,10 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
       [&](Runtime& rt) {
         return alltoallv(rt, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                          recvtype);
+      },
+      [&](int, int size) {
+        return Sides{blocks(sendbuf, sendcounts, sdispls, size, sendtype, false),
+                     blocks(recvbuf, recvcounts, rdispls, size, recvtype, true)};
       });
 }
 

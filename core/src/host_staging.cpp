@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cct/collectives.hpp"
+#include "cct/device_memory.hpp"
 #include "cct/error.hpp"
 #include "cct/sdk/datatype.hpp"
 
@@ -13,14 +14,7 @@ namespace {
 // A copy between device and host memory, complete on return.
 void copy(cct_transport_instance* device, void* dst, const void* src, std::size_t bytes,
           cct_copy_kind kind) {
-  if (bytes == 0) return;
-  cct_error err{};
-  if (device->device->copy(device, dst, src, bytes, kind, &err) != CCT_OK ||
-      device->device->synchronize(device, &err) != CCT_OK)
-    throw Error(std::string("staging device memory through the host: ") +
-                    (kind == CCT_COPY_DEVICE_TO_HOST ? "device -> host" : "host -> device") +
-                    " copy of " + std::to_string(bytes) + " bytes failed: " + err.message,
-                CCT_ERR_TRANSPORT);
+  copy_and_wait(device, dst, src, bytes, kind, "staging device memory through the host");
 }
 
 void* grown(std::vector<unsigned char>& scratch, std::size_t bytes) {

@@ -1,5 +1,6 @@
 #include "cct/device/cuda_backend.hpp"
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include <string>
@@ -44,6 +45,23 @@ class OnDevice {
   bool switched_ = false;
 };
 
+// The driver's cuMemGetAddressRange, through the runtime (the backend
+// links no driver library: a machine without one must still load it), or
+// null where the driver does not give it.
+using AddressRange = CUresult (*)(CUdeviceptr*, std::size_t*, CUdeviceptr);
+AddressRange address_range() {
+  static const AddressRange found = [] {
+    void* entry = nullptr;
+    cudaDriverEntryPointQueryResult status{};
+    if (cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &entry, 12000, cudaEnableDefault,
+                                         &status) != cudaSuccess ||
+        status != cudaDriverEntryPointSuccess)
+      return AddressRange{nullptr};
+    return reinterpret_cast<AddressRange>(entry);
+  }();
+  return found;
+}
+
 cudaStream_t stream_of(Stream s) {
   return static_cast<cudaStream_t>(s.handle);
 }
@@ -76,12 +94,27 @@ class CudaBackend final : public Backend {
 
   // Managed memory counts as device memory: the host can reach it, but
   // only by migrating pages, which a collective must not cause per call.
-  cct_memory_kind kind_of(const void* ptr) override {
+  // An address CUDA does not know (host memory, any other value) is host
+  // memory; the allocation's extent comes from the driver where it gives
+  // it.
+  cct_memory_region locate(const void* ptr) override {
     cudaPointerAttributes attributes{};
-    check(cudaPointerGetAttributes(&attributes, ptr), "cudaPointerGetAttributes");
-    return attributes.type == cudaMemoryTypeDevice || attributes.type == cudaMemoryTypeManaged
-               ? CCT_MEMORY_DEVICE
-               : CCT_MEMORY_HOST;
+    if (cudaPointerGetAttributes(&attributes, ptr) != cudaSuccess) {
+      cudaGetLastError();  // not sticky: clear it for the calls that follow
+      return {CCT_MEMORY_HOST, nullptr, 0};
+    }
+    if (attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged)
+      return {CCT_MEMORY_HOST, nullptr, 0};
+    cct_memory_region region{CCT_MEMORY_DEVICE, nullptr, 0};
+    if (const auto range = address_range()) {
+      CUdeviceptr base = 0;
+      std::size_t bytes = 0;
+      if (range(&base, &bytes, reinterpret_cast<CUdeviceptr>(ptr)) == CUDA_SUCCESS) {
+        region.base = reinterpret_cast<const void*>(base);
+        region.bytes = bytes;
+      }
+    }
+    return region;
   }
 
   // Non-blocking: the legacy default stream, which a program's own work

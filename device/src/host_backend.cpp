@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "cct/sdk/datatype.hpp"
@@ -20,6 +22,27 @@ std::string pointer_text(const void* ptr) {
   char text[32];
   std::snprintf(text, sizeof text, "%p", ptr);
   return text;
+}
+
+// The process's device memory: address -> its bytes and the backend that
+// allocated it (which frees what is left of it when it goes).
+struct Allocation {
+  std::size_t bytes;
+  const HostBackend* owner;
+};
+std::mutex allocations_mutex;
+std::map<uintptr_t, Allocation>& allocations() {
+  static std::map<uintptr_t, Allocation> all;
+  return all;
+}
+
+// The allocation holding address, or end().
+std::map<uintptr_t, Allocation>::iterator allocation_at(uintptr_t address) {
+  auto& all = allocations();
+  auto it = all.upper_bound(address);
+  if (it == all.begin()) return all.end();
+  --it;
+  return address < it->first + std::max<std::size_t>(it->second.bytes, 1) ? it : all.end();
 }
 
 template <class T>
@@ -40,24 +63,30 @@ void erase_owned(std::vector<std::unique_ptr<T>>& owned, void* handle) {
 
 HostBackend::~HostBackend() {
   run_all();
-  for (const auto& [address, bytes] : device_)
-    std::free(reinterpret_cast<void*>(address - kDeviceOffset));
+  const std::lock_guard<std::mutex> lock(allocations_mutex);
+  std::erase_if(allocations(), [&](const auto& entry) {
+    if (entry.second.owner != this) return false;
+    std::free(reinterpret_cast<void*>(entry.first - kDeviceOffset));
+    return true;
+  });
 }
 
 void* HostBackend::alloc(std::size_t bytes) {
   void* host = std::malloc(std::max<std::size_t>(bytes, 1));
   if (host == nullptr) throw Error("host backend: alloc(" + std::to_string(bytes) + ") failed");
   const uintptr_t address = reinterpret_cast<uintptr_t>(host) + kDeviceOffset;
-  device_[address] = bytes;
+  const std::lock_guard<std::mutex> lock(allocations_mutex);
+  allocations()[address] = {bytes, this};
   return reinterpret_cast<void*>(address);
 }
 
 void HostBackend::free(void* ptr) noexcept {
-  const auto it = device_.find(reinterpret_cast<uintptr_t>(ptr));
-  if (it == device_.end()) return;
   run_all();
+  const std::lock_guard<std::mutex> lock(allocations_mutex);
+  const auto it = allocations().find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == allocations().end()) return;
   std::free(reinterpret_cast<void*>(it->first - kDeviceOffset));
-  device_.erase(it);
+  allocations().erase(it);
 }
 
 void* HostBackend::alloc_pinned(std::size_t bytes) {
@@ -72,23 +101,19 @@ void HostBackend::free_pinned(void* ptr) noexcept {
   std::free(ptr);
 }
 
-cct_memory_kind HostBackend::kind_of(const void* ptr) {
-  const uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
-  auto it = device_.upper_bound(address);
-  if (it == device_.begin()) return CCT_MEMORY_HOST;
-  --it;
-  return address < it->first + std::max<std::size_t>(it->second, 1) ? CCT_MEMORY_DEVICE
-                                                                    : CCT_MEMORY_HOST;
+cct_memory_region HostBackend::locate(const void* ptr) {
+  const std::lock_guard<std::mutex> lock(allocations_mutex);
+  const auto it = allocation_at(reinterpret_cast<uintptr_t>(ptr));
+  if (it == allocations().end()) return {CCT_MEMORY_HOST, nullptr, 0};
+  return {CCT_MEMORY_DEVICE, reinterpret_cast<const void*>(it->first), it->second.bytes};
 }
 
-unsigned char* HostBackend::host_of(const void* ptr, std::size_t bytes, const char* what) const {
+unsigned char* HostBackend::host_of(const void* ptr, std::size_t bytes, const char* what) {
   const uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
-  auto it = device_.upper_bound(address);
-  if (it != device_.begin()) {
-    --it;
-    if (address >= it->first && address + bytes <= it->first + it->second)
-      return reinterpret_cast<unsigned char*>(address - kDeviceOffset);
-  }
+  const std::lock_guard<std::mutex> lock(allocations_mutex);
+  const auto it = allocation_at(address);
+  if (it != allocations().end() && address + bytes <= it->first + it->second.bytes)
+    return reinterpret_cast<unsigned char*>(address - kDeviceOffset);
   throw Error(std::string("host backend: ") + what + " " + pointer_text(ptr) + " (" +
               std::to_string(bytes) + " bytes) is not inside device memory");
 }

@@ -41,3 +41,46 @@ const cct_transport_desc kDesc = {
 }  // namespace
 
 CCT_EXPORT_TRANSPORT(kDesc);
+
+// What a test program makes its buffers in this transport's device memory
+// with, as a GPU program would with cudaMalloc, cudaFree and cudaMemcpy
+// (tests/mpi/device_check.c loads this library for them): device memory
+// is the process's, so the transport the runtime opens knows it. Copies
+// are complete on return; kind is a cct_copy_kind. 0 on success.
+namespace {
+
+cct::device::HostBackend& program_backend() {
+  static cct::device::HostBackend backend;
+  return backend;
+}
+
+}  // namespace
+
+extern "C" {
+
+[[gnu::visibility("default")]] void* cct_test_device_alloc(size_t bytes) {
+  try {
+    return program_backend().alloc(bytes);
+  } catch (const cct::device::Error&) {
+    return nullptr;
+  }
+}
+
+[[gnu::visibility("default")]] void cct_test_device_free(void* ptr) {
+  program_backend().free(ptr);
+}
+
+[[gnu::visibility("default")]] int cct_test_device_copy(void* dst, const void* src, size_t bytes,
+                                                        int kind) {
+  try {
+    cct::device::HostBackend& backend = program_backend();
+    const cct::device::UniqueStream stream(backend);
+    backend.copy(dst, src, bytes, static_cast<cct_copy_kind>(kind), stream.get());
+    backend.synchronize(stream.get());
+    return 0;
+  } catch (const cct::device::Error&) {
+    return 1;
+  }
+}
+
+}  // extern "C"

@@ -203,6 +203,9 @@ class Runtime {
 
   const Registry& registry_;
   std::shared_ptr<const Communicator> comm_;
+  // use_device(), or null. Before the choices: their plans are destroyed
+  // while the communicators they run on are open.
+  std::unique_ptr<DeviceRoute> device_;
   Options options_;
   Selector selector_;
   std::vector<Choice*> by_selection_;  // Selection::index -> its choice
@@ -229,7 +232,6 @@ class Runtime {
     Agreement agreement;
   } handed_;
   std::vector<unsigned char> in_place_copy_;  // grows, never shrinks
-  std::unique_ptr<DeviceRoute> device_;       // use_device(), or null
   std::unique_ptr<HostStaging> staging_;
   uint32_t next_tag_ = 1;
   std::string timed_out_;  // the message of the call that timed out, or empty

@@ -21,7 +21,8 @@
  *   2  the collectives with per-rank counts (cct_coll_args grew counts and
  *      displacements and a memory kind per buffer); within it,
  *      cct_bootstrap grew `host`, the transport under one that stages
- *      through another (cuda). Every struct keeps the layout of version 1
+ *      through another (cuda), and cct_device_ops grew `locate`, the
+ *      memory kind of an address. Every struct keeps the layout of version 1
  *      at its start: version 2 only appends.
  */
 #ifndef CCT_ABI_COMMON_H

@@ -180,6 +180,17 @@ typedef enum cct_copy_kind {
   CCT_COPY_DEVICE_TO_DEVICE = 2
 } cct_copy_kind;
 
+/* What cct_device_ops.locate says of an address. */
+typedef struct cct_memory_region {
+  cct_memory_kind kind;
+  /* Where kind is CCT_MEMORY_DEVICE, the allocation holding the address,
+   * [base, base + bytes), every address of which is device memory while it
+   * lives, so that a caller may remember the answer for all of them;
+   * bytes 0 where the transport does not know it (and for host memory). */
+  const void* base;
+  size_t bytes;
+} cct_memory_region;
+
 typedef struct cct_device_ops {
   uint32_t struct_size;
   uint32_t abi_version;
@@ -191,6 +202,12 @@ typedef struct cct_device_ops {
   cct_status (*reduce_local)(cct_transport_instance* self, void* dst, const void* src, size_t count,
                              cct_datatype dtype, cct_op op, cct_error* err);
   cct_status (*synchronize)(cct_transport_instance* self, cct_error* err);
+  /* Where ptr points: any address, never dereferenced (a caller asks about
+   * a program's buffers before it knows what they are). Local, never
+   * blocks, safe from any thread. (Appended within version 2: a host reads
+   * it only where struct_size covers it.) */
+  cct_status (*locate)(cct_transport_instance* self, const void* ptr, cct_memory_region* region,
+                       cct_error* err);
 } cct_device_ops;
 
 /* Virtual time, for transports that simulate a platform (the RapidIO

@@ -52,8 +52,11 @@ class Backend {
   // under CUDA: a copy from pageable memory is synchronous). Throws Error.
   virtual void* alloc_pinned(std::size_t bytes) = 0;
   virtual void free_pinned(void* ptr) noexcept = 0;
-  // Where ptr points: device memory of this backend, or anything else.
-  virtual cct_memory_kind kind_of(const void* ptr) = 0;
+  // Where ptr points: device memory of this backend (and the allocation
+  // holding it, where the backend knows it), or anything else (host
+  // memory). Never dereferences ptr; safe from any thread.
+  virtual cct_memory_region locate(const void* ptr) = 0;
+  cct_memory_kind kind_of(const void* ptr) { return locate(ptr).kind; }
 
   virtual Stream create_stream() = 0;
   virtual void destroy_stream(Stream stream) noexcept = 0;

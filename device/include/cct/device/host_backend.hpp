@@ -7,13 +7,18 @@
 //     x86-64 address range, so a load or store through one faults, as a
 //     host load from a cudaMalloc pointer does; only copy() and reduce()
 //     reach the memory behind them;
+//   - device memory is the process's, as CUDA's is: every backend of the
+//     process knows (locate) and reaches (copy, reduce) what any of them
+//     allocated, so that a program's buffers and a transport's backend
+//     meet as on a GPU;
 //   - enqueued work does not run when it is enqueued. It runs when the
 //     caller asks about it: each done() call on an event of a stream runs
 //     one pending operation of that stream, and wait() and synchronize()
 //     run all that the event or stream covers. A caller that reads what a
 //     copy wrote before an event said it was done reads the old bytes in
 //     every run, not on an unlucky one.
-// One thread at a time, as a transport instance.
+// One thread at a time per backend, as a transport instance; locate()
+// from any thread.
 #pragma once
 
 #include <cstddef>
@@ -38,7 +43,7 @@ class HostBackend final : public Backend {
   void free(void* ptr) noexcept override;
   void* alloc_pinned(std::size_t bytes) override;
   void free_pinned(void* ptr) noexcept override;
-  cct_memory_kind kind_of(const void* ptr) override;
+  cct_memory_region locate(const void* ptr) override;
 
   Stream create_stream() override;
   void destroy_stream(Stream stream) noexcept override;
@@ -74,12 +79,11 @@ class HostBackend final : public Backend {
 
   // The host address behind [ptr, ptr + bytes) of device memory; throws
   // Error naming `what` when that is not inside one allocation.
-  unsigned char* host_of(const void* ptr, std::size_t bytes, const char* what) const;
+  static unsigned char* host_of(const void* ptr, std::size_t bytes, const char* what);
   void enqueue(Stream stream, std::function<void()> op);
   // Runs everything enqueued on every stream (as cudaFree synchronizes).
   void run_all();
 
-  std::map<uintptr_t, std::size_t> device_;  // device address -> bytes
   std::vector<std::unique_ptr<StreamState>> streams_;
   std::vector<std::unique_ptr<EventState>> events_;
   std::size_t max_pending_ = 0;
