@@ -232,8 +232,7 @@ Runtime::Agreement Runtime::agreement(const cct_coll_args& args, const Collectiv
       row.key_parts != nullptr && (kinds_matter || selector_.size_matters(c));
   const Agreement known{row.key_parts != nullptr ? 0 : message_bytes(args, size()), false};
   const bool ask_kinds =
-      kinds_matter && (key_unknown || std::ranges::any_of(device_->rules.candidates(c, known.key),
-                                                          takes_device));
+      kinds_matter && (key_unknown || !device_->rules.candidates(c, known.key).empty());
   agreed_now_ = false;
   if (!key_unknown && !ask_kinds) return known;
   if (handed_.collective == c) {
@@ -267,46 +266,58 @@ bool Runtime::keeps_library(const cct_coll_args& args) {
 // default.
 Choice& Runtime::select_afresh(const cct_coll_args& args, std::size_t bytes) {
   const std::span<const Selection> rule = selector_.candidates(args.collective, bytes);
-  if (Choice* choice = first_usable(rule, args, bytes, by_selection_, *comm_, false))
-    return *choice;
+  if (Choice* choice = first_usable(rule, args, bytes, false)) return *choice;
   return noted(default_choice(args.collective), args, "built-in default");
 }
 
-// The same from the device rules, of their candidates that take device
-// memory (takes_device()); null where none can run the call.
+// The same from the device rules: an algorithm that takes device memory
+// (takes_device()) runs on the device communicator, any other on the
+// runtime's own, on host copies of the device buffers (the tuner measured
+// it so: a host algorithm staged can beat every algorithm on device
+// memory); null where none can run the call.
 Choice* Runtime::device_choice(const cct_coll_args& args, std::size_t bytes) {
-  const std::span<const Selection> rule = device_->rules.candidates(args.collective, bytes);
-  return first_usable(rule, args, bytes, device_->by_selection, *device_->comm, true);
+  return first_usable(device_->rules.candidates(args.collective, bytes), args, bytes, true);
 }
 
-// on_device: only the candidates that take device memory are tried.
+// Where a candidate of the runtime's rules or (device_rules) of its device
+// rules runs, and what CCT_LOG calls it.
+struct Runtime::Placed {
+  const Communicator* comm;
+  std::vector<Choice*>* cache;
+  const char* origin;
+};
+
+Runtime::Placed Runtime::placed(const Selection& s, bool device_rules) {
+  if (!device_rules)
+    return {comm_.get(), &by_selection_,
+            s.forced ? "CCT_FORCE" : s.fallback ? "profile, a fallback" : "profile"};
+  if (takes_device(s))
+    return {device_->comm.get(), &device_->by_selection,
+            s.forced ? "CCT_FORCE, on device memory" : "profile's device rules, on device memory"};
+  return {comm_.get(), &device_->by_selection,
+          s.forced ? "CCT_FORCE, on host copies of device memory"
+                   : "profile's device rules, on host copies of device memory"};
+}
+
 Choice* Runtime::first_usable(std::span<const Selection> rule, const cct_coll_args& args,
-                              std::size_t bytes, std::vector<Choice*>& cache,
-                              const Communicator& comm, bool on_device) {
+                              std::size_t bytes, bool device_rules) {
   for (std::size_t i = 0; i < rule.size(); ++i) {
     const Selection& s = rule[i];
-    if (on_device && !takes_device(s)) continue;
-    Choice& choice = choice_of(s, cache, comm);
-    if (usable(choice, args)) {
-      const char* origin = s.forced     ? (on_device ? "CCT_FORCE, on device memory" : "CCT_FORCE")
-                           : on_device  ? "profile, on device memory"
-                           : s.fallback ? "profile, a fallback"
-                                        : "profile";
-      return &noted(choice, args, origin);
-    }
-    say_refused(choice, args, bytes, s, i + 1 == rule.size());
+    const Placed where = placed(s, device_rules);
+    Choice& choice = choice_of(s, *where.cache, *where.comm);
+    if (usable(choice, args)) return &noted(choice, args, where.origin);
+    say_refused(choice, args, bytes, s, i + 1 == rule.size(), device_rules);
   }
   return nullptr;
 }
 
 // info: once per candidate, on rank 0 (its first refusal); debug: each.
 void Runtime::say_refused(Choice& choice, const cct_coll_args& args, std::size_t bytes,
-                          const Selection& s, bool last) {
+                          const Selection& s, bool last, bool on_device) {
   const bool say = options_.log == Log::kDebug ||
                    (options_.log == Log::kInfo && !choice.refusal_logged && comm_->rank() == 0);
   if (!say) return;
   choice.refusal_logged = true;
-  const bool on_device = choice.comm != comm_.get();
   std::ostringstream line;
   line << "cct: " << collective_name(args.collective) << " " << bytes
        << " B: " << (on_device ? "device rule " : s.fallback ? "fallback " : "rule ")

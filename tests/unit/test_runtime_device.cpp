@@ -163,7 +163,8 @@ TEST_CASE("runtime: device buffers run the chosen host algorithm on host copies"
 // rank passes host memory (a different one each time), the runtime's own
 // choice runs, staged. Every rank agrees alike, also where a decision
 // (keeps_library) comes first and hands its agreement to the run. A size
-// the device rules leave out agrees on nothing and runs as before.
+// the device rules leave out agrees on nothing and runs as before; one
+// whose rule names a host algorithm runs it on host copies.
 TEST_CASE("runtime: the device rules run an algorithm on device memory where every rank passes it",
           "[device]") {
   constexpr std::size_t kCount = 1000;
@@ -175,7 +176,8 @@ TEST_CASE("runtime: the device rules run an algorithm on device memory where eve
                                 {.stats = true});
                 rt.use_device(on_device,
                               cct::Selector(cct::Profile{},
-                                            cct::parse_force("allreduce:0-max:device_ring;"
+                                            cct::parse_force("allreduce:0-8k:device_ring;"
+                                                             "allreduce:8k-max:ring;"
                                                              "bcast:0-4k:device_binomial",
                                                              &registry),
                                             registry, "host_device", comm.size()));
@@ -225,5 +227,20 @@ TEST_CASE("runtime: the device rules run an algorithm on device memory where eve
                          "bcast of " + std::to_string(count));
                 }
                 expect(calls_of(rt, "device_binomial") == 1, "device_binomial below 4 KiB only");
+
+                // From 8 KiB the device rule names a host algorithm: ring
+                // (not the built-in default), on host copies, every rank on
+                // the device; on one rank's host memory, the host rules.
+                constexpr std::size_t kLarge = 4096;
+                Ints large_want(kLarge);
+                for (std::size_t i = 0; i < kLarge; ++i) large_want[i] = sum(n, i);
+                Buffer large_send(dev, true, kLarge);
+                large_send.write(values_of(me, kLarge));
+                for (const bool all_device : {true, false}) {
+                  Buffer large(dev, all_device || me != 0, kLarge);
+                  rt.run(call(CCT_ALLREDUCE, &large_send, large, kLarge));
+                  expect(large.read() == large_want, "large allreduce");
+                }
+                expect(calls_of(rt, "ring") == 1, "the device rule's host algorithm, staged, once");
               }) == "");
 }

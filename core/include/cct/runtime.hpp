@@ -105,11 +105,12 @@ class Runtime {
   // passing device memory to an algorithm that takes host memory only then
   // runs that algorithm on host copies of its buffers, made through the
   // device transport (host_staging.hpp), instead of failing. Where the
-  // rules have an algorithm on device memory for a call, the ranks first
-  // agree whether every one of them passes device memory only (memory
-  // kinds are each rank's own: one small allreduce per call); where all
-  // do, that algorithm runs on `on_device`, else the runtime's own rules
-  // choose, as without it. Local.
+  // rules have an algorithm on device memory for a collective, the ranks
+  // first agree, for each of its calls, whether every one of them passes
+  // device memory only (memory kinds are each rank's own: one small
+  // allreduce per call); where all do, the rules choose (an algorithm on
+  // device memory runs on `on_device`, a host algorithm on host copies),
+  // else the runtime's own rules, as without them. Local.
   void use_device(std::shared_ptr<const Communicator> on_device, Selector rules = {});
   // Whether every decision about a call of c is collective, whatever its
   // size: the device rules have an algorithm on device memory for c, so
@@ -183,11 +184,12 @@ class Runtime {
   Choice& select_by_memory(const cct_coll_args& args, const CollectiveInfo& row, bool agree);
   Choice& select_afresh(const cct_coll_args& args, std::size_t bytes);
   Choice* device_choice(const cct_coll_args& args, std::size_t bytes);
+  struct Placed;
+  Placed placed(const Selection& s, bool device_rules);
   Choice* first_usable(std::span<const Selection> rule, const cct_coll_args& args,
-                       std::size_t bytes, std::vector<Choice*>& cache, const Communicator& comm,
-                       bool on_device);
+                       std::size_t bytes, bool device_rules);
   void say_refused(Choice& choice, const cct_coll_args& args, std::size_t bytes,
-                   const Selection& s, bool last);
+                   const Selection& s, bool last, bool device_rules);
   Agreement agreement(const cct_coll_args& args, const CollectiveInfo& row);
   std::size_t local_key(const cct_coll_args& args, const CollectiveInfo& row) const;
   bool device_only(const cct_coll_args& args) const;
