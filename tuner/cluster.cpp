@@ -24,6 +24,7 @@
 #include "cct/topology.hpp"
 #include "mpi_bootstrap.hpp"
 #include "tuner/buffer_memory.hpp"
+#include "tuner/device_job.hpp"
 #include "tuner/job.hpp"
 #include "tuner/machine.hpp"
 #include "tuner/noise.hpp"
@@ -91,11 +92,14 @@ std::vector<Shape> shapes_of(const Options& opts, const Layout& layout) {
   return shapes;
 }
 
-// The transports of a shape: those named, else the one the runtime uses
-// for such a communicator (shm on one node, mpi between nodes).
-bool tuned_on(const Options& opts, const std::string& transport, const Shape& shape) {
-  if (!opts.filter.transports.empty()) return selected(opts.filter.transports, transport);
-  return transport == (shape.nodes > 1 ? "mpi" : "shm");
+// The transports of a shape: those named, else the ones the runtime uses
+// for such a communicator: shm on one node, mpi between nodes, and a
+// device transport (cuda) for device buffers, which a machine without a
+// device skips, saying why.
+bool tuned_on(const Options& opts, const TransportEntry& transport, const Shape& shape) {
+  const std::string name = transport.desc->name;
+  if (!opts.filter.transports.empty()) return selected(opts.filter.transports, name);
+  return name == (shape.nodes > 1 ? "mpi" : "shm") || is_device_transport(transport);
 }
 
 // Rank 0's text, on every rank.
@@ -220,9 +224,14 @@ void measure_shape(const Registry& registry, const Topology& topo, const Transpo
         std::cout << "ccautotune: " << transport.desc->name << " on " << shape.nodes
                   << " node(s) x " << shape.ranks_per_node << " rank(s)"
                   << (pinning.all_pinned() ? pinned_line(pinning.pus()) : "") << std::endl;
-      auto instance = std::make_shared<TransportInstance>(transport, boot);
-      Communicator c(boot, instance, topo, topo.bound_pu(), placement_of(boot, registry));
-      measure_space(registry, c, enumerate(registry, c, opts.filter), opts, known, note);
+      if (is_device_transport(transport)) {
+        measure_on_device(registry, transport, boot, topo, topo.bound_pu(),
+                          placement_of(boot, registry), opts, known, note);
+      } else {
+        auto instance = std::make_shared<TransportInstance>(transport, boot);
+        Communicator c(boot, instance, topo, topo.bound_pu(), placement_of(boot, registry));
+        measure_space(registry, c, enumerate(registry, c, opts.filter), opts, known, note);
+      }
     }
   }
   MPI_Comm_free(&comm);
@@ -297,7 +306,7 @@ int tune_cluster(Options& opts, int rank) {
   try {
     for (const TransportEntry& transport : registry.transports())
       for (const Shape& shape : shapes)
-        if (!is_simulated(transport) && tuned_on(opts, transport.desc->name, shape))
+        if (!is_simulated(transport) && tuned_on(opts, transport, shape))
           run_shape(registry, topo, transport, shape, layout, opts, results.known,
                     note ? &*note : nullptr);
   } catch (const std::exception& e) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "calls.hpp"
+#include "cct/error.hpp"
 #include "cct/runtime.hpp"
 #include "cct/simulate.hpp"
 #include "cct/units.hpp"
@@ -89,10 +90,12 @@ constexpr ProgramStyle kProgramStyle{};
 class JobMeasurer final : public PointMeasurer {
  public:
   JobMeasurer(const Registry& registry, Measurer& measurer, const Communicator& comm,
-              const Options& opts, Reporter* reporter, JobProgress* progress)
+              const Communicator* staging, const Options& opts, Reporter* reporter,
+              JobProgress* progress)
       : registry_(registry),
         measurer_(measurer),
         comm_(comm),
+        staging_(staging),
         opts_(opts),
         reporter_(reporter),
         progress_(progress),
@@ -139,7 +142,7 @@ class JobMeasurer final : public PointMeasurer {
   void pruned(const Point& p, const PointResult& last) override {
     if (reporter_) reporter_->finish(p, last, Stage::kPruned);
   }
-  std::string why_unusable(const Point& p) override { return why_unusable_here(p, comm_); }
+  std::string why_unusable(const Point& p) override { return why_unusable_here(p, comm_of(p)); }
   void planned(std::size_t points) override {
     if (reporter_) reporter_->add(points);
   }
@@ -190,9 +193,11 @@ class JobMeasurer final : public PointMeasurer {
     measured_s_ += result.median_s * result.reps;
     return result;
   }
+  // A staged point's plan runs on the host transport under the device one.
+  const Communicator& comm_of(const Point& p) const { return p.staged ? *staging_ : comm_; }
   Plan& plan_for(const Point& p) {
     std::unique_ptr<Plan>& plan = plans_[{p.algorithm->desc->name, p.params}];
-    if (!plan) plan = std::make_unique<Plan>(*p.algorithm, comm_, p.params);
+    if (!plan) plan = std::make_unique<Plan>(*p.algorithm, comm_of(p), p.params);
     return *plan;
   }
 
@@ -204,6 +209,7 @@ class JobMeasurer final : public PointMeasurer {
   // as a program linking the runtime calls it (and wherever the
   // interposer would leave the call to the library).
   CallRunner runner_for(const Point& p) {
+    if (staging_ != nullptr) return device_runner_for(p);
     if (p.algorithm->desc->required_caps & CCT_CAP_LIBRARY) {
       Plan& plan = plan_for(p);
       return [&plan](const cct_coll_args& args) { plan.run(args); };
@@ -220,9 +226,29 @@ class JobMeasurer final : public PointMeasurer {
     };
   }
 
+  // On a device transport: a runtime on the host transport whose device
+  // rules name only p, so that every call agrees on memory kinds and runs
+  // p on the device communicator, or staged, as a program's call pays.
+  CallRunner device_runner_for(const Point& p) {
+    std::unique_ptr<Runtime>& rt = runtimes_[{p.algorithm->desc->name, p.params}];
+    if (!rt) {
+      std::shared_ptr<const Communicator> host(std::shared_ptr<const Communicator>(), staging_);
+      rt = std::make_unique<Runtime>(registry_, host, Runtime::Options{});
+      const std::string rule = std::string(collective_name(p.call.collective)) + ":0-max:" +
+                               format_choice(*p.algorithm->desc, p.params);
+      std::shared_ptr<const Communicator> device(std::shared_ptr<const Communicator>(), &comm_);
+      rt->use_device(device, Selector(Profile{}, parse_force(rule, &registry_), registry_,
+                                      comm_.transport().entry().desc->name, comm_.size(),
+                                      comm_.nodes()));
+    }
+    Runtime& runtime = *rt;
+    return [&runtime](const cct_coll_args& args) { runtime.run(args); };
+  }
+
   const Registry& registry_;
   Measurer& measurer_;
   const Communicator& comm_;
+  const Communicator* staging_;  // the host communicator of staged points, or null
   const Options& opts_;
   Reporter* reporter_;
   JobProgress* progress_;
@@ -243,7 +269,7 @@ std::size_t unfinished(const Space& space, const std::map<std::string, ResultRow
 // The space lists the points of a collective in one run.
 void measure_space(const Registry& registry, Communicator& comm, const Space& all,
                    const Options& opts, const std::map<std::string, ResultRow>& known,
-                   JobProgress* progress) {
+                   JobProgress* progress, const Communicator* staging) {
   // A candidate that failed in this shape is not measured there again.
   Space space = all;
   const std::set<std::string> failed = failed_candidates(known);
@@ -254,7 +280,8 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& al
   std::vector<Call> calls;
   for (const Point& p : space.points) calls.push_back(p.call);
   Measurer measurer(registry, comm, calls, opts.measure);
-  JobMeasurer job(registry, measurer, comm, opts, reporter ? &*reporter : nullptr, progress);
+  JobMeasurer job(registry, measurer, comm, staging, opts, reporter ? &*reporter : nullptr,
+                  progress);
   SearchOptions search = opts.search;
   // On a simulated platform a figure is the platform's exact virtual
   // time: nothing to confirm.

@@ -21,10 +21,12 @@ namespace cct::tuner {
 // failed in this shape; rank 0 appends each measured row to opts.results.
 // Collective over comm. Stops early, with a note, once the measured time
 // passes opts.time_budget_s. With `progress`, notes what runs in it, so
-// that the launcher can name the culprit if the job dies.
+// that the launcher can name the culprit if the job dies. On a device
+// transport (enumerate_device), `staging` is the host communicator under
+// it, where the staged points run.
 void measure_space(const Registry& registry, Communicator& comm, const Space& space,
                    const Options& opts, const std::map<std::string, ResultRow>& known,
-                   JobProgress* progress = nullptr);
+                   JobProgress* progress = nullptr, const Communicator* staging = nullptr);
 
 // A job relaunched this many times past failed candidates gives up: the
 // failures are then not the candidates'.

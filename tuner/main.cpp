@@ -23,6 +23,7 @@
 #include "cct/units.hpp"
 #include "tuner/buffer_memory.hpp"
 #include "tuner/cluster.hpp"
+#include "tuner/device_job.hpp"
 #include "tuner/job.hpp"
 #include "tuner/machine.hpp"
 #include "tuner/options.hpp"
@@ -49,6 +50,10 @@ bool run_job(const cct::Registry& registry, const cct::Topology& topo,
     const cct::LaunchResult result = cct::launch_local(launch_options, [&](cct::Bootstrap& boot) {
       int pu = topo.pu_for_rank(boot.rank(), boot.size());
       if (!topo.bind_to_pu(pu)) pu = -1;
+      if (is_device_transport(transport)) {
+        measure_on_device(registry, transport, boot, topo, pu, {}, opts, known, &progress);
+        return 0;
+      }
       auto instance = std::make_shared<cct::TransportInstance>(transport, boot);
       cct::Communicator comm(boot, instance, topo, pu);
       measure_space(registry, comm, enumerate(registry, comm, opts.filter), opts, known, &progress);

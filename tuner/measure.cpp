@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cct/collectives.hpp"
+#include "cct/device_memory.hpp"
 #include "cct/error.hpp"
 #include "cct/sdk/datatype.hpp"
 #include "cct/simulate.hpp"
@@ -152,13 +153,42 @@ Measurer::Measurer(const Registry& registry, const Communicator& comm, std::span
     const Footprint f = footprint(call, np_);
     capacity_ = {std::max(capacity_.send, f.send), std::max(capacity_.recv, f.recv)};
   }
+  if (comm.capabilities() & CCT_CAP_DEVICE) device_ = comm.transport().raw();
   for (int i = 0; i < opts_.buffers; ++i)
-    buffers_.push_back(
-        Buffers{std::vector<std::byte>(capacity_.send), std::vector<std::byte>(capacity_.recv)});
+    buffers_.push_back(Buffers{allocate(capacity_.send), allocate(capacity_.recv)});
   barrier_ = helper_plan(registry, comm, CCT_BARRIER, "dissemination");
   reduce_figures_ = helper_plan(registry, comm, CCT_ALLREDUCE, "recursive_doubling");
   library_barrier_ = library_barrier(registry, comm);
   if (virtual_now(comm.transport())) virtual_clock_ = &comm.transport();
+}
+
+// Zeroed, and so touched: device memory through a copy from the host.
+Measurer::Memory Measurer::allocate(std::size_t bytes) const {
+  const std::size_t size = std::max<std::size_t>(bytes, 1);
+  if (device_ == nullptr)
+    return Memory(new std::byte[size](), std::default_delete<std::byte[]>());
+  void* memory = nullptr;
+  cct_error err{};
+  if (device_->device->alloc(device_, size, &memory, &err) != CCT_OK)
+    throw Error("measure: device memory for the buffers (" + std::to_string(size) +
+                    " bytes): " + err.message,
+                CCT_ERR_NO_MEMORY);
+  cct_transport_instance* device = device_;
+  Memory owned(static_cast<std::byte*>(memory),
+               [device](std::byte* p) { device->device->free(device, p); });
+  const std::vector<std::byte> zeros(size);
+  copy_and_wait(device_, memory, zeros.data(), size, CCT_COPY_HOST_TO_DEVICE,
+                "measure: clearing the device buffers");
+  return owned;
+}
+
+void Measurer::run(Plan& plan, const cct_coll_args& args) {
+  if (device_ == nullptr || (plan.algorithm().desc->limits & CCT_LIMIT_DEVICE_MEMORY)) {
+    plan.run(args);
+    return;
+  }
+  plan.run(staging_.stage(args, rank_, np_, device_));
+  staging_.unstage(device_);
 }
 
 PointResult Measurer::measure(Plan& plan, const Call& call) {
@@ -227,9 +257,11 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
 MeasuredCalls Measurer::args_for(const Call& call, int rep) {
   Buffers& b = buffers_[rep % buffers_.size()];
   MeasuredCalls calls(call, np_, rank_, kCallTag);
+  const cct_memory_kind kind = device_ ? CCT_MEMORY_DEVICE : CCT_MEMORY_HOST;
   for (cct_coll_args& args : calls.args()) {
-    args.sendbuf = b.send.data();
-    args.recvbuf = b.recv.data();
+    args.sendbuf = b.send.get();
+    args.recvbuf = b.recv.get();
+    args.sendmem = args.recvmem = kind;
   }
   return calls;
 }
@@ -239,7 +271,7 @@ double Measurer::time_calls(Plan& plan, const MeasuredCalls& calls) {
   for (const cct_coll_args& args : calls.args()) {
     align();
     const Stopwatch watch(virtual_clock_);
-    plan.run(args);
+    run(plan, args);
     seconds += watch.seconds();
   }
   return seconds;

@@ -35,6 +35,7 @@
 #include "cct/collectives.hpp"
 #include "cct/communicator.hpp"
 #include "cct/count_pattern.hpp"
+#include "cct/host_staging.hpp"
 #include "cct/registry.hpp"
 
 namespace cct::tuner {
@@ -145,8 +146,12 @@ int next_round(const std::vector<double>& figures, const MeasureOptions& limits)
 // Measures points on one communicator. Buffers large enough for every call
 // in `calls` (the largest footprint among them, not np * the largest size
 // for every collective: a bcast-only run on many ranks stays small) are
-// allocated once, touched, and reused by every point. Collective: every
-// rank constructs it and measures the same points in the same order.
+// allocated once, touched, and reused by every point. On a device
+// transport (CCT_CAP_DEVICE) they are device memory, as a GPU program's
+// are, and a plan of an algorithm that takes host memory only (on the
+// host transport under it) runs on host copies of them, the copies timed
+// with it (cct/host_staging.hpp), as the runtime runs it. Collective:
+// every rank constructs it and measures the same points in the same order.
 //
 // Which candidate a rank is running, for whoever must name it when the
 // rank dies: calls counts the calls this rank started, candidate the index
@@ -204,10 +209,16 @@ class Measurer {
   void note_running_in(RunningCandidate* slot) { running_ = slot; }
 
  private:
+  // Host memory, or the device transport's (freed by its deleter).
+  using Memory = std::shared_ptr<std::byte>;
   struct Buffers {
-    std::vector<std::byte> send;
-    std::vector<std::byte> recv;
+    Memory send;
+    Memory recv;
   };
+  Memory allocate(std::size_t bytes) const;
+  // Runs plan on args, staged where its algorithm takes host memory only
+  // and the buffers are the device's.
+  void run(Plan& plan, const cct_coll_args& args);
 
   void expect_fits(const Call& call) const;
   // The calls of one repetition, on the buffer set of `rep`.
@@ -226,7 +237,10 @@ class Measurer {
   int np_;
   int rank_;
   Footprint capacity_;
+  // The device transport whose memory the buffers are, or null.
+  cct_transport_instance* device_ = nullptr;
   std::vector<Buffers> buffers_;
+  HostStaging staging_;
   std::unique_ptr<Plan> barrier_;
   // The barrier a program calls between its calls: the library's own
   // where the communicator has the library, else null (barrier_ then).

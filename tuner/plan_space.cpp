@@ -73,14 +73,15 @@ std::vector<std::vector<int64_t>> combinations(const std::vector<std::vector<int
   return out;
 }
 
-// Adds the usable points of one algorithm; refusals are counted per reason.
-void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const SpaceFilter& filter,
-                   Space& space) {
+// Adds the usable points of one algorithm on comm, named `transport`
+// (staged: on a device transport's buffers); refusals are counted per
+// reason.
+void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const std::string& transport,
+                   bool staged, const SpaceFilter& filter, Space& space) {
   const cct_algorithm_desc& d = *alg.desc;
   // Outside an MPI program there is no library to measure: not offered,
   // not a skip to report.
   if ((d.required_caps & ~comm.capabilities()) == CCT_CAP_LIBRARY) return;
-  const std::string transport = comm.transport().entry().desc->name;
   std::map<std::string, std::size_t> refused;
   for (const auto& params : parameter_grid(d, filter.quick, filter.max_combinations))
     for (int64_t bytes :
@@ -90,7 +91,8 @@ void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const Sp
               .transport = transport,
               .nodes = comm.nodes(),
               .np = comm.size(),
-              .call = Call{d.collective, bytes, filter.vector_counts}};
+              .call = Call{d.collective, bytes, filter.vector_counts},
+              .staged = staged};
       if (std::string why = why_unusable_here(p, comm); !why.empty())
         ++refused[why];
       else
@@ -185,15 +187,47 @@ std::string why_unusable_here(const Point& p, const Communicator& comm) {
   return "";
 }
 
+namespace {
+
+bool wanted(const SpaceFilter& filter, const AlgorithmEntry& alg, cct_collective c) {
+  return alg.desc->collective == c && selected(filter.algorithms, alg.desc->name) &&
+         !excluded(filter, alg.desc->name);
+}
+
+}  // namespace
+
 Space enumerate(const Registry& registry, const Communicator& comm, const SpaceFilter& filter) {
   Space space;
-  const std::vector<cct_collective> collectives = selected_collectives(filter.collectives);
-  if (!selected(filter.transports, comm.transport().entry().desc->name)) return space;
-  for (cct_collective c : collectives)
+  const std::string transport = comm.transport().entry().desc->name;
+  if (!selected(filter.transports, transport)) return space;
+  for (cct_collective c : selected_collectives(filter.collectives))
     for (const AlgorithmEntry& alg : registry.algorithms())
-      if (alg.desc->collective == c && selected(filter.algorithms, alg.desc->name) &&
-          !excluded(filter, alg.desc->name))
-        add_algorithm(alg, comm, filter, space);
+      if (wanted(filter, alg, c)) add_algorithm(alg, comm, transport, false, filter, space);
+  return space;
+}
+
+bool runs_on_device_memory(const AlgorithmEntry& alg) {
+  constexpr uint32_t kTakes = CCT_LIMIT_DEVICE_MEMORY | CCT_LIMIT_IN_PLACE;
+  return (alg.desc->limits & kTakes) == kTakes;
+}
+
+Space enumerate_device(const Registry& registry, const Communicator& host,
+                       const Communicator& device, const SpaceFilter& filter) {
+  Space space;
+  const std::string transport = device.transport().entry().desc->name;
+  if (!selected(filter.transports, transport)) return space;
+  for (cct_collective c : selected_collectives(filter.collectives)) {
+    Space on_device;
+    for (const AlgorithmEntry& alg : registry.algorithms())
+      if (wanted(filter, alg, c) && runs_on_device_memory(alg))
+        add_algorithm(alg, device, transport, false, filter, on_device);
+    space.skipped.insert(space.skipped.end(), on_device.skipped.begin(), on_device.skipped.end());
+    if (on_device.points.empty()) continue;  // the runtime never asks the device rules
+    space.points.insert(space.points.end(), on_device.points.begin(), on_device.points.end());
+    for (const AlgorithmEntry& alg : registry.algorithms())
+      if (wanted(filter, alg, c) && !(alg.desc->required_caps & CCT_CAP_DEVICE))
+        add_algorithm(alg, host, transport, true, filter, space);
+  }
   return space;
 }
 

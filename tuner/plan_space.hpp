@@ -73,6 +73,10 @@ struct Point {
   int nodes = 1;  // the communicator's shape: Communicator::nodes() ...
   int np = 0;     // ... and size()
   Call call;
+  // A host algorithm timed on a device transport's buffers through host
+  // copies of them (cct/host_staging.hpp), as the runtime runs one that
+  // its device rules name: its plan runs on the host transport under it.
+  bool staged = false;
 
   // The results-file row of this point with a measured result.
   ResultRow row(const PointResult& result, Stage stage = Stage::kFinal) const;
@@ -105,5 +109,18 @@ std::string why_unusable_here(const Point& p, const Communicator& comm);
 // The space on comm (its transport, nodes and size). Throws cct::Error for an
 // unknown collective name in the filter. Local: no communication.
 Space enumerate(const Registry& registry, const Communicator& comm, const SpaceFilter& filter);
+
+// Whether the runtime may run alg on a device transport's communicator:
+// it takes device memory, and the in-place forms (Runtime::use_device).
+bool runs_on_device_memory(const AlgorithmEntry& alg);
+
+// The space of a device transport (one granting CCT_CAP_DEVICE: cuda),
+// whose buffers are in device memory and whose rules say what the runtime
+// runs where every rank passes device memory: for each collective that has
+// algorithms the runtime may run on device memory, those on `device`, and
+// every host algorithm on `host` (the transport under it), staged. Every
+// point names the device transport.
+Space enumerate_device(const Registry& registry, const Communicator& host,
+                       const Communicator& device, const SpaceFilter& filter);
 
 }  // namespace cct::tuner

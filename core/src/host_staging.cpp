@@ -1,4 +1,4 @@
-#include "host_staging.hpp"
+#include "cct/host_staging.hpp"
 
 #include <algorithm>
 #include <string>

@@ -15,7 +15,7 @@
 #include "cct/sdk/datatype.hpp"
 #include "cct/simulate.hpp"
 #include "cct/units.hpp"
-#include "host_staging.hpp"
+#include "cct/host_staging.hpp"
 
 namespace cct {
 namespace {

@@ -1,4 +1,4 @@
-// The runtime on buffers in device memory (core/src/host_staging.hpp): with
+// The runtime on buffers in device memory (cct/host_staging.hpp): with
 // a device transport, a call that passes device memory to an algorithm
 // taking host memory only runs on host copies of its buffers. On
 // host_device, whose device pointers fault when the host touches them (an

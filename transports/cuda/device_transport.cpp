@@ -114,7 +114,8 @@ const cct_device_ops kDeviceOps = {sizeof(cct_device_ops), CCT_ABI_VERSION,    d
 cct_status probe(const DeviceFlavor& flavor, const cct_bootstrap* boot, cct_error* err) {
   return sdk::guarded(err, [&] {
     if (boot == nullptr) throw std::invalid_argument("no bootstrap");
-    if (const std::string why = refusal(flavor, *boot); !why.empty()) throw sdk::Unsupported(why);
+    if (const std::string why = refusal(flavor, *boot, false); !why.empty())
+      throw sdk::Unsupported(why);
   });
 }
 
@@ -123,7 +124,8 @@ cct_status open(const DeviceFlavor& flavor, const cct_bootstrap* boot, cct_trans
   return sdk::guarded(err, [&] {
     if (boot == nullptr || out == nullptr)
       throw std::invalid_argument("open: no bootstrap or nowhere to put the instance");
-    if (const std::string why = refusal(flavor, *boot); !why.empty()) throw sdk::Unsupported(why);
+    if (const std::string why = refusal(flavor, *boot, true); !why.empty())
+      throw sdk::Unsupported(why);
     *out = (new Instance(flavor, *boot))->c_instance();
   });
 }

@@ -47,13 +47,16 @@ struct Verdict {
 }  // namespace
 
 // The machine first: where there is no GPU, that is the reason worth
-// telling, whatever else is missing.
-std::string refusal(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
+// telling, whatever else is missing. A probe may come before the host
+// transport is open (ccautotune asks whether to open one for it): only
+// opening needs it.
+std::string refusal(const DeviceFlavor& flavor, const cct_bootstrap& boot, bool opening) {
   if (std::string absent = flavor.absent(); !absent.empty()) return absent;
   if (boot.abi_version != CCT_ABI_VERSION ||
       boot.struct_size < offsetof(cct_bootstrap, host) + sizeof boot.host)
     return "a bootstrap of ABI version " + std::to_string(boot.abi_version) + " and " +
            std::to_string(boot.struct_size) + " bytes has no host transport (cct_bootstrap.host)";
+  if (boot.host == nullptr && !opening) return "";
   if (boot.host == nullptr)
     return "no host transport under it (cct_bootstrap.host): it stages device memory through one";
   if (boot.host->size != boot.size || boot.host->rank != boot.rank || boot.host->p2p == nullptr)

@@ -18,8 +18,9 @@ extern const cct_p2p_ops kP2pOps;
 extern const cct_device_ops kDeviceOps;
 
 // Why this transport cannot serve boot's ranks, judged locally and without
-// initialising the device; "" where it can.
-std::string refusal(const DeviceFlavor& flavor, const cct_bootstrap& boot);
+// initialising the device; "" where it can. Before `opening`, a bootstrap
+// without a host transport is judged on the rest.
+std::string refusal(const DeviceFlavor& flavor, const cct_bootstrap& boot, bool opening);
 
 class Instance {
  public:

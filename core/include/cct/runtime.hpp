@@ -104,7 +104,7 @@ class Runtime {
   // `rules`: the profile's and CCT_FORCE's for that transport. A call
   // passing device memory to an algorithm that takes host memory only then
   // runs that algorithm on host copies of its buffers, made through the
-  // device transport (host_staging.hpp), instead of failing. Where the
+  // device transport (cct/host_staging.hpp), instead of failing. Where the
   // rules have an algorithm on device memory for a collective, the ranks
   // first agree, for each of its calls, whether every one of them passes
   // device memory only (memory kinds are each rank's own: one small
