@@ -2,7 +2,10 @@
 #include "cct/device/cuda_devices.hpp"
 
 #include <cuda_runtime_api.h>
+#include <link.h>
 
+#include <atomic>
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -73,6 +76,38 @@ std::string cuda_absent_before_init() {
   if (fs::is_empty("/proc/driver/nvidia/gpus", ec) || ec)
     return "no device (the NVIDIA driver lists no GPU in /proc/driver/nvidia/gpus)";
   return "";
+}
+
+namespace {
+
+// What one look through the loaded libraries found: the count of
+// libraries added to the process so far (glibc's dlpi_adds), and whether
+// one is CUDA's driver.
+struct Look {
+  unsigned long long since;  // the count at the last look: nothing new, nothing to do
+  unsigned long long adds = 0;
+  bool found = false;
+};
+
+int look_at(dl_phdr_info* info, std::size_t, void* data) {
+  auto& look = *static_cast<Look*>(data);
+  look.adds = info->dlpi_adds;
+  if (look.adds == look.since) return 1;
+  look.found = info->dlpi_name != nullptr && std::strstr(info->dlpi_name, "libcuda.so") != nullptr;
+  return look.found ? 1 : 0;
+}
+
+}  // namespace
+
+bool cuda_driver_loaded() {
+  static std::atomic<bool> loaded{false};
+  static std::atomic<unsigned long long> looked_at{~0ULL};
+  if (loaded.load(std::memory_order_relaxed)) return true;
+  Look look{looked_at.load(std::memory_order_relaxed)};
+  dl_iterate_phdr(look_at, &look);
+  looked_at.store(look.adds, std::memory_order_relaxed);
+  if (look.found) loaded.store(true, std::memory_order_relaxed);
+  return look.found;
 }
 
 }  // namespace cct::device

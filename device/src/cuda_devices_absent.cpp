@@ -19,4 +19,8 @@ std::string cuda_absent_before_init() {
   return kNotBuilt;
 }
 
+bool cuda_driver_loaded() {
+  return false;
+}
+
 }  // namespace cct::device

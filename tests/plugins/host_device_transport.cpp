@@ -15,7 +15,8 @@ using cct::cuda::DeviceFlavor;
 const DeviceFlavor kHostDevice{[] { return std::string(); },
                                [](int) -> std::unique_ptr<cct::device::Backend> {
                                  return std::make_unique<cct::device::HostBackend>();
-                               }};
+                               },
+                               [] { return true; }};
 
 cct_status host_device_probe(const cct_bootstrap* boot, cct_error* err) {
   return cct::cuda::probe(kHostDevice, boot, err);

@@ -7,6 +7,7 @@
 // strict as a GPU where that logic could otherwise pass by luck: device
 // pointers fault when the host touches them, and enqueued work runs only
 // once asked about, so a read before the event is done sees the old bytes.
+// The lazy backend the transports hold opens theirs on first need only.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 
 #include "cct/device/cuda_backend.hpp"
 #include "cct/device/host_backend.hpp"
+#include "cct/device/lazy_backend.hpp"
 #include "cct/sdk/datatype.hpp"
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
@@ -158,4 +160,45 @@ TEST_CASE("cuda backend: kinds, copies and reductions (GPU)", "[device][gpu]") {
   check_copies(*device);
   check_reductions(*device);
 #endif
+}
+
+// Nothing the transport does in a process that passes no device memory
+// opens the backend (for CUDA: a context on the GPU): asking where an
+// address is answers "host" without it while the process cannot hold
+// device memory; releasing what was never made releases nothing. The first
+// allocation, stream or locate once the process may hold device memory
+// opens it, once; a failed open is tried again on the next call.
+TEST_CASE("lazy backend: opened on first need only", "[device]") {
+  int opens = 0;
+  bool in_use = false, fail = true;
+  cct::device::LazyBackend lazy(
+      [&]() -> std::unique_ptr<Backend> {
+        ++opens;
+        if (fail) throw cct::device::Error("no device here");
+        return std::make_unique<HostBackend>();
+      },
+      [&] { return in_use; });
+  int on_stack = 0;
+  CHECK(lazy.kind_of(&on_stack) == CCT_MEMORY_HOST);
+  lazy.free(&on_stack);
+  lazy.destroy_stream(cct::device::Stream{&on_stack});
+  CHECK(opens == 0);
+  CHECK_FALSE(lazy.opened());
+  CHECK(std::string(lazy.name()) == "not opened");
+
+  CHECK_THROWS_WITH(lazy.alloc(8), "no device here");
+  CHECK(opens == 1);
+  CHECK_FALSE(lazy.opened());
+  fail = false;
+  in_use = true;
+  CHECK(lazy.kind_of(&on_stack) == CCT_MEMORY_HOST);  // opens: the process may hold device memory
+  CHECK(opens == 2);
+  CHECK(lazy.opened());
+  Buffer memory(lazy, Buffer::Kind::device, 64);
+  const cct_memory_region region = lazy.locate(static_cast<unsigned char*>(memory.data()) + 10);
+  CHECK(region.kind == CCT_MEMORY_DEVICE);
+  CHECK(region.base == memory.data());
+  CHECK(region.bytes == 64);
+  CHECK(std::string(lazy.name()) == "host");
+  CHECK(opens == 2);
 }

@@ -20,8 +20,12 @@ struct DeviceFlavor {
   // can.
   std::string (*absent)();
   // Opens the backend on `device` (device::kCurrentDevice: the calling
-  // thread's current one); throws device::Error.
+  // thread's current one); throws device::Error. Called when the transport
+  // first needs it (device::LazyBackend), not when it opens.
   std::unique_ptr<device::Backend> (*open)(int device);
+  // Whether the process may hold device memory yet, judged without
+  // opening the backend (CUDA: its driver library is loaded).
+  bool (*in_use)();
 };
 
 // The descriptor's functions, for a flavor.

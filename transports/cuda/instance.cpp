@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cct/device/cuda_backend.hpp"
+#include "cct/device/lazy_backend.hpp"
 #include "cct/sdk/comm.hpp"
 
 namespace cct::cuda {
@@ -66,11 +67,10 @@ std::string refusal(const DeviceFlavor& flavor, const cct_bootstrap& boot, bool 
 
 Instance::Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
   Verdict mine;
+  int device = device::kCurrentDevice;
   try {
     mine.chunk = static_cast<uint64_t>(from_env("CCT_CUDA_CHUNK", kDefaultChunk, 1));
-    backend_ =
-        flavor.open(static_cast<int>(from_env("CCT_CUDA_DEVICE", device::kCurrentDevice, 0)));
-    stream_ = std::make_unique<device::UniqueStream>(*backend_);
+    device = static_cast<int>(from_env("CCT_CUDA_DEVICE", device::kCurrentDevice, 0));
   } catch (const std::exception& e) {
     std::snprintf(mine.why, sizeof mine.why, "%s", e.what());
   }
@@ -86,6 +86,8 @@ Instance::Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
           "CCT_CUDA_CHUNK differs between ranks: " + std::to_string(all[0].chunk) + " on rank 0, " +
           std::to_string(all[r].chunk) + " on rank " + std::to_string(r));
   }
+  backend_ = std::make_unique<device::LazyBackend>(
+      [open = flavor.open, device] { return open(device); }, flavor.in_use);
   p2p_ = std::make_unique<device::StagedP2p>(
       *backend_, boot.host, device::StagingShape{mine.chunk, kSlots}, boot.timeout_s);
   c_.struct_size = sizeof c_;
@@ -96,6 +98,11 @@ Instance::Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
   c_.p2p = &kP2pOps;
   c_.device = &kDeviceOps;
   c_.state = this;
+}
+
+device::Stream Instance::stream() {
+  if (!stream_) stream_ = std::make_unique<device::UniqueStream>(*backend_);
+  return stream_->get();
 }
 
 }  // namespace cct::cuda

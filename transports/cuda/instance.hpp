@@ -24,9 +24,11 @@ std::string refusal(const DeviceFlavor& flavor, const cct_bootstrap& boot, bool 
 
 class Instance {
  public:
-  // Collective over boot's ranks: every rank opens its device and the ranks
-  // agree on the chunk size; where one rank fails, every rank throws,
-  // naming the first that failed and why.
+  // Collective over boot's ranks: the ranks agree on the chunk size and the
+  // device (CCT_CUDA_DEVICE); where one rank's are malformed, every rank
+  // throws, naming the first that failed and why. The device itself is
+  // opened where the transport first needs it (device::LazyBackend), so
+  // that a process which never passes device memory never initialises it.
   Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot);
   Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
@@ -34,7 +36,8 @@ class Instance {
   static Instance& of(cct_transport_instance* self) { return *static_cast<Instance*>(self->state); }
   cct_transport_instance* c_instance() { return &c_; }
   device::Backend& backend() { return *backend_; }
-  device::Stream stream() const { return stream_->get(); }
+  // The stream of the device table's work, made on first use.
+  device::Stream stream();
   device::StagedP2p& p2p() { return *p2p_; }
 
  private:

@@ -8,7 +8,8 @@
 namespace cct::cuda {
 namespace {
 
-const DeviceFlavor kCuda{device::cuda_absent_before_init, device::open_cuda_backend};
+const DeviceFlavor kCuda{device::cuda_absent_before_init, device::open_cuda_backend,
+                         device::cuda_driver_loaded};
 
 cct_status cuda_probe(const cct_bootstrap* boot, cct_error* err) {
   return probe(kCuda, boot, err);

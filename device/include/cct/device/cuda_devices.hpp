@@ -48,4 +48,10 @@ CudaDevices cuda_devices();
 // decides, in the rank.
 std::string cuda_absent_before_init();
 
+// Whether this process has loaded CUDA's driver library (libcuda.so): until
+// it has, nothing in it allocated device memory (lazy_backend.hpp). Cheap
+// enough to ask per call: the loaded libraries are looked through again
+// only when one was added since.
+bool cuda_driver_loaded();
+
 }  // namespace cct::device
