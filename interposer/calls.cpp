@@ -56,7 +56,8 @@ Memory memory_of(Runtime& rt, const void* sendbuf, const void* recvbuf) {
     return buf == MPI_IN_PLACE ? std::nullopt : std::optional(memory_kind(device, buf));
   };
   const std::optional<cct_memory_kind> send = kind(sendbuf), recv = kind(recvbuf);
-  return {send.value_or(recv.value_or(CCT_MEMORY_HOST)), recv.value_or(send.value_or(CCT_MEMORY_HOST))};
+  return {send.value_or(recv.value_or(CCT_MEMORY_HOST)),
+          recv.value_or(send.value_or(CCT_MEMORY_HOST))};
 }
 
 cct_coll_args in(const Memory& memory, cct_coll_args args) {
@@ -178,9 +179,8 @@ const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype
                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   if (bad_root(rt, root)) return kArguments;
   const Memory memory = memory_of(rt, sendbuf, rt.rank() == root ? recvbuf : nullptr);
-  const char* done = rt.rank() == root
-                         ? settled(rt, CCT_GATHER, recvcount, recvtype, root, memory)
-                         : settled(rt, CCT_GATHER, sendcount, sendtype, root, memory);
+  const char* done = rt.rank() == root ? settled(rt, CCT_GATHER, recvcount, recvtype, root, memory)
+                                       : settled(rt, CCT_GATHER, sendcount, sendtype, root, memory);
   if (done) return done;
   PackTally tally;
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -200,13 +200,13 @@ const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype
   if (!all) return kArguments;
   const std::size_t block = all->size() / rt.size();
   if (in_place) {
-    rt.run(in(memory, make_call(CCT_GATHER, CCT_IN_PLACE,
-                                all->in_out(times(root, recvcount), recvcount), block, CCT_UINT8,
-                                CCT_SUM, root)));
+    rt.run(in(memory,
+              make_call(CCT_GATHER, CCT_IN_PLACE, all->in_out(times(root, recvcount), recvcount),
+                        block, CCT_UINT8, CCT_SUM, root)));
   } else {
     expect_size("MPI_Gather", send->size(), block);
-    rt.run(in(memory, make_call(CCT_GATHER, send->input(), all->output(), block, CCT_UINT8,
-                                CCT_SUM, root)));
+    rt.run(in(memory, make_call(CCT_GATHER, send->input(), all->output(), block, CCT_UINT8, CCT_SUM,
+                                root)));
   }
   all->unpack();
   count_packing(CCT_GATHER, tally);
@@ -241,8 +241,8 @@ const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
   if (!all) return kArguments;
   const std::size_t block = all->size() / rt.size();
   if (in_place) {
-    rt.run(in(memory, make_call(CCT_SCATTER, all->input(), CCT_IN_PLACE, block, CCT_UINT8, CCT_SUM,
-                                root)));
+    rt.run(in(memory,
+              make_call(CCT_SCATTER, all->input(), CCT_IN_PLACE, block, CCT_UINT8, CCT_SUM, root)));
   } else {
     expect_size("MPI_Scatter", block, mine->size());
     rt.run(in(memory, make_call(CCT_SCATTER, all->input(), mine->output(), block, CCT_UINT8,
@@ -311,9 +311,9 @@ const char* reduction(Runtime& rt, const void* sendbuf, void* recvbuf, int count
   if (count < 0) return kArguments;
   if (count == 0) return kMovesNothing;
   const bool reads_recv = c != CCT_REDUCE || rt.rank() == root;
-  cct_coll_args args = in(memory_of(rt, sendbuf, reads_recv ? recvbuf : nullptr),
-                          make_call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o,
-                                    root));
+  cct_coll_args args =
+      in(memory_of(rt, sendbuf, reads_recv ? recvbuf : nullptr),
+         make_call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o, root));
   if (keeps(rt, args, call, true)) return kKeptOnLibrary;  // datatype_of takes predefined ones
   args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
   args.recvbuf = recvbuf;
@@ -363,8 +363,8 @@ const char* reduce_scatter(Runtime& rt, const void* sendbuf, void* recvbuf, cons
   if (!mine) return kArguments;
   if (std::all_of(counts.begin(), counts.end(), [](std::size_t n) { return n == 0; }))
     return kMovesNothing;
-  cct_coll_args args =
-      in(memory_of(rt, sendbuf, recvbuf), make_call(CCT_REDUCE_SCATTER, nullptr, nullptr, 0, *t, *o, 0));
+  cct_coll_args args = in(memory_of(rt, sendbuf, recvbuf),
+                          make_call(CCT_REDUCE_SCATTER, nullptr, nullptr, 0, *t, *o, 0));
   args.recvcounts = *mine;
   if (rt.keeps_library(args)) return kKeptOnLibrary;
   args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
@@ -508,8 +508,9 @@ const char* scatterv(Runtime& rt, const void* sendbuf, const int* sendcounts, co
   thread_local std::vector<std::size_t> bytes, displs;
   if (at_root) bytes_of("MPI_Scatterv", sendcounts, sendtype, rt.size(), bytes);
   const std::size_t mine = in_place ? bytes[root] : own_bytes("MPI_Scatterv", recvcount, recvtype);
-  cct_coll_args args = in(memory_of(rt, at_root ? sendbuf : nullptr, recvbuf),
-                          make_call(CCT_SCATTERV, nullptr, nullptr, mine, CCT_UINT8, CCT_SUM, root));
+  cct_coll_args args =
+      in(memory_of(rt, at_root ? sendbuf : nullptr, recvbuf),
+         make_call(CCT_SCATTERV, nullptr, nullptr, mine, CCT_UINT8, CCT_SUM, root));
   if (at_root) args.sendcounts = bytes.data();
   if (rt.keeps_library(args)) return kKeptOnLibrary;
   PackTally tally;

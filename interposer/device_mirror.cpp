@@ -37,7 +37,11 @@ Side block(void*& buf, int64_t count, MPI_Datatype type, bool written) {
 Side blocks(const void*& buf, const int* counts, const int* displs, int n, MPI_Datatype type,
             bool written) {
   if (absent(buf) || counts == nullptr || displs == nullptr) return {};
-  return {.buf = &buf, .counts = counts, .displs = displs, .blocks = n, .type = type,
+  return {.buf = &buf,
+          .counts = counts,
+          .displs = displs,
+          .blocks = n,
+          .type = type,
           .written = written};
 }
 
@@ -108,8 +112,8 @@ void Mirror::restore() {
   for (int i = 0; i < mirrored; ++i) {
     const Mirrored& m = mirrored_[i];
     if (!m.side.written) continue;
-    auto* first = const_cast<unsigned char*>(static_cast<const unsigned char*>(m.device)) +
-                  m.reach.low;
+    auto* first =
+        const_cast<unsigned char*>(static_cast<const unsigned char*>(m.device)) + m.reach.low;
     copy_and_wait(device_, first, m.host, static_cast<std::size_t>(m.reach.high - m.reach.low),
                   CCT_COPY_HOST_TO_DEVICE, "mirroring device memory in host memory");
   }

@@ -8,8 +8,8 @@
 
 #include <cstdlib>
 #include <exception>
-#include <optional>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -57,8 +57,7 @@ enum class Path { kAsMade, kDirect, kMirrored };
 Path path_of(Runtime& rt, cct_collective collective, const Sides& sides) {
   bool on_device = false, as_they_are = true;
   for (const Side& side : sides)
-    if (side.buf != nullptr &&
-        memory_kind(rt.device_transport(), *side.buf) == CCT_MEMORY_DEVICE) {
+    if (side.buf != nullptr && memory_kind(rt.device_transport(), *side.buf) == CCT_MEMORY_DEVICE) {
       on_device = true;
       as_they_are = as_they_are && contiguous(side);
     }
@@ -74,44 +73,52 @@ int failed(MPI_Comm comm, const std::exception& e) {
   return MPI_ERR_INTERN;
 }
 
-// Runs ours(runtime) -> reason (null: it ran the call) on comm's runtime,
-// or pmpi() with the reason counted. The runtime is made on the
-// communicator's first call whatever its arguments: that is collective.
-// A collective the runtime keeps on the library for every call goes to
-// pmpi() before ours() converts anything, at the cost of a lookup, where
-// the library answers the call as the runtime would (`alike()`: false for
-// the reductions that library_answers_otherwise() names; asked only then,
-// so that other calls do not pay for it). `reaches(rank, size)` says what
-// the call reaches of its buffers on this rank (device_mirror.hpp), asked
-// only where the runtime has a device transport.
+// The call on comm's runtime (entry): ours(runtime) -> reason (null: it
+// ran the call), or the reason the library is to take it. A collective the
+// runtime keeps on the library for every call is not converted at all,
+// at the cost of a lookup, where the library answers the call as the
+// runtime would (`alike()`: false for the reductions that
+// library_answers_otherwise() names; asked only then, so that other calls
+// do not pay for it). `reaches(rank, size)` says what the call reaches of
+// its buffers on this rank (device_mirror.hpp), asked only where the
+// runtime has a device transport; `mirror` is left holding the device
+// buffers the library is to take in host memory.
+template <class Ours, class Reaches, class Alike>
+const char* decide(CommRuntime& entry, cct_collective collective, Ours&& ours, Reaches&& reaches,
+                   Alike&& alike, std::optional<Mirror>& mirror) {
+  Runtime* rt = entry.runtime();
+  if (rt == nullptr) return entry.refused.c_str();
+  Sides sides{};
+  Path path = Path::kAsMade;
+  if (rt->device_transport() != nullptr) {
+    sides = reaches(rt->rank(), rt->size());
+    path = path_of(*rt, collective, sides);
+  }
+  if (path == Path::kMirrored) mirror.emplace(rt->device_transport(), sides);
+  const char* reason =
+      rt->library_for_every_call(collective) && alike() ? kKeptUntouched : ours(*rt);
+  if (reason == nullptr || reason == kMovesNothing) {
+    if (mirror) mirror->restore();
+    mirror.reset();
+  } else if (path == Path::kDirect) {
+    mirror.emplace(rt->device_transport(), sides);
+  }
+  return reason;
+}
+
+// Runs the call as decide() says, on the runtime or through pmpi() with
+// the reason counted. The runtime is made on the communicator's first call
+// whatever its arguments: that is collective.
 template <class Pmpi, class Ours, class Reaches, class Alike>
-int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours,
-              Reaches&& reaches, Alike&& alike) {
+int intercept(cct_collective collective, MPI_Comm comm, Pmpi&& pmpi, Ours&& ours, Reaches&& reaches,
+              Alike&& alike) {
   if (Reentry::inside() || comm == MPI_COMM_NULL) return pmpi();
   const char* reason = nullptr;
   std::optional<Mirror> mirror;
   {
     Reentry inside;
-    CommRuntime& entry = runtime_of(comm);
-    Runtime* rt = entry.runtime();
     try {
-      Sides sides{};
-      Path path = Path::kAsMade;
-      if (rt != nullptr && rt->device_transport() != nullptr) {
-        sides = reaches(rt->rank(), rt->size());
-        path = path_of(*rt, collective, sides);
-      }
-      if (path == Path::kMirrored) mirror.emplace(rt->device_transport(), sides);
-      if (rt != nullptr && rt->library_for_every_call(collective) && alike())
-        reason = kKeptUntouched;
-      else
-        reason = rt != nullptr ? ours(*rt) : entry.refused.c_str();
-      if (reason == nullptr || reason == kMovesNothing) {
-        if (mirror) mirror->restore();
-        mirror.reset();
-      } else if (path == Path::kDirect) {
-        mirror.emplace(rt->device_transport(), sides);
-      }
+      reason = decide(runtime_of(comm), collective, ours, reaches, alike, mirror);
     } catch (const std::exception& e) {
       return failed(comm, e);
     }

@@ -19,8 +19,8 @@ void measure_on_device(const Registry& registry, const TransportEntry& device, B
   const char* host_name = boot.nodes() > 1 ? "mpi" : "shm";
   const TransportEntry* host_entry = registry.find_transport(host_name);
   if (host_entry == nullptr)
-    throw Error(std::string(device.desc->name) + " stages device memory through the " +
-                    host_name + " transport, whose plugin was not found",
+    throw Error(std::string(device.desc->name) + " stages device memory through the " + host_name +
+                    " transport, whose plugin was not found",
                 CCT_ERR_UNSUPPORTED);
   auto host = std::make_shared<TransportInstance>(*host_entry, boot);
   Communicator host_comm(boot, host, topo, pu, placement);

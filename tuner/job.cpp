@@ -234,12 +234,12 @@ class JobMeasurer final : public PointMeasurer {
     if (!rt) {
       std::shared_ptr<const Communicator> host(std::shared_ptr<const Communicator>(), staging_);
       rt = std::make_unique<Runtime>(registry_, host, Runtime::Options{});
-      const std::string rule = std::string(collective_name(p.call.collective)) + ":0-max:" +
-                               format_choice(*p.algorithm->desc, p.params);
+      const std::string rule = std::string(collective_name(p.call.collective)) +
+                               ":0-max:" + format_choice(*p.algorithm->desc, p.params);
       std::shared_ptr<const Communicator> device(std::shared_ptr<const Communicator>(), &comm_);
-      rt->use_device(device, Selector(Profile{}, parse_force(rule, &registry_), registry_,
-                                      comm_.transport().entry().desc->name, comm_.size(),
-                                      comm_.nodes()));
+      rt->use_device(device,
+                     Selector(Profile{}, parse_force(rule, &registry_), registry_,
+                              comm_.transport().entry().desc->name, comm_.size(), comm_.nodes()));
     }
     Runtime& runtime = *rt;
     return [&runtime](const cct_coll_args& args) { runtime.run(args); };

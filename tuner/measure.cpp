@@ -165,8 +165,7 @@ Measurer::Measurer(const Registry& registry, const Communicator& comm, std::span
 // Zeroed, and so touched: device memory through a copy from the host.
 Measurer::Memory Measurer::allocate(std::size_t bytes) const {
   const std::size_t size = std::max<std::size_t>(bytes, 1);
-  if (device_ == nullptr)
-    return Memory(new std::byte[size](), std::default_delete<std::byte[]>());
+  if (device_ == nullptr) return Memory(new std::byte[size](), std::default_delete<std::byte[]>());
   void* memory = nullptr;
   cct_error err{};
   if (device_->device->alloc(device_, size, &memory, &err) != CCT_OK)

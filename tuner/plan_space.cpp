@@ -76,8 +76,9 @@ std::vector<std::vector<int64_t>> combinations(const std::vector<std::vector<int
 // Adds the usable points of one algorithm on comm, named `transport`
 // (staged: on a device transport's buffers); refusals are counted per
 // reason.
-void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm, const std::string& transport,
-                   bool staged, const SpaceFilter& filter, Space& space) {
+void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm,
+                   const std::string& transport, bool staged, const SpaceFilter& filter,
+                   Space& space) {
   const cct_algorithm_desc& d = *alg.desc;
   // Outside an MPI program there is no library to measure: not offered,
   // not a skip to report.
@@ -206,11 +207,6 @@ Space enumerate(const Registry& registry, const Communicator& comm, const SpaceF
   return space;
 }
 
-bool runs_on_device_memory(const AlgorithmEntry& alg) {
-  constexpr uint32_t kTakes = CCT_LIMIT_DEVICE_MEMORY | CCT_LIMIT_IN_PLACE;
-  return (alg.desc->limits & kTakes) == kTakes;
-}
-
 Space enumerate_device(const Registry& registry, const Communicator& host,
                        const Communicator& device, const SpaceFilter& filter) {
   Space space;
@@ -219,7 +215,7 @@ Space enumerate_device(const Registry& registry, const Communicator& host,
   for (cct_collective c : selected_collectives(filter.collectives)) {
     Space on_device;
     for (const AlgorithmEntry& alg : registry.algorithms())
-      if (wanted(filter, alg, c) && runs_on_device_memory(alg))
+      if (wanted(filter, alg, c) && alg.runs_on_device_memory())
         add_algorithm(alg, device, transport, false, filter, on_device);
     space.skipped.insert(space.skipped.end(), on_device.skipped.begin(), on_device.skipped.end());
     if (on_device.points.empty()) continue;  // the runtime never asks the device rules

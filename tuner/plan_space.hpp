@@ -110,10 +110,6 @@ std::string why_unusable_here(const Point& p, const Communicator& comm);
 // unknown collective name in the filter. Local: no communication.
 Space enumerate(const Registry& registry, const Communicator& comm, const SpaceFilter& filter);
 
-// Whether the runtime may run alg on a device transport's communicator:
-// it takes device memory, and the in-place forms (Runtime::use_device).
-bool runs_on_device_memory(const AlgorithmEntry& alg);
-
 // The space of a device transport (one granting CCT_CAP_DEVICE: cuda),
 // whose buffers are in device memory and whose rules say what the runtime
 // runs where every rank passes device memory: for each collective that has

@@ -171,7 +171,7 @@ bool Selector::library_everywhere(cct_collective c) const noexcept {
 bool Selector::takes_device_memory(cct_collective c) const noexcept {
   if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return false;
   return std::ranges::any_of(ranges_[c], [](const Range& r) {
-    return (r.candidates.front().algorithm->desc->limits & CCT_LIMIT_DEVICE_MEMORY) != 0;
+    return r.candidates.front().algorithm->runs_on_device_memory();
   });
 }
 

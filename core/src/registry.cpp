@@ -178,6 +178,11 @@ std::string host_library_dir() {
   return fs::path(info.dli_fname).lexically_normal().parent_path().string();
 }
 
+bool AlgorithmEntry::runs_on_device_memory() const {
+  constexpr uint32_t kTakes = CCT_LIMIT_DEVICE_MEMORY | CCT_LIMIT_IN_PLACE;
+  return (desc->limits & kTakes) == kTakes;
+}
+
 std::vector<int64_t> AlgorithmEntry::default_params() const {
   std::vector<int64_t> values;
   for (uint32_t i = 0; i < desc->nparams; ++i) values.push_back(desc->params[i].default_value);

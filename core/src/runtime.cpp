@@ -3,7 +3,6 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstring>
@@ -11,11 +10,11 @@
 
 #include "cct/collectives.hpp"
 #include "cct/error.hpp"
+#include "cct/host_staging.hpp"
 #include "cct/profile.hpp"
 #include "cct/sdk/datatype.hpp"
 #include "cct/simulate.hpp"
 #include "cct/units.hpp"
-#include "cct/host_staging.hpp"
 
 namespace cct {
 namespace {
@@ -24,14 +23,6 @@ namespace {
 // pipe do not interleave.
 void log_line(const std::string& line) {
   if (::write(STDERR_FILENO, line.data(), line.size()) < 0) return;  // nowhere left to say it
-}
-
-// Whether the device rules may run a candidate on device memory: it takes
-// device memory, and its in-place forms (the runtime's conversion of an
-// in-place call to an algorithm without them copies on the host).
-bool takes_device(const Selection& s) {
-  constexpr uint32_t kTakes = CCT_LIMIT_DEVICE_MEMORY | CCT_LIMIT_IN_PLACE;
-  return (s.algorithm->desc->limits & kTakes) == kTakes;
 }
 
 bool passes_device_memory(const cct_coll_args& args) {
@@ -94,8 +85,7 @@ Runtime::Runtime(const Registry& registry, std::shared_ptr<const Communicator> c
 Runtime::~Runtime() = default;
 
 void Runtime::use_device(std::shared_ptr<const Communicator> on_device, Selector rules) {
-  device_ = std::make_unique<DeviceRoute>(
-      DeviceRoute{std::move(on_device), std::move(rules), {}});
+  device_ = std::make_unique<DeviceRoute>(DeviceRoute{std::move(on_device), std::move(rules), {}});
   device_->by_selection.assign(device_->rules.selections(), nullptr);
   if (!staging_) staging_ = std::make_unique<HostStaging>();
   // A collective whose calls agree on memory kinds is never handed to the
@@ -194,13 +184,12 @@ Choice& Runtime::select(const cct_coll_args& args, bool agree) {
 }
 
 // A call of a collective the device rules take: where every rank passes
-// device memory only, the first of the device rules' candidates for its
-// size that takes device memory and can run it; else, or where there is
-// none, the runtime's own rules choose.
+// device memory only, the device rules choose (device_choice); else, or
+// where none of their candidates can run it, the runtime's own rules.
 Choice& Runtime::select_by_memory(const cct_coll_args& args, const CollectiveInfo& row,
                                   bool agree) {
-  const Agreement agreed = agree ? agreement(args, row) : Agreement{local_key(args, row),
-                                                                    device_only(args)};
+  const Agreement agreed =
+      agree ? agreement(args, row) : Agreement{local_key(args, row), device_only(args)};
   if (agreed.all_device)
     if (Choice* on_device = device_choice(args, agreed.key)) return *on_device;
   return select_afresh(args, agreed.key);
@@ -228,8 +217,7 @@ bool Runtime::device_only(const cct_coll_args& args) const {
 Runtime::Agreement Runtime::agreement(const cct_coll_args& args, const CollectiveInfo& row) {
   const cct_collective c = args.collective;
   const bool kinds_matter = agrees_on_memory(c);
-  const bool key_unknown =
-      row.key_parts != nullptr && (kinds_matter || selector_.size_matters(c));
+  const bool key_unknown = row.key_parts != nullptr && (kinds_matter || selector_.size_matters(c));
   const Agreement known{row.key_parts != nullptr ? 0 : message_bytes(args, size()), false};
   const bool ask_kinds =
       kinds_matter && (key_unknown || !device_->rules.candidates(c, known.key).empty());
@@ -270,11 +258,11 @@ Choice& Runtime::select_afresh(const cct_coll_args& args, std::size_t bytes) {
   return noted(default_choice(args.collective), args, "built-in default");
 }
 
-// The same from the device rules: an algorithm that takes device memory
-// (takes_device()) runs on the device communicator, any other on the
-// runtime's own, on host copies of the device buffers (the tuner measured
-// it so: a host algorithm staged can beat every algorithm on device
-// memory); null where none can run the call.
+// The same from the device rules: an algorithm that runs on device memory
+// (AlgorithmEntry::runs_on_device_memory) on the device communicator, any
+// other on the runtime's own, on host copies of the device buffers (the
+// tuner measured it so: a host algorithm staged can beat every algorithm
+// on device memory); null where none can run the call.
 Choice* Runtime::device_choice(const cct_coll_args& args, std::size_t bytes) {
   return first_usable(device_->rules.candidates(args.collective, bytes), args, bytes, true);
 }
@@ -290,8 +278,10 @@ struct Runtime::Placed {
 Runtime::Placed Runtime::placed(const Selection& s, bool device_rules) {
   if (!device_rules)
     return {comm_.get(), &by_selection_,
-            s.forced ? "CCT_FORCE" : s.fallback ? "profile, a fallback" : "profile"};
-  if (takes_device(s))
+            s.forced     ? "CCT_FORCE"
+            : s.fallback ? "profile, a fallback"
+                         : "profile"};
+  if (s.algorithm->runs_on_device_memory())
     return {device_->comm.get(), &device_->by_selection,
             s.forced ? "CCT_FORCE, on device memory" : "profile's device rules, on device memory"};
   return {comm_.get(), &device_->by_selection,
@@ -319,13 +309,15 @@ void Runtime::say_refused(Choice& choice, const cct_coll_args& args, std::size_t
   if (!say) return;
   choice.refusal_logged = true;
   std::ostringstream line;
-  line << "cct: " << collective_name(args.collective) << " " << bytes
-       << " B: " << (on_device ? "device rule " : s.fallback ? "fallback " : "rule ")
+  line << "cct: " << collective_name(args.collective) << " " << bytes << " B: "
+       << (on_device    ? "device rule "
+           : s.fallback ? "fallback "
+                        : "rule ")
        << choice.algorithm->desc->name << " cannot run here ("
        << why_unusable(*choice.algorithm, *choice.comm, args, choice.params) << "), "
-       << (!last        ? "trying the rule's next candidate"
-           : on_device  ? "using the host rules"
-                        : "using the default")
+       << (!last       ? "trying the rule's next candidate"
+           : on_device ? "using the host rules"
+                       : "using the default")
        << "\n";
   log_line(line.str());
 }

@@ -39,13 +39,28 @@ static int (*device_copy)(void*, const void*, size_t, int);
 enum { HOST_TO_DEVICE = 0, DEVICE_TO_HOST = 1 }; /* cct_copy_kind */
 
 enum collective {
-  BCAST, GATHER, SCATTER, ALLGATHER, ALLTOALL, REDUCE, ALLREDUCE, REDUCE_SCATTER_BLOCK,
-  REDUCE_SCATTER, ALLGATHERV, SCAN, EXSCAN, GATHERV, SCATTERV, ALLTOALLV, COLLECTIVES
+  BCAST,
+  GATHER,
+  SCATTER,
+  ALLGATHER,
+  ALLTOALL,
+  REDUCE,
+  ALLREDUCE,
+  REDUCE_SCATTER_BLOCK,
+  REDUCE_SCATTER,
+  ALLGATHERV,
+  SCAN,
+  EXSCAN,
+  GATHERV,
+  SCATTERV,
+  ALLTOALLV,
+  COLLECTIVES
 };
 static const char* const names[COLLECTIVES] = {
-    "bcast",     "gather",     "scatter", "allgather", "alltoall",
-    "reduce",    "allreduce",  "reduce_scatter_block", "reduce_scatter",
-    "allgatherv", "scan",      "exscan",  "gatherv",   "scatterv", "alltoallv"};
+    "bcast",          "gather",     "scatter",   "allgather",
+    "alltoall",       "reduce",     "allreduce", "reduce_scatter_block",
+    "reduce_scatter", "allgatherv", "scan",      "exscan",
+    "gatherv",        "scatterv",   "alltoallv"};
 
 /* Ints per element of each datatype (its extent), for the buffers' size. */
 #define WIDEST 3
@@ -90,9 +105,7 @@ static void call(int c, void* s, void* r, int count, MPI_Datatype t, MPI_Op op, 
     case ALLTOALL: MPI_Alltoall(in, count, t, r, count, t, MPI_COMM_WORLD); break;
     case REDUCE: MPI_Reduce(in_at_root, r, count, t, op, root, MPI_COMM_WORLD); break;
     case ALLREDUCE: MPI_Allreduce(in, r, count, t, op, MPI_COMM_WORLD); break;
-    case REDUCE_SCATTER_BLOCK:
-      MPI_Reduce_scatter_block(in, r, count, t, op, MPI_COMM_WORLD);
-      break;
+    case REDUCE_SCATTER_BLOCK: MPI_Reduce_scatter_block(in, r, count, t, op, MPI_COMM_WORLD); break;
     case REDUCE_SCATTER: MPI_Reduce_scatter(in, r, counts, t, op, MPI_COMM_WORLD); break;
     case ALLGATHERV:
       MPI_Allgatherv(in, counts[rank_], t, r, counts, displs, t, MPI_COMM_WORLD);
@@ -153,8 +166,8 @@ static void* on_device(const int* from, size_t n) {
 }
 
 /* One case: the call on host buffers, then with this placement, compared. */
-static void one_case(int c, MPI_Datatype t, MPI_Op op, const char* type_name, int count,
-                     int root, int in_place, int placement, int salt) {
+static void one_case(int c, MPI_Datatype t, MPI_Op op, const char* type_name, int count, int root,
+                     int in_place, int placement, int salt) {
   const size_t n = elements(count) * WIDEST;
   int* want_send = malloc(n * sizeof(int));
   int* want_recv = malloc(n * sizeof(int));
@@ -214,7 +227,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   if (argc < 2 || size_ > MAX_RANKS) {
-    if (rank_ == 0) fprintf(stderr, "usage: device_check <libcct_test_host_device.so>, <= 64 ranks\n");
+    if (rank_ == 0)
+      fprintf(stderr, "usage: device_check <libcct_test_host_device.so>, <= 64 ranks\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   load_device(argv[1]);
@@ -235,8 +249,8 @@ int main(int argc, char** argv) {
               one_case(c, MPI_INT, MPI_SUM, "MPI_INT", counts_tried[ci], root, in_place, placement,
                        ++salt);
             else if (reduction(c))
-              one_case(c, MPI_INT, MPI_BXOR, "MPI_INT (MPI_BXOR)", counts_tried[ci], root,
-                       in_place, placement, ++salt);
+              one_case(c, MPI_INT, MPI_BXOR, "MPI_INT (MPI_BXOR)", counts_tried[ci], root, in_place,
+                       placement, ++salt);
             else
               one_case(c, gapped, MPI_SUM, "gapped pairs", counts_tried[ci], root, in_place,
                        placement, ++salt);

@@ -58,6 +58,17 @@ for np in 2 3; do
       fail "np $np: no $c call ran on an algorithm on device memory"
   done
 done
+# The library kept for small allreduces beside a device rule (decided on
+# the device buffers as they are, then mirrored for the library), and for
+# every bcast (handed over before anything is converted, mirrored first).
+kept="allreduce:0-64:mpi;allreduce:64-max:device_ring;bcast:0-max:mpi"
+under_interposer "np 3, the library kept" 3 -x CCT_FORCE="$kept"
+grep -Eq "^world +1 +allreduce +device_ring +[1-9]" "$err" ||
+  fail "library kept: no allreduce call ran on device_ring"
+grep -Eq "^  allreduce: [1-9][0-9]* call\\(s\\): the profile keeps the MPI library's own call for their size" "$err" ||
+  fail "library kept: no allreduce call kept on the library"
+grep -Eq "^  bcast: [1-9][0-9]* call\\(s\\): the profile keeps the MPI library's own call for every size" "$err" ||
+  fail "library kept: no bcast call kept on the library"
 echo "PASS: device_check faults under the MPI library alone; under the interposer every call" \
   "gives what host buffers give on 1 to 4 ranks, on the algorithms on device memory where" \
-  "CCT_FORCE names them and every rank passes device memory"
+  "CCT_FORCE names them and every rank passes device memory, and on the library where kept"

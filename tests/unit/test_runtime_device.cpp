@@ -205,8 +205,8 @@ TEST_CASE("runtime: the device rules run an algorithm on device memory where eve
                   expect(!rt.keeps_library(call(CCT_ALLREDUCE, &send, mixed, kCount)),
                          "decision, mixed");
                   rt.run(call(CCT_ALLREDUCE, &send, mixed, kCount));
-                  expect(mixed.read() == want, "allreduce with rank " + std::to_string(host_rank) +
-                                                   " on the host");
+                  expect(mixed.read() == want,
+                         "allreduce with rank " + std::to_string(host_rank) + " on the host");
                 }
                 expect(calls_of(rt, "device_ring") == 2, "device_ring not chosen for mixed kinds");
 
@@ -223,8 +223,7 @@ TEST_CASE("runtime: the device rules run an algorithm on device memory where eve
                   Buffer shared(dev, true, count);
                   shared.write(me == 2 ? values_of(9, count) : Ints(count, -1));
                   rt.run(call(CCT_BCAST, nullptr, shared, count, 2));
-                  expect(shared.read() == values_of(9, count),
-                         "bcast of " + std::to_string(count));
+                  expect(shared.read() == values_of(9, count), "bcast of " + std::to_string(count));
                 }
                 expect(calls_of(rt, "device_binomial") == 1, "device_binomial below 4 KiB only");
 

@@ -107,9 +107,9 @@ cct_status device_locate(cct_transport_instance* self, const void* ptr, cct_memo
 
 const cct_p2p_ops kP2pOps = {sizeof(cct_p2p_ops), CCT_ABI_VERSION, p2p_isend,
                              p2p_irecv,           p2p_test,        p2p_waitall};
-const cct_device_ops kDeviceOps = {sizeof(cct_device_ops), CCT_ABI_VERSION,    device_alloc,
-                                   device_free,            device_copy,        device_reduce_local,
-                                   device_synchronize,     device_locate};
+const cct_device_ops kDeviceOps = {
+    sizeof(cct_device_ops), CCT_ABI_VERSION,    device_alloc, device_free, device_copy,
+    device_reduce_local,    device_synchronize, device_locate};
 
 cct_status probe(const DeviceFlavor& flavor, const cct_bootstrap* boot, cct_error* err) {
   return sdk::guarded(err, [&] {

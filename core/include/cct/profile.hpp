@@ -253,11 +253,11 @@ class Selector {
   // collective library (CCT_CAP_LIBRARY): the MPI interposer then hands
   // such calls to the library before looking at their arguments.
   bool library_everywhere(cct_collective c) const noexcept;
-  // Whether some rule of c chooses first an algorithm that takes device
-  // memory (CCT_LIMIT_DEVICE_MEMORY): the runtime then asks, for the calls
-  // of c, whether every rank passes device memory (Runtime::use_device).
-  // Rules that put host algorithms first everywhere change nothing the
-  // host rules would not do, staged, and are not worth asking for.
+  // Whether some rule of c chooses first an algorithm that runs on device
+  // memory (AlgorithmEntry::runs_on_device_memory): the runtime then asks,
+  // for the calls of c, whether every rank passes device memory
+  // (Runtime::use_device). Rules that put host algorithms first everywhere
+  // change too little beside the host rules, staged, to be worth asking.
   bool takes_device_memory(cct_collective c) const noexcept;
   const std::vector<std::string>& warnings() const { return warnings_; }
   // How many selections select() can return (their `index` is below this).

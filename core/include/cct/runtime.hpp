@@ -188,8 +188,8 @@ class Runtime {
   Placed placed(const Selection& s, bool device_rules);
   Choice* first_usable(std::span<const Selection> rule, const cct_coll_args& args,
                        std::size_t bytes, bool device_rules);
-  void say_refused(Choice& choice, const cct_coll_args& args, std::size_t bytes,
-                   const Selection& s, bool last, bool device_rules);
+  void say_refused(Choice& choice, const cct_coll_args& args, std::size_t bytes, const Selection& s,
+                   bool last, bool device_rules);
   Agreement agreement(const cct_coll_args& args, const CollectiveInfo& row);
   std::size_t local_key(const cct_coll_args& args, const CollectiveInfo& row) const;
   bool device_only(const cct_coll_args& args) const;
