@@ -387,16 +387,12 @@ struct Span {
 Span span_of(PackTally& tally, Scratch& scratch, const void* buf, const int* counts,
              const int* displs_in, MPI_Datatype type, const Layout& one, int n,
              std::vector<std::size_t>& displs) {
-  int64_t lowest = 0, end = 0;
-  for (int r = 0; r < n; ++r) {
-    lowest = std::min<int64_t>(lowest, displs_in[r]);
-    end = std::max<int64_t>(end, int64_t{displs_in[r]} + counts[r]);
-  }
+  const BlockRun run = run_of(counts, displs_in, n);
   displs.resize(static_cast<std::size_t>(n));
-  for (int r = 0; r < n; ++r)
-    displs[r] = static_cast<std::size_t>(displs_in[r] - lowest) * one.bytes;
-  const auto* first = static_cast<const unsigned char*>(buf) + lowest * one.extent;
-  return {Bytes::of(tally, scratch, first, end - lowest, type), end - lowest};
+  for (int r = 0; r < n; ++r)  // an empty block's displacement is never read
+    displs[r] = counts[r] > 0 ? static_cast<std::size_t>(displs_in[r] - run.first) * one.bytes : 0;
+  const auto* first = static_cast<const unsigned char*>(buf) + run.first * one.extent;
+  return {Bytes::of(tally, scratch, first, run.end - run.first, type), run.end - run.first};
 }
 
 // `counts` of `type` as bytes of its signature into `bytes`; an erroneous

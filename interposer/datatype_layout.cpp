@@ -245,6 +245,16 @@ Shape described_shape(MPI_Datatype type) {
 
 }  // namespace
 
+BlockRun run_of(const int* counts, const int* displs, int n) {
+  std::optional<BlockRun> run;
+  for (int i = 0; i < n; ++i) {
+    if (counts[i] <= 0) continue;
+    const BlockRun one{displs[i], int64_t{displs[i]} + counts[i]};
+    run = run ? BlockRun{std::min(run->first, one.first), std::max(run->end, one.end)} : one;
+  }
+  return run.value_or(BlockRun{});
+}
+
 std::optional<Layout> layout_of(int64_t count, MPI_Datatype type) {
   if (count < 0) return std::nullopt;
   if (type == MPI_DATATYPE_NULL) return count == 0 ? std::optional(Layout{}) : std::nullopt;

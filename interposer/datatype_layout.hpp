@@ -51,6 +51,17 @@ struct Layout {
   bool predefined = false;       // a named type: never freed, so its handle never names another
 };
 
+// Where blocks of counts[i] elements at displacements displs[i] (i < n, in
+// elements) lie: from the lowest displacement of a block that holds any to
+// the end of the furthest one, one run the runtime reads or writes them in
+// (empty blocks, whose displacements MPI ignores, count for nothing).
+// {0, 0} where no block holds any.
+struct BlockRun {
+  int64_t first = 0;
+  int64_t end = 0;
+};
+BlockRun run_of(const int* counts, const int* displs, int n);
+
 // The layout of count elements of type, or nullopt when the arguments are
 // for the MPI library to judge (a negative count, MPI_DATATYPE_NULL with a
 // positive count). MPI_DATATYPE_NULL with count 0 is 0 bytes. The map

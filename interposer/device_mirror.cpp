@@ -57,30 +57,21 @@ Reach reach_of(const Side& side) {
     if (!layout || layout->bytes == 0) return {};
     return {layout->low, layout->high};
   }
-  std::optional<Reach> hull;
-  for (int i = 0; i < side.blocks; ++i) {
-    const std::optional<Layout> layout = layout_of(side.counts[i], side.type);
-    if (!layout) return {};
-    if (layout->bytes == 0) continue;
-    const MPI_Aint at = MPI_Aint{side.displs[i]} * layout->extent;
-    const Reach one{at + layout->low, at + layout->high};
-    hull = hull ? Reach{std::min(hull->low, one.low), std::max(hull->high, one.high)} : one;
-  }
-  return hull.value_or(Reach{});
+  // The run the runtime's path reads them in (calls.cpp: span_of).
+  const BlockRun run = run_of(side.counts, side.displs, side.blocks);
+  const std::optional<Layout> layout = layout_of(run.end - run.first, side.type);
+  if (!layout || layout->bytes == 0) return {};
+  const MPI_Aint at = run.first * layout->extent;
+  return {at + layout->low, at + layout->high};
 }
 
-// A block side's elements, or the run of a blocks side from its lowest
-// displacement to the end of its furthest block (calls.cpp: span_of),
+// A block side's elements, or the run of a blocks side (run_of),
 // contiguous.
 bool contiguous(const Side& side) {
   int64_t elements = side.count;
   if (side.counts != nullptr) {
-    int64_t lowest = 0, end = 0;
-    for (int i = 0; i < side.blocks; ++i) {
-      lowest = std::min<int64_t>(lowest, side.displs[i]);
-      end = std::max<int64_t>(end, int64_t{side.displs[i]} + side.counts[i]);
-    }
-    elements = end - lowest;
+    const BlockRun run = run_of(side.counts, side.displs, side.blocks);
+    elements = run.end - run.first;
   }
   const std::optional<Layout> layout = layout_of(elements, side.type);
   return layout && layout->contiguous;
