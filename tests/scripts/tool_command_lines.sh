@@ -29,7 +29,7 @@ refused() {
   ! grep -q -- "--version" "$dir/out" || fail "$*: the help was printed" "$dir/out"
 }
 
-for tool in ccautotune ccinfo cclaunch ccprofile; do
+for tool in ccautotune ccinfo cclaunch ccprofile ccbench_device; do
   printed=$("$bin/$tool" --version) || fail "$tool --version exited $?"
   [ "$printed" = "$tool $version" ] || fail "$tool --version printed '$printed'"
   "$bin/$tool" --help >"$dir/help" || fail "$tool --help exited $?"
@@ -38,7 +38,7 @@ done
 printed=$(mpi "$bin/ccbench" --version) || fail "ccbench --version exited $?"
 [ "$printed" = "ccbench $version" ] || fail "ccbench --version under 2 ranks printed '$printed'"
 
-for command in ccautotune ccinfo "ccprofile show p.yaml" "cclaunch -n 1 true"; do
+for command in ccautotune ccinfo "ccprofile show p.yaml" "cclaunch -n 1 true" ccbench_device; do
   tool=${command%% *}
   refused "$tool" 2 "$bin/$tool" --bogus ${command#"$tool"}
   grep -q -- "--bogus" "$dir/out" || fail "$tool --bogus: the option is not named" "$dir/out"
@@ -54,6 +54,8 @@ refused ccautotune 2 "$bin/ccautotune" --min-bytes lots
 grep -qF "$forms" "$dir/out" || fail "--min-bytes lots: no accepted forms" "$dir/out"
 refused ccbench mpi mpi "$bin/ccbench" --min-bytes 1x
 grep -qF "$forms" "$dir/out" || fail "ccbench --min-bytes 1x: no accepted forms" "$dir/out"
+refused ccbench_device 2 "$bin/ccbench_device" --max-bytes 2X
+grep -qF "$forms" "$dir/out" || fail "ccbench_device --max-bytes 2X: no accepted forms" "$dir/out"
 refused ccautotune 2 "$bin/ccautotune" --budget abc
 refused ccautotune 2 "$bin/ccautotune" --collectives=bcast,nosuch
 grep -qF "unknown collective 'nosuch'" "$dir/out" || fail "--collectives=: not checked" "$dir/out"
@@ -66,4 +68,5 @@ for want in "--max-bytes SIZE" "--quick" "--ranks-per-node" "--launcher" "succes
   "Exit status: 0, 1 when a job failed"; do
   grep -qF -- "$want" "$dir/help" || fail "ccautotune --help lacks '$want'" "$dir/help"
 done
-echo "PASS: --version, short refusals and size forms in ccautotune, ccinfo, cclaunch, ccprofile, ccbench"
+echo "PASS: --version, short refusals and size forms in ccautotune, ccinfo, cclaunch, ccprofile," \
+  "ccbench, ccbench_device"
