@@ -33,6 +33,8 @@ ALWAYS = {
     "mpi_mixed_types": "datatypes: derived, packed, different on each rank",
     "mpi_differential": "random calls of every collective compared whole with the library's: "
     "every path of the interposer's buffer handling",
+    "mpi_device": "the interposer's mirrors of device buffers: the spans it copies, in and out "
+    "(ASan found one reaching before a v-collective's first block)",
     "failures_stay_small": "bad CCT_FORCE, CCT_LOG and profiles: paths only faults take",
     "profile_end_to_end": "a tuned profile read and applied, and a malformed one refused",
     "stale_segments": "segments of dead processes removed",
