@@ -183,6 +183,13 @@ Choice& Runtime::select(const cct_coll_args& args, bool agree) {
   return *last.choice;
 }
 
+// Whether the device rule for `bytes` of c chooses first an algorithm that
+// runs on device memory.
+bool Runtime::device_first(cct_collective c, std::size_t bytes) const {
+  const std::span<const Selection> rule = device_->rules.candidates(c, bytes);
+  return !rule.empty() && rule.front().algorithm->runs_on_device_memory();
+}
+
 // A call of a collective the device rules take: where every rank passes
 // device memory only, the device rules choose (device_choice); else, or
 // where none of their candidates can run it, the runtime's own rules.
@@ -190,7 +197,7 @@ Choice& Runtime::select_by_memory(const cct_coll_args& args, const CollectiveInf
                                   bool agree) {
   const Agreement agreed =
       agree ? agreement(args, row) : Agreement{local_key(args, row), device_only(args)};
-  if (agreed.all_device)
+  if (agreed.all_device && device_first(args.collective, agreed.key))
     if (Choice* on_device = device_choice(args, agreed.key)) return *on_device;
   return select_afresh(args, agreed.key);
 }
@@ -211,16 +218,17 @@ bool Runtime::device_only(const cct_coll_args& args) const {
 // (the default allreduce's algorithm) where, and only where, a choice
 // needs it: the size key of a call no rank knows alone (the sum of their
 // shares), where the rules choose by size; and whether every rank passes
-// device memory only, where the device rules may take the call. A decision
-// of keeps_library() hands its agreement to the run() that follows, so
-// that a call agrees once.
+// device memory only, where the device rule for the call's size chooses
+// an algorithm on device memory first (a call of another size costs
+// nothing more: a host algorithm first changes too little beside the host
+// rules, staged). A decision of keeps_library() hands its agreement to the
+// run() that follows, so that a call agrees once.
 Runtime::Agreement Runtime::agreement(const cct_coll_args& args, const CollectiveInfo& row) {
   const cct_collective c = args.collective;
   const bool kinds_matter = agrees_on_memory(c);
   const bool key_unknown = row.key_parts != nullptr && (kinds_matter || selector_.size_matters(c));
   const Agreement known{row.key_parts != nullptr ? 0 : message_bytes(args, size()), false};
-  const bool ask_kinds =
-      kinds_matter && (key_unknown || !device_->rules.candidates(c, known.key).empty());
+  const bool ask_kinds = kinds_matter && (key_unknown || device_first(c, known.key));
   agreed_now_ = false;
   if (!key_unknown && !ask_kinds) return known;
   if (handed_.collective == c) {

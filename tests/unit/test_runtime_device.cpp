@@ -163,83 +163,113 @@ TEST_CASE("runtime: device buffers run the chosen host algorithm on host copies"
 // rank passes host memory (a different one each time), the runtime's own
 // choice runs, staged. Every rank agrees alike, also where a decision
 // (keeps_library) comes first and hands its agreement to the run. A size
-// the device rules leave out agrees on nothing and runs as before; one
-// whose rule names a host algorithm runs it on host copies.
+// the device rules leave out, or whose rule chooses a host algorithm first,
+// agrees on nothing and runs as before.
 TEST_CASE("runtime: the device rules run an algorithm on device memory where every rank passes it",
           "[device]") {
   constexpr std::size_t kCount = 1000;
-  REQUIRE(cct::test::on_ranks_with_device(
-              3, cct::test::host_device_transport(),
-              [&](cct::Communicator& comm, std::shared_ptr<const cct::Communicator> on_device) {
-                const cct::Registry& registry = cct::test::registry();
-                cct::Runtime rt(registry, std::shared_ptr<cct::Communicator>(&comm, [](auto*) {}),
-                                {.stats = true});
-                rt.use_device(on_device,
-                              cct::Selector(cct::Profile{},
-                                            cct::parse_force("allreduce:0-8k:device_ring;"
-                                                             "allreduce:8k-max:ring;"
-                                                             "bcast:0-4k:device_binomial",
-                                                             &registry),
-                                            registry, "host_device", comm.size()));
-                expect(rt.agrees_on_memory(CCT_ALLREDUCE) && rt.agrees_on_memory(CCT_BCAST) &&
-                           !rt.agrees_on_memory(CCT_BARRIER),
-                       "agrees_on_memory");
-                cct_transport_instance* dev = rt.device_transport();
-                const int me = comm.rank(), n = comm.size();
-                Ints want(kCount);
-                for (std::size_t i = 0; i < kCount; ++i) want[i] = sum(n, i);
+  REQUIRE(
+      cct::test::on_ranks_with_device(
+          3, cct::test::host_device_transport(),
+          [&](cct::Communicator& comm, std::shared_ptr<const cct::Communicator> on_device) {
+            const cct::Registry& registry = cct::test::registry();
+            cct::Runtime rt(registry, std::shared_ptr<cct::Communicator>(&comm, [](auto*) {}),
+                            {.stats = true});
+            rt.use_device(on_device, cct::Selector(cct::Profile{},
+                                                   cct::parse_force("allreduce:0-8k:device_ring;"
+                                                                    "allreduce:8k-max:ring;"
+                                                                    "bcast:0-4k:device_binomial",
+                                                                    &registry),
+                                                   registry, "host_device", comm.size()));
+            expect(rt.agrees_on_memory(CCT_ALLREDUCE) && rt.agrees_on_memory(CCT_BCAST) &&
+                       !rt.agrees_on_memory(CCT_BARRIER),
+                   "agrees_on_memory");
+            cct_transport_instance* dev = rt.device_transport();
+            const int me = comm.rank(), n = comm.size();
+            Ints want(kCount);
+            for (std::size_t i = 0; i < kCount; ++i) want[i] = sum(n, i);
 
-                // Every rank on the device: device_ring, also after a decision.
-                Buffer send(dev, true, kCount), recv(dev, true, kCount);
-                send.write(values_of(me, kCount));
-                rt.run(call(CCT_ALLREDUCE, &send, recv, kCount));
-                expect(recv.read() == want, "allreduce on the device");
-                expect(!rt.keeps_library(call(CCT_ALLREDUCE, &send, recv, kCount)), "decision");
-                rt.run(call(CCT_ALLREDUCE, &send, recv, kCount));
-                expect(calls_of(rt, "device_ring") == 2, "device_ring ran twice");
+            // Every rank on the device: device_ring, also after a decision.
+            Buffer send(dev, true, kCount), recv(dev, true, kCount);
+            send.write(values_of(me, kCount));
+            rt.run(call(CCT_ALLREDUCE, &send, recv, kCount));
+            expect(recv.read() == want, "allreduce on the device");
+            expect(!rt.keeps_library(call(CCT_ALLREDUCE, &send, recv, kCount)), "decision");
+            rt.run(call(CCT_ALLREDUCE, &send, recv, kCount));
+            expect(calls_of(rt, "device_ring") == 2, "device_ring ran twice");
 
-                // One rank's result in host memory, another rank each time:
-                // the built-in default, staged on the device ranks.
-                for (int host_rank = 0; host_rank < n; ++host_rank) {
-                  Buffer mixed(dev, me != host_rank, kCount);
-                  expect(!rt.keeps_library(call(CCT_ALLREDUCE, &send, mixed, kCount)),
-                         "decision, mixed");
-                  rt.run(call(CCT_ALLREDUCE, &send, mixed, kCount));
-                  expect(mixed.read() == want,
-                         "allreduce with rank " + std::to_string(host_rank) + " on the host");
-                }
-                expect(calls_of(rt, "device_ring") == 2, "device_ring not chosen for mixed kinds");
+            // One rank's result in host memory, another rank each time:
+            // the built-in default, staged on the device ranks.
+            for (int host_rank = 0; host_rank < n; ++host_rank) {
+              Buffer mixed(dev, me != host_rank, kCount);
+              expect(!rt.keeps_library(call(CCT_ALLREDUCE, &send, mixed, kCount)),
+                     "decision, mixed");
+              rt.run(call(CCT_ALLREDUCE, &send, mixed, kCount));
+              expect(mixed.read() == want,
+                     "allreduce with rank " + std::to_string(host_rank) + " on the host");
+            }
+            expect(calls_of(rt, "device_ring") == 2, "device_ring not chosen for mixed kinds");
 
-                // In place on the device everywhere: device_ring again.
-                Buffer inout(dev, true, kCount);
-                inout.write(values_of(me, kCount));
-                rt.run(call(CCT_ALLREDUCE, nullptr, inout, kCount));
-                expect(inout.read() == want, "allreduce in place on the device");
-                expect(calls_of(rt, "device_ring") == 3, "device_ring in place");
+            // In place on the device everywhere: device_ring again.
+            Buffer inout(dev, true, kCount);
+            inout.write(values_of(me, kCount));
+            rt.run(call(CCT_ALLREDUCE, nullptr, inout, kCount));
+            expect(inout.read() == want, "allreduce in place on the device");
+            expect(calls_of(rt, "device_ring") == 3, "device_ring in place");
 
-                // bcast: 4 KiB and up is outside the device rule, below it
-                // on the device, both from rank 2.
-                for (const std::size_t count : {std::size_t{16}, std::size_t{2048}}) {
-                  Buffer shared(dev, true, count);
-                  shared.write(me == 2 ? values_of(9, count) : Ints(count, -1));
-                  rt.run(call(CCT_BCAST, nullptr, shared, count, 2));
-                  expect(shared.read() == values_of(9, count), "bcast of " + std::to_string(count));
-                }
-                expect(calls_of(rt, "device_binomial") == 1, "device_binomial below 4 KiB only");
+            // bcast: 4 KiB and up is outside the device rule, below it
+            // on the device, both from rank 2.
+            for (const std::size_t count : {std::size_t{16}, std::size_t{2048}}) {
+              Buffer shared(dev, true, count);
+              shared.write(me == 2 ? values_of(9, count) : Ints(count, -1));
+              rt.run(call(CCT_BCAST, nullptr, shared, count, 2));
+              expect(shared.read() == values_of(9, count), "bcast of " + std::to_string(count));
+            }
+            expect(calls_of(rt, "device_binomial") == 1, "device_binomial below 4 KiB only");
 
-                // From 8 KiB the device rule names a host algorithm: ring
-                // (not the built-in default), on host copies, every rank on
-                // the device; on one rank's host memory, the host rules.
-                constexpr std::size_t kLarge = 4096;
-                Ints large_want(kLarge);
-                for (std::size_t i = 0; i < kLarge; ++i) large_want[i] = sum(n, i);
-                Buffer large_send(dev, true, kLarge);
-                large_send.write(values_of(me, kLarge));
-                for (const bool all_device : {true, false}) {
-                  Buffer large(dev, all_device || me != 0, kLarge);
-                  rt.run(call(CCT_ALLREDUCE, &large_send, large, kLarge));
-                  expect(large.read() == large_want, "large allreduce");
-                }
-                expect(calls_of(rt, "ring") == 1, "the device rule's host algorithm, staged, once");
-              }) == "");
+            // From 8 KiB the device rule chooses a host algorithm first:
+            // not consulted (nothing agreed), the host rules run, staged.
+            constexpr std::size_t kLarge = 4096;
+            Ints large_want(kLarge);
+            for (std::size_t i = 0; i < kLarge; ++i) large_want[i] = sum(n, i);
+            Buffer large_send(dev, true, kLarge), large(dev, true, kLarge);
+            large_send.write(values_of(me, kLarge));
+            rt.run(call(CCT_ALLREDUCE, &large_send, large, kLarge));
+            expect(large.read() == large_want, "large allreduce");
+            expect(calls_of(rt, "ring") == 0, "a device rule's host algorithm first is not asked");
+          }) == "");
+}
+
+// A device rule whose algorithm on device memory refuses a call falls back
+// to the rule's next candidate, a host algorithm, which runs on host copies
+// of the device buffers (tests/plugins: small_device takes 16 elements at
+// most).
+TEST_CASE("runtime: a device rule's host fallback runs on host copies", "[device]") {
+  cct::Registry& registry = cct::test::registry();
+  registry.load_library(CCT_TEST_PLUGIN_DIR "/libcct_test_small_device.so");
+  cct::Profile profile;
+  cct::SizeRule rule{.algorithm = "small_device",
+                     .fallbacks = {cct::Fallback{.algorithm = "ring"}}};
+  profile.rules[CCT_ALLREDUCE]["host_device"] = {cct::RankBucket{.sizes = {rule}}};
+  REQUIRE(
+      cct::test::on_ranks_with_device(
+          3, cct::test::host_device_transport(),
+          [&](cct::Communicator& comm, std::shared_ptr<const cct::Communicator> on_device) {
+            cct::Runtime rt(registry, std::shared_ptr<cct::Communicator>(&comm, [](auto*) {}),
+                            {.stats = true});
+            rt.use_device(on_device,
+                          cct::Selector(profile, {}, registry, "host_device", comm.size()));
+            cct_transport_instance* dev = rt.device_transport();
+            const int me = comm.rank(), n = comm.size();
+            for (const std::size_t count : {std::size_t{16}, std::size_t{17}, std::size_t{1000}}) {
+              Ints want(count);
+              for (std::size_t i = 0; i < count; ++i) want[i] = sum(n, i);
+              Buffer send(dev, true, count), recv(dev, true, count);
+              send.write(values_of(me, count));
+              rt.run(call(CCT_ALLREDUCE, &send, recv, count));
+              expect(recv.read() == want, "allreduce of " + std::to_string(count));
+            }
+            expect(calls_of(rt, "small_device") == 1, "small_device for 16 elements");
+            expect(calls_of(rt, "ring") == 2, "ring, staged, for 17 and 1000");
+          }) == "");
 }

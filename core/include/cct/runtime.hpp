@@ -191,6 +191,7 @@ class Runtime {
   void say_refused(Choice& choice, const cct_coll_args& args, std::size_t bytes, const Selection& s,
                    bool last, bool device_rules);
   Agreement agreement(const cct_coll_args& args, const CollectiveInfo& row);
+  bool device_first(cct_collective c, std::size_t bytes) const;
   std::size_t local_key(const cct_coll_args& args, const CollectiveInfo& row) const;
   bool device_only(const cct_coll_args& args) const;
   Choice& choice_of(const Selection& selection, std::vector<Choice*>& cache,
