@@ -131,11 +131,12 @@ TEST_CASE("a directory mixing good and bad libraries loads the good ones", "[reg
   int loaded = 0, refused = 0;
   for (const auto& r : reg.reports()) (r.loaded ? loaded : refused)++;
   fs::remove_all(dir);
-  // The C barrier, the no-in-place plugin, the host_device transport, the
-  // example, the two version 1 plugins, and the two whose bad entries are
-  // refused alone: files load in name order, libcct_example.so before
-  // libcct_test_duplicate.so, so the duplicate's entry is the one refused.
-  CHECK(loaded == 8);
+  // The C barrier, the no-in-place plugin, the small device allreduce, the
+  // host_device transport, the example, the two version 1 plugins, and the
+  // two whose bad entries are refused alone: files load in name order,
+  // libcct_example.so before libcct_test_duplicate.so, so the duplicate's
+  // entry is the one refused.
+  CHECK(loaded == 9);
   CHECK(refused == 6);
   CHECK(reg.find_algorithm(CCT_BARRIER, "c_linear") != nullptr);
   CHECK(reg.find_algorithm(CCT_BCAST, "example_flat") != nullptr);
