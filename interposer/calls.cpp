@@ -42,16 +42,17 @@ int64_t times(int blocks, int count) {
 }
 
 // Where a call's buffers are, as the runtime is told them (cct_coll_args'
-// sendmem and recvmem): device memory that the interposer hands it as it
-// is (wrappers.cpp), asked only where the runtime has a device transport.
-// In place, the input is on the other side.
+// sendmem and recvmem). The interposer hands the runtime device memory as
+// it is only where the runtime may run an algorithm on device memory for
+// the collective c (wrappers.cpp); elsewhere every buffer here is host
+// memory, and nothing is asked. In place, the input is on the other side.
 struct Memory {
   cct_memory_kind send = CCT_MEMORY_HOST, recv = CCT_MEMORY_HOST;
 };
 
-Memory memory_of(Runtime& rt, const void* sendbuf, const void* recvbuf) {
+Memory memory_of(Runtime& rt, cct_collective c, const void* sendbuf, const void* recvbuf) {
+  if (!rt.agrees_on_memory(c)) return {};
   cct_transport_instance* device = rt.device_transport();
-  if (device == nullptr) return {};
   const auto kind = [&](const void* buf) {
     return buf == MPI_IN_PLACE ? std::nullopt : std::optional(memory_kind(device, buf));
   };
@@ -161,7 +162,7 @@ const char* barrier(Runtime& rt) {
 
 const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root) {
   if (bad_root(rt, root)) return kArguments;
-  const Memory memory = memory_of(rt, buf, buf);
+  const Memory memory = memory_of(rt, CCT_BCAST, buf, buf);
   if (const char* done = settled(rt, CCT_BCAST, count, type, root, memory)) return done;
   PackTally tally;
   std::optional<Bytes> data = Bytes::of(tally, receive_scratch(), buf, count, type);
@@ -178,7 +179,7 @@ const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root
 const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   if (bad_root(rt, root)) return kArguments;
-  const Memory memory = memory_of(rt, sendbuf, rt.rank() == root ? recvbuf : nullptr);
+  const Memory memory = memory_of(rt, CCT_GATHER, sendbuf, rt.rank() == root ? recvbuf : nullptr);
   const char* done = rt.rank() == root ? settled(rt, CCT_GATHER, recvcount, recvtype, root, memory)
                                        : settled(rt, CCT_GATHER, sendcount, sendtype, root, memory);
   if (done) return done;
@@ -218,7 +219,7 @@ const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
                     void* recvbuf, int recvcount, MPI_Datatype recvtype, int root) {
   if (bad_root(rt, root)) return kArguments;
   const bool at_root = rt.rank() == root;
-  const Memory memory = memory_of(rt, at_root ? sendbuf : nullptr, recvbuf);
+  const Memory memory = memory_of(rt, CCT_SCATTER, at_root ? sendbuf : nullptr, recvbuf);
   const char* done = at_root ? settled(rt, CCT_SCATTER, sendcount, sendtype, root, memory)
                              : settled(rt, CCT_SCATTER, recvcount, recvtype, root, memory);
   if (done) return done;
@@ -259,7 +260,7 @@ const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
 const char* to_all(cct_collective c, const char* call, int sent_blocks, Runtime& rt,
                    const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype) {
-  const Memory memory = memory_of(rt, sendbuf, recvbuf);
+  const Memory memory = memory_of(rt, c, sendbuf, recvbuf);
   if (const char* done = settled(rt, c, recvcount, recvtype, 0, memory)) return done;
   const auto run = [&](const void* send, void* recv, std::size_t block) {
     rt.run(in(memory, make_call(c, send, recv, block, CCT_UINT8, CCT_SUM, 0)));
@@ -312,7 +313,7 @@ const char* reduction(Runtime& rt, const void* sendbuf, void* recvbuf, int count
   if (count == 0) return kMovesNothing;
   const bool reads_recv = c != CCT_REDUCE || rt.rank() == root;
   cct_coll_args args =
-      in(memory_of(rt, sendbuf, reads_recv ? recvbuf : nullptr),
+      in(memory_of(rt, c, sendbuf, reads_recv ? recvbuf : nullptr),
          make_call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o, root));
   if (keeps(rt, args, call, true)) return kKeptOnLibrary;  // datatype_of takes predefined ones
   args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
@@ -363,7 +364,7 @@ const char* reduce_scatter(Runtime& rt, const void* sendbuf, void* recvbuf, cons
   if (!mine) return kArguments;
   if (std::all_of(counts.begin(), counts.end(), [](std::size_t n) { return n == 0; }))
     return kMovesNothing;
-  cct_coll_args args = in(memory_of(rt, sendbuf, recvbuf),
+  cct_coll_args args = in(memory_of(rt, CCT_REDUCE_SCATTER, sendbuf, recvbuf),
                           make_call(CCT_REDUCE_SCATTER, nullptr, nullptr, 0, *t, *o, 0));
   args.recvcounts = *mine;
   if (rt.keeps_library(args)) return kKeptOnLibrary;
@@ -435,7 +436,7 @@ const char* allgatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Data
   for (std::size_t& b : bytes) b *= one->bytes;
   if (std::all_of(bytes.begin(), bytes.end(), [](std::size_t n) { return n == 0; }))
     return kMovesNothing;
-  cct_coll_args args = in(memory_of(rt, sendbuf, recvbuf),
+  cct_coll_args args = in(memory_of(rt, CCT_ALLGATHERV, sendbuf, recvbuf),
                           make_call(CCT_ALLGATHERV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0));
   args.recvcounts = bytes.data();
   if (keeps(rt, args, call, one->predefined, counts)) return kKeptOnLibrary;
@@ -471,7 +472,7 @@ const char* gatherv(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
   thread_local std::vector<std::size_t> bytes, displs;
   if (at_root) bytes_of("MPI_Gatherv", recvcounts, recvtype, rt.size(), bytes);
   const std::size_t mine = in_place ? bytes[root] : own_bytes("MPI_Gatherv", sendcount, sendtype);
-  cct_coll_args args = in(memory_of(rt, sendbuf, at_root ? recvbuf : nullptr),
+  cct_coll_args args = in(memory_of(rt, CCT_GATHERV, sendbuf, at_root ? recvbuf : nullptr),
                           make_call(CCT_GATHERV, nullptr, nullptr, mine, CCT_UINT8, CCT_SUM, root));
   if (at_root) args.recvcounts = bytes.data();
   if (rt.keeps_library(args)) return kKeptOnLibrary;
@@ -505,7 +506,7 @@ const char* scatterv(Runtime& rt, const void* sendbuf, const int* sendcounts, co
   if (at_root) bytes_of("MPI_Scatterv", sendcounts, sendtype, rt.size(), bytes);
   const std::size_t mine = in_place ? bytes[root] : own_bytes("MPI_Scatterv", recvcount, recvtype);
   cct_coll_args args =
-      in(memory_of(rt, at_root ? sendbuf : nullptr, recvbuf),
+      in(memory_of(rt, CCT_SCATTERV, at_root ? sendbuf : nullptr, recvbuf),
          make_call(CCT_SCATTERV, nullptr, nullptr, mine, CCT_UINT8, CCT_SUM, root));
   if (at_root) args.sendcounts = bytes.data();
   if (rt.keeps_library(args)) return kKeptOnLibrary;
@@ -535,7 +536,7 @@ const char* alltoallv(Runtime& rt, const void* sendbuf, const int* sendcounts, c
                       const int* rdispls, MPI_Datatype recvtype) {
   const bool in_place = sendbuf == MPI_IN_PLACE;
   thread_local std::vector<std::size_t> send_bytes, recv_bytes, send_displs, recv_displs;
-  cct_coll_args args = in(memory_of(rt, sendbuf, recvbuf),
+  cct_coll_args args = in(memory_of(rt, CCT_ALLTOALLV, sendbuf, recvbuf),
                           make_call(CCT_ALLTOALLV, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0));
   args.recvcounts = bytes_of("MPI_Alltoallv", recvcounts, recvtype, rt.size(), recv_bytes);
   args.sendcounts = in_place

@@ -34,10 +34,10 @@
 #include "cct/device_memory.hpp"
 #include "cct/error.hpp"
 #include "cct/launcher.hpp"
-#include "cct/profile.hpp"
 #include "cct/runtime.hpp"
 #include "cct/topology.hpp"
 #include "cct/units.hpp"
+#include "tuner/device_runtime.hpp"
 #include "tuner/measure.hpp"
 
 namespace {
@@ -78,24 +78,6 @@ std::vector<cct_collective> collectives_of(const cct::Registry& registry, const 
   return out;
 }
 
-// Device memory of the transport, freed with it.
-class DeviceBytes {
- public:
-  DeviceBytes(cct_transport_instance* device, std::size_t bytes) : device_(device) {
-    cct_error err{};
-    if (device->device->alloc(device, bytes, &ptr_, &err) != CCT_OK)
-      throw cct::Error("device memory of " + std::to_string(bytes) + " bytes: " + err.message);
-  }
-  ~DeviceBytes() { device_->device->free(device_, ptr_); }
-  DeviceBytes(const DeviceBytes&) = delete;
-  DeviceBytes& operator=(const DeviceBytes&) = delete;
-  void* get() const { return ptr_; }
-
- private:
-  cct_transport_instance* device_;
-  void* ptr_ = nullptr;
-};
-
 // One rank's side of the run: the host transport (shm), the device
 // transport over it, a communicator over each.
 class Bench {
@@ -114,7 +96,8 @@ class Bench {
       for (int64_t bytes : sizes_of(o)) calls.push_back({c, bytes});
     cct::tuner::Measurer measurer(registry_, *device_, calls, {});
     const std::size_t largest = static_cast<std::size_t>(o.max_bytes);
-    DeviceBytes from(raw_device(), largest), to(raw_device(), largest);
+    const std::shared_ptr<std::byte> from = cct::device_memory(raw_device(), largest, "copy"),
+                                     to = cct::device_memory(raw_device(), largest, "copy");
     if (rank() == 0)
       std::printf("%-20s %5s %8s %-18s %12s %12s %7s %12s %8s\n", "collective", "ranks", "bytes",
                   "algorithm", "us", "staged_us", "ratio", "copy_us", "copy_GB/s");
@@ -124,11 +107,12 @@ class Bench {
       for (const cct::AlgorithmEntry& alg : registry_.algorithms())
         if (alg.desc->collective == call.collective && alg.runs_on_device_memory()) {
           names.push_back(alg.desc->name);
-          runners.push_back(runner(rules_naming(alg)));
+          runners.push_back(runner(&alg));
         }
-      runners.push_back(runner(cct::Selector{}));  // staged
+      runners.push_back(runner(nullptr));  // staged
       runners.push_back([&, bytes = static_cast<std::size_t>(call.bytes)](const cct_coll_args&) {
-        copy(to.get(), from.get(), bytes);
+        cct::copy_and_wait(raw_device(), to.get(), from.get(), bytes, CCT_COPY_DEVICE_TO_DEVICE,
+                           "copy");
       });
       const std::vector<double> expected(runners.size(), 1e-5 + call.bytes / 1e10);
       const std::vector<PointResult> r =
@@ -147,30 +131,13 @@ class Bench {
   int rank() const { return host_->rank(); }
   cct_transport_instance* raw_device() const { return device_->transport().raw(); }
 
-  // The device rules of a runtime that runs alg alone on device buffers.
-  cct::Selector rules_naming(const cct::AlgorithmEntry& alg) const {
-    const std::string rule =
-        std::string(cct::collective_name(alg.desc->collective)) + ":0-max:" + alg.desc->name;
-    return cct::Selector(cct::Profile{}, cct::parse_force(rule, &registry_), registry_,
-                         device_->transport().entry().desc->name, device_->size());
-  }
-
-  // A call through a runtime on the host communicator with these device
-  // rules, as a program's call.
-  CallRunner runner(cct::Selector device_rules) {
-    auto rt = std::make_unique<cct::Runtime>(registry_, host_, cct::Runtime::Options{});
-    rt->use_device(device_, std::move(device_rules));
-    cct::Runtime& runtime = *rt;
-    runtimes_.push_back(std::move(rt));
+  // A call through a runtime whose device rules name alg alone (null:
+  // none), as a program's call.
+  CallRunner runner(const cct::AlgorithmEntry* alg) {
+    runtimes_.push_back(cct::tuner::device_runtime(
+        registry_, *host_, *device_, alg, alg ? alg->default_params() : std::vector<int64_t>{}));
+    cct::Runtime& runtime = *runtimes_.back();
     return [&runtime](const cct_coll_args& args) { runtime.run(args); };
-  }
-
-  void copy(void* to, const void* from, std::size_t bytes) {
-    cct_transport_instance* d = raw_device();
-    cct_error err{};
-    if (d->device->copy(d, to, from, bytes, CCT_COPY_DEVICE_TO_DEVICE, &err) != CCT_OK ||
-        d->device->synchronize(d, &err) != CCT_OK)
-      throw cct::Error(std::string("device copy: ") + err.message);
   }
 
   void print(const Call& call, const std::vector<std::string>& names,

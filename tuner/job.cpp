@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "calls.hpp"
-#include "cct/error.hpp"
 #include "cct/runtime.hpp"
 #include "cct/simulate.hpp"
 #include "cct/units.hpp"
 #include "interposed_call.hpp"
 #include "tuner/cluster.hpp"
+#include "tuner/device_runtime.hpp"
 #include "tuner/job_progress.hpp"
 #include "tuner/progress.hpp"
 #include "tuner/search.hpp"
@@ -226,21 +226,11 @@ class JobMeasurer final : public PointMeasurer {
     };
   }
 
-  // On a device transport: a runtime on the host transport whose device
-  // rules name only p, so that every call agrees on memory kinds and runs
-  // p on the device communicator, or staged, as a program's call pays.
+  // On a device transport: a runtime whose device rules name only p, so
+  // that every call pays what a program's call on device buffers pays.
   CallRunner device_runner_for(const Point& p) {
     std::unique_ptr<Runtime>& rt = runtimes_[{p.algorithm->desc->name, p.params}];
-    if (!rt) {
-      std::shared_ptr<const Communicator> host(std::shared_ptr<const Communicator>(), staging_);
-      rt = std::make_unique<Runtime>(registry_, host, Runtime::Options{});
-      const std::string rule = std::string(collective_name(p.call.collective)) +
-                               ":0-max:" + format_choice(*p.algorithm->desc, p.params);
-      std::shared_ptr<const Communicator> device(std::shared_ptr<const Communicator>(), &comm_);
-      rt->use_device(device,
-                     Selector(Profile{}, parse_force(rule, &registry_), registry_,
-                              comm_.transport().entry().desc->name, comm_.size(), comm_.nodes()));
-    }
+    if (!rt) rt = device_runtime(registry_, *staging_, comm_, p.algorithm, p.params);
     Runtime& runtime = *rt;
     return [&runtime](const cct_coll_args& args) { runtime.run(args); };
   }

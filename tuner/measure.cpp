@@ -166,23 +166,15 @@ Measurer::Measurer(const Registry& registry, const Communicator& comm, std::span
 Measurer::Memory Measurer::allocate(std::size_t bytes) const {
   const std::size_t size = std::max<std::size_t>(bytes, 1);
   if (device_ == nullptr) return Memory(new std::byte[size](), std::default_delete<std::byte[]>());
-  void* memory = nullptr;
-  cct_error err{};
-  if (device_->device->alloc(device_, size, &memory, &err) != CCT_OK)
-    throw Error("measure: device memory for the buffers (" + std::to_string(size) +
-                    " bytes): " + err.message,
-                CCT_ERR_NO_MEMORY);
-  cct_transport_instance* device = device_;
-  Memory owned(static_cast<std::byte*>(memory),
-               [device](std::byte* p) { device->device->free(device, p); });
+  Memory memory = device_memory(device_, size, "measure: the buffers");
   const std::vector<std::byte> zeros(size);
-  copy_and_wait(device_, memory, zeros.data(), size, CCT_COPY_HOST_TO_DEVICE,
+  copy_and_wait(device_, memory.get(), zeros.data(), size, CCT_COPY_HOST_TO_DEVICE,
                 "measure: clearing the device buffers");
-  return owned;
+  return memory;
 }
 
 void Measurer::run(Plan& plan, const cct_coll_args& args) {
-  if (device_ == nullptr || (plan.algorithm().desc->limits & CCT_LIMIT_DEVICE_MEMORY)) {
+  if (device_ == nullptr || plan.algorithm().takes_device_memory()) {
     plan.run(args);
     return;
   }

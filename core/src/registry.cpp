@@ -178,9 +178,12 @@ std::string host_library_dir() {
   return fs::path(info.dli_fname).lexically_normal().parent_path().string();
 }
 
+bool AlgorithmEntry::takes_device_memory() const {
+  return (desc->limits & CCT_LIMIT_DEVICE_MEMORY) != 0;
+}
+
 bool AlgorithmEntry::runs_on_device_memory() const {
-  constexpr uint32_t kTakes = CCT_LIMIT_DEVICE_MEMORY | CCT_LIMIT_IN_PLACE;
-  return (desc->limits & kTakes) == kTakes;
+  return takes_device_memory() && (desc->limits & CCT_LIMIT_IN_PLACE) != 0;
 }
 
 std::vector<int64_t> AlgorithmEntry::default_params() const {

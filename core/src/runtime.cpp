@@ -95,13 +95,13 @@ void Runtime::use_device(std::shared_ptr<const Communicator> on_device, Selector
 }
 
 // Device memory goes only to an algorithm that declares it takes it; the
-// buffers' kind may differ between ranks, so it never changes the choice:
-// where the choice takes host memory only, a rank passing device memory
-// runs it on host copies, or, with no device transport to make them,
-// fails alone, saying why.
+// buffers' kind may differ between ranks, so it changes the choice only
+// through the ranks' agreement (select_by_memory): where the choice takes
+// host memory only, a rank passing device memory runs it on host copies,
+// or, with no device transport to make them, fails alone, saying why.
 bool Runtime::staged_on_host(const cct_coll_args& args, const Choice& choice) const {
   const cct_algorithm_desc& d = *choice.algorithm->desc;
-  if (!passes_device_memory(args) || (d.limits & CCT_LIMIT_DEVICE_MEMORY)) return false;
+  if (!passes_device_memory(args) || choice.algorithm->takes_device_memory()) return false;
   if (!device_)
     throw Error(std::string(collective_name(args.collective)) + "/" + d.name +
                     " takes host memory only, this call passes device memory, and no device "

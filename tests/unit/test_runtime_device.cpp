@@ -79,6 +79,13 @@ int32_t sum(int n, std::size_t i) {
   return static_cast<int32_t>(1000 * n * (n - 1) / 2 + n * static_cast<int64_t>(i));
 }
 
+// Elements 0 .. count - 1 each summed over n ranks: what an allreduce gives.
+Ints sums(int n, std::size_t count) {
+  Ints all(count);
+  for (std::size_t i = 0; i < count; ++i) all[i] = sum(n, i);
+  return all;
+}
+
 cct_coll_args call(cct_collective c, Buffer* send, Buffer& recv, std::size_t count, int root = 0) {
   cct_coll_args args = cct::test::coll_args(c, send ? send->data() : CCT_IN_PLACE, recv.data(),
                                             count, CCT_INT32, root, 0);
@@ -99,8 +106,7 @@ TEST_CASE("runtime: device buffers run the chosen host algorithm on host copies"
                 rt.use_device(on_device);
                 cct_transport_instance* dev = rt.device_transport();
                 const int me = comm.rank(), n = comm.size();
-                Ints want(kCount);
-                for (std::size_t i = 0; i < kCount; ++i) want[i] = sum(n, i);
+                const Ints want = sums(n, kCount);
 
                 // allreduce out of place: send on the device on ranks 0 and
                 // 2, the result on the device on ranks 0 and 1.
@@ -186,8 +192,7 @@ TEST_CASE("runtime: the device rules run an algorithm on device memory where eve
                    "agrees_on_memory");
             cct_transport_instance* dev = rt.device_transport();
             const int me = comm.rank(), n = comm.size();
-            Ints want(kCount);
-            for (std::size_t i = 0; i < kCount; ++i) want[i] = sum(n, i);
+            const Ints want = sums(n, kCount);
 
             // Every rank on the device: device_ring, also after a decision.
             Buffer send(dev, true, kCount), recv(dev, true, kCount);
@@ -230,8 +235,7 @@ TEST_CASE("runtime: the device rules run an algorithm on device memory where eve
             // From 8 KiB the device rule chooses a host algorithm first:
             // not consulted (nothing agreed), the host rules run, staged.
             constexpr std::size_t kLarge = 4096;
-            Ints large_want(kLarge);
-            for (std::size_t i = 0; i < kLarge; ++i) large_want[i] = sum(n, i);
+            const Ints large_want = sums(n, kLarge);
             Buffer large_send(dev, true, kLarge), large(dev, true, kLarge);
             large_send.write(values_of(me, kLarge));
             rt.run(call(CCT_ALLREDUCE, &large_send, large, kLarge));
@@ -262,8 +266,7 @@ TEST_CASE("runtime: a device rule's host fallback runs on host copies", "[device
             cct_transport_instance* dev = rt.device_transport();
             const int me = comm.rank(), n = comm.size();
             for (const std::size_t count : {std::size_t{16}, std::size_t{17}, std::size_t{1000}}) {
-              Ints want(count);
-              for (std::size_t i = 0; i < count; ++i) want[i] = sum(n, i);
+              const Ints want = sums(n, count);
               Buffer send(dev, true, count), recv(dev, true, count);
               send.write(values_of(me, count));
               rt.run(call(CCT_ALLREDUCE, &send, recv, count));

@@ -46,10 +46,14 @@ struct AlgorithmEntry {
   std::shared_ptr<LoadedLibrary> owner;         // keeps desc valid
   std::shared_ptr<const abi_v1::Algorithm> v1;  // set for a version 1 library's entry
   std::vector<int64_t> default_params() const;
+  // Whether it may be handed device memory (CCT_LIMIT_DEVICE_MEMORY): any
+  // other runs on host copies of a call's device buffers
+  // (cct/host_staging.hpp).
+  bool takes_device_memory() const;
   // Whether the runtime may run it on a device transport's communicator,
-  // on device memory: it takes device memory (CCT_LIMIT_DEVICE_MEMORY) and
-  // the in-place forms (the runtime's conversion of an in-place call to an
-  // algorithm without them copies on the host).
+  // on device memory: it takes device memory and the in-place forms (the
+  // runtime's conversion of an in-place call to an algorithm without them
+  // copies on the host).
   bool runs_on_device_memory() const;
 
   // As cct_algorithm_desc's functions, for either version.

@@ -104,18 +104,19 @@ class Runtime {
   // `rules`: the profile's and CCT_FORCE's for that transport. A call
   // passing device memory to an algorithm that takes host memory only then
   // runs that algorithm on host copies of its buffers, made through the
-  // device transport (cct/host_staging.hpp), instead of failing. Where the
-  // rules have an algorithm on device memory for a collective, the ranks
-  // first agree, for each of its calls, whether every one of them passes
-  // device memory only (memory kinds are each rank's own: one small
-  // allreduce per call); where all do, the rules choose (an algorithm on
-  // device memory runs on `on_device`, a host algorithm on host copies),
-  // else the runtime's own rules, as without them. Local.
+  // device transport (cct/host_staging.hpp), instead of failing. Before a
+  // call whose size's device rule puts an algorithm on device memory
+  // first, the ranks agree whether every one of them passes device memory
+  // only (memory kinds are each rank's own: one small allreduce); where all
+  // do, the device rules choose (an algorithm on device memory runs on
+  // `on_device`, a host fallback on host copies), else the runtime's own
+  // rules, as without them. Local.
   void use_device(std::shared_ptr<const Communicator> on_device, Selector rules = {});
-  // Whether every decision about a call of c is collective, whatever its
-  // size: the device rules have an algorithm on device memory for c, so
-  // the ranks agree on memory kinds first. A caller must then remember
-  // nothing of a decision (the MPI interposer's kept calls).
+  // Whether a decision about a call of c may be collective: some device
+  // rule of c puts an algorithm on device memory first, so the ranks may
+  // agree on memory kinds first. A caller must then remember nothing of a
+  // decision (the MPI interposer's kept calls), and may hand the runtime
+  // device memory as it is.
   bool agrees_on_memory(cct_collective c) const {
     return device_ && device_->rules.takes_device_memory(c);
   }
