@@ -3,6 +3,7 @@
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 
+#include <cstring>
 #include <string>
 
 #include "cct/device/cuda_devices.hpp"
@@ -115,6 +116,32 @@ class CudaBackend final : public Backend {
       }
     }
     return region;
+  }
+
+  // Peer access is enabled lazily, by the driver, on the first access
+  // through the mapping: a handle between devices that cannot reach each
+  // other fails at open, and the caller stages instead.
+  IpcHandle export_memory(const void* base) override {
+    OnDevice on(device_);
+    cudaIpcMemHandle_t native{};
+    check(cudaIpcGetMemHandle(&native, const_cast<void*>(base)), "cudaIpcGetMemHandle");
+    static_assert(sizeof native == sizeof(IpcHandle::bytes));
+    IpcHandle handle;
+    std::memcpy(handle.bytes, &native, sizeof native);
+    return handle;
+  }
+  void* open_memory(const IpcHandle& handle) override {
+    OnDevice on(device_);
+    cudaIpcMemHandle_t native{};
+    std::memcpy(&native, handle.bytes, sizeof native);
+    void* ptr = nullptr;
+    check(cudaIpcOpenMemHandle(&ptr, native, cudaIpcMemLazyEnablePeerAccess),
+          "cudaIpcOpenMemHandle");
+    return ptr;
+  }
+  void close_memory(void* ptr) noexcept override {
+    OnDevice on(device_);
+    cudaIpcCloseMemHandle(ptr);
   }
 
   // Non-blocking: the legacy default stream, which a program's own work

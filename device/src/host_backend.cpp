@@ -1,6 +1,12 @@
 #include "cct/device/host_backend.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -25,16 +31,60 @@ std::string pointer_text(const void* ptr) {
 }
 
 // The process's device memory: address -> its bytes and the backend that
-// allocated it (which frees what is left of it when it goes).
+// allocated or opened it (which releases what is left of it when it goes).
+// Each allocation is a memory file of its own (memfd), mapped shared, so
+// that another process can map it as CUDA IPC does: through the file,
+// /proc/<pid>/fd/<fd>. An opened mapping has no file of its own (fd -1).
 struct Allocation {
   std::size_t bytes;
   const HostBackend* owner;
+  int fd;
+  uint64_t serial;  // the file's name, so that a handle to a freed one is refused
 };
 std::mutex allocations_mutex;
 std::map<uintptr_t, Allocation>& allocations() {
   static std::map<uintptr_t, Allocation> all;
   return all;
 }
+
+std::size_t mapped_bytes(std::size_t bytes) {
+  return std::max<std::size_t>(bytes, 1);
+}
+
+std::string file_name(uint64_t serial) {
+  return "cct-host-device-" + std::to_string(serial);
+}
+
+std::string system_error(const std::string& call) {
+  return "host backend: " + call + ": " + std::strerror(errno);
+}
+
+// Maps `bytes` of fd shared and registers the mapping as device memory.
+// Caller holds allocations_mutex.
+void* map_device(int fd, std::size_t bytes, const Allocation& allocation) {
+  void* host = mmap(nullptr, mapped_bytes(bytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (host == MAP_FAILED) throw Error(system_error("mmap(" + std::to_string(bytes) + ")"));
+  const uintptr_t address = reinterpret_cast<uintptr_t>(host) + kDeviceOffset;
+  allocations()[address] = allocation;
+  return reinterpret_cast<void*>(address);
+}
+
+void unmap_device(uintptr_t address, const Allocation& allocation) {
+  munmap(reinterpret_cast<void*>(address - kDeviceOffset), mapped_bytes(allocation.bytes));
+  if (allocation.fd >= 0) ::close(allocation.fd);
+}
+
+// What an exported handle holds: the file, by its owner's descriptor, and
+// its name.
+struct SharedFile {
+  char magic[8];
+  int32_t pid;
+  int32_t fd;
+  uint64_t serial;
+  uint64_t bytes;
+};
+static_assert(sizeof(SharedFile) <= sizeof(IpcHandle::bytes));
+constexpr char kMagic[8] = {'c', 'c', 't', '-', 'h', 'o', 's', 't'};
 
 // The allocation holding address, or end().
 std::map<uintptr_t, Allocation>::iterator allocation_at(uintptr_t address) {
@@ -66,26 +116,88 @@ HostBackend::~HostBackend() {
   const std::lock_guard<std::mutex> lock(allocations_mutex);
   std::erase_if(allocations(), [&](const auto& entry) {
     if (entry.second.owner != this) return false;
-    std::free(reinterpret_cast<void*>(entry.first - kDeviceOffset));
+    unmap_device(entry.first, entry.second);
     return true;
   });
 }
 
 void* HostBackend::alloc(std::size_t bytes) {
-  void* host = std::malloc(std::max<std::size_t>(bytes, 1));
-  if (host == nullptr) throw Error("host backend: alloc(" + std::to_string(bytes) + ") failed");
-  const uintptr_t address = reinterpret_cast<uintptr_t>(host) + kDeviceOffset;
-  const std::lock_guard<std::mutex> lock(allocations_mutex);
-  allocations()[address] = {bytes, this};
-  return reinterpret_cast<void*>(address);
+  static std::atomic<uint64_t> serials{0};
+  const uint64_t serial = ++serials;
+  const int fd = memfd_create(file_name(serial).c_str(), MFD_CLOEXEC);
+  if (fd < 0) throw Error(system_error("memfd_create"));
+  try {
+    if (ftruncate(fd, static_cast<off_t>(mapped_bytes(bytes))) != 0)
+      throw Error(system_error("ftruncate(" + std::to_string(bytes) + ")"));
+    const std::lock_guard<std::mutex> lock(allocations_mutex);
+    return map_device(fd, bytes, {bytes, this, fd, serial});
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
 }
 
 void HostBackend::free(void* ptr) noexcept {
   run_all();
   const std::lock_guard<std::mutex> lock(allocations_mutex);
   const auto it = allocations().find(reinterpret_cast<uintptr_t>(ptr));
-  if (it == allocations().end()) return;
-  std::free(reinterpret_cast<void*>(it->first - kDeviceOffset));
+  if (it == allocations().end() || it->second.fd < 0) return;
+  unmap_device(it->first, it->second);
+  allocations().erase(it);
+}
+
+IpcHandle HostBackend::export_memory(const void* base) {
+  const std::lock_guard<std::mutex> lock(allocations_mutex);
+  const auto it = allocations().find(reinterpret_cast<uintptr_t>(base));
+  if (it == allocations().end() || it->second.fd < 0)
+    throw Error("host backend: export_memory(" + pointer_text(base) +
+                "): not the start of an allocation of this process");
+  SharedFile file{
+      {}, static_cast<int32_t>(getpid()), it->second.fd, it->second.serial, it->second.bytes};
+  std::memcpy(file.magic, kMagic, sizeof kMagic);
+  IpcHandle handle;
+  std::memcpy(handle.bytes, &file, sizeof file);
+  return handle;
+}
+
+// The file through its owner's descriptor, checked by name: a descriptor
+// number is reused once the allocation behind it is freed.
+void* HostBackend::open_memory(const IpcHandle& handle) {
+  SharedFile file;
+  std::memcpy(&file, handle.bytes, sizeof file);
+  if (std::memcmp(file.magic, kMagic, sizeof kMagic) != 0)
+    throw Error("host backend: open_memory: not a handle of the host backend");
+  if (file.pid == getpid())
+    throw Error(
+        "host backend: open_memory: a handle of this process (as CUDA, it opens only "
+        "another process's)");
+  const std::string path = "/proc/" + std::to_string(file.pid) + "/fd/" + std::to_string(file.fd);
+  char target[256];
+  const ssize_t length = readlink(path.c_str(), target, sizeof target);
+  if (length < 0 ||
+      std::string(target, static_cast<std::size_t>(length)).find(file_name(file.serial) + " ") ==
+          std::string::npos)
+    throw Error("host backend: open_memory: allocation " + std::to_string(file.serial) +
+                " of process " + std::to_string(file.pid) + " is gone");
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) throw Error(system_error("open(" + path + ")"));
+  const std::lock_guard<std::mutex> lock(allocations_mutex);
+  try {
+    void* ptr = map_device(fd, file.bytes, {file.bytes, this, -1, file.serial});
+    ::close(fd);
+    return ptr;
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+}
+
+void HostBackend::close_memory(void* ptr) noexcept {
+  run_all();
+  const std::lock_guard<std::mutex> lock(allocations_mutex);
+  const auto it = allocations().find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == allocations().end() || it->second.fd >= 0 || it->second.owner != this) return;
+  unmap_device(it->first, it->second);
   allocations().erase(it);
 }
 

@@ -24,6 +24,10 @@ void LazyBackend::free_pinned(void* ptr) noexcept {
   if (opened()) real_->free_pinned(ptr);
 }
 
+void LazyBackend::close_memory(void* ptr) noexcept {
+  if (opened()) real_->close_memory(ptr);
+}
+
 void LazyBackend::destroy_stream(Stream stream) noexcept {
   if (opened()) real_->destroy_stream(stream);
 }

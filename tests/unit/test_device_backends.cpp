@@ -14,6 +14,8 @@
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <cstring>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "cct/device/cuda_backend.hpp"
@@ -46,6 +48,71 @@ TEST_CASE("host backend: the host cannot touch device memory", "[device]") {
   int status = 0;
   REQUIRE(waitpid(child, &status, 0) == child);
   CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV));
+}
+
+// Runs check in a child process: its exit status 0 is a pass.
+bool in_child(const std::function<bool()>& check) {
+  const pid_t child = fork();
+  if (child == 0) _exit(check() ? 0 : 1);
+  int status = 0;
+  return child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+         WEXITSTATUS(status) == 0;
+}
+
+bool throws_saying(const std::function<void()>& f, const std::string& part) {
+  try {
+    f();
+  } catch (const cct::device::Error& e) {
+    return std::string(e.what()).find(part) != std::string::npos;
+  }
+  return false;
+}
+
+TEST_CASE("host backend: device memory shared with another process, as by CUDA IPC", "[device]") {
+  HostBackend device;
+  void* memory = device.alloc(64);
+  UniqueStream stream(device);
+  const std::vector<unsigned char> mine(64, 5), theirs(64, 9);
+  device.copy(memory, mine.data(), 64, CCT_COPY_HOST_TO_DEVICE, stream.get());
+  device.synchronize(stream.get());
+  const cct::device::IpcHandle handle = device.export_memory(memory);
+  CHECK(throws_saying([&] { device.export_memory(static_cast<char*>(memory) + 1); },
+                      "not the start of an allocation of this process"));
+  CHECK(throws_saying([&] { device.open_memory(handle); }, "a handle of this process"));
+
+  // Another process maps it: it reads this one's bytes, and its write is
+  // seen here.
+  CHECK(in_child([&] {
+    HostBackend other;
+    UniqueStream on(other);
+    void* mapped = other.open_memory(handle);
+    std::vector<unsigned char> read(64);
+    other.copy(read.data(), mapped, 64, CCT_COPY_DEVICE_TO_HOST, on.get());
+    other.copy(mapped, theirs.data(), 64, CCT_COPY_HOST_TO_DEVICE, on.get());
+    other.synchronize(on.get());
+    const bool located = other.kind_of(mapped) == CCT_MEMORY_DEVICE;
+    other.close_memory(mapped);
+    return read == mine && located && other.kind_of(mapped) == CCT_MEMORY_HOST;
+  }));
+  std::vector<unsigned char> now(64);
+  device.copy(now.data(), memory, 64, CCT_COPY_DEVICE_TO_HOST, stream.get());
+  device.synchronize(stream.get());
+  CHECK(now == theirs);
+
+  // Freed, and another allocation in its place: the old handle is refused.
+  device.free(memory);
+  void* next = device.alloc(64);
+  CHECK(in_child([&] {
+    HostBackend other;
+    return throws_saying([&] { other.open_memory(handle); }, "is gone");
+  }));
+  cct::device::IpcHandle forged = handle;
+  forged.bytes[0] ^= 1;
+  CHECK(in_child([&] {
+    HostBackend other;
+    return throws_saying([&] { other.open_memory(forged); }, "not a handle of the host backend");
+  }));
+  device.free(next);
 }
 
 TEST_CASE("host backend: work runs when asked about, in order", "[device]") {

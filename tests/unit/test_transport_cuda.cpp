@@ -159,25 +159,39 @@ TEST_CASE("cuda transport: p2p between device and host buffers, device copies an
   if (!cct::test::skip_without_gpu()) exchange_and_reduce(entry("cuda"));
 }
 
-TEST_CASE("device transport: ranks that disagree on CCT_CUDA_CHUNK, or a bad one, fail together",
-          "[device]") {
+TEST_CASE(
+    "device transport: ranks that disagree on CCT_CUDA_CHUNK or CCT_CUDA_IPC, or a bad one, fail "
+    "together",
+    "[device]") {
   const cct::TransportEntry& device = cct::test::host_device_transport();
-  for (const char* chunk : {"2048", "abc"}) {
-    INFO("rank 1 has CCT_CUDA_CHUNK=" << chunk);
+  struct Case {
+    const char* variable;
+    const char* on_rank0;
+    const char* on_rank1;
+    const char* want;
+  };
+  const Case cases[] = {
+      {"CCT_CUDA_CHUNK", "1024", "2048",
+       "CCT_CUDA_CHUNK differs between ranks: 1024 on rank 0, 2048 on rank 1"},
+      {"CCT_CUDA_CHUNK", "1024", "abc", "rank 1: CCT_CUDA_CHUNK=abc: not an integer >= 1"},
+      {"CCT_CUDA_IPC", "on", "off",
+       "CCT_CUDA_IPC differs between ranks: on on rank 0, off on "
+       "rank 1"},
+      {"CCT_CUDA_IPC", "off", "yes", "rank 1: CCT_CUDA_IPC=yes: not on or off"},
+  };
+  for (const Case& c : cases) {
+    INFO("rank 1 has " << c.variable << "=" << c.on_rank1);
     REQUIRE(on_ranks(2, [&](cct::Bootstrap& boot) {
-              ::setenv("CCT_CUDA_CHUNK", boot.rank() == 0 ? "1024" : chunk, 1);
+              ::setenv(c.variable, boot.rank() == 0 ? c.on_rank0 : c.on_rank1, 1);
               auto shm = std::make_shared<cct::TransportInstance>(entry("shm"), boot);
-              const std::string want = std::string(chunk) == "abc"
-                                           ? "rank 1: CCT_CUDA_CHUNK=abc: not an integer >= 1"
-                                           : "CCT_CUDA_CHUNK differs between ranks: 1024 on "
-                                             "rank 0, 2048 on rank 1";
               try {
                 cct::TransportInstance opened(device, boot, shm);
                 expect(false, "opened");
               } catch (const cct::Error& e) {
-                expect(std::string(e.what()).find(want) != std::string::npos,
+                expect(std::string(e.what()).find(c.want) != std::string::npos,
                        std::string("reason: ") + e.what());
               }
+              ::unsetenv(c.variable);
             }) == "");
   }
 }

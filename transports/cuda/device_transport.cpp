@@ -29,21 +29,21 @@ cct_status p2p_call(cct_transport_instance* self, F&& f) noexcept {
 cct_status p2p_isend(cct_transport_instance* self, const void* buf, size_t bytes, int32_t peer,
                      uint32_t tag, cct_request* req) {
   return p2p_call(self,
-                  [&](device::StagedP2p& p2p) { return p2p.isend(buf, bytes, peer, tag, req); });
+                  [&](device::DeviceP2p& p2p) { return p2p.isend(buf, bytes, peer, tag, req); });
 }
 
 cct_status p2p_irecv(cct_transport_instance* self, void* buf, size_t bytes, int32_t peer,
                      uint32_t tag, cct_request* req) {
   return p2p_call(self,
-                  [&](device::StagedP2p& p2p) { return p2p.irecv(buf, bytes, peer, tag, req); });
+                  [&](device::DeviceP2p& p2p) { return p2p.irecv(buf, bytes, peer, tag, req); });
 }
 
 cct_status p2p_test(cct_transport_instance* self, cct_request* req, int* done) {
-  return p2p_call(self, [&](device::StagedP2p& p2p) { return p2p.test(req, done); });
+  return p2p_call(self, [&](device::DeviceP2p& p2p) { return p2p.test(req, done); });
 }
 
 cct_status p2p_waitall(cct_transport_instance* self, cct_request* reqs, size_t count) {
-  return p2p_call(self, [&](device::StagedP2p& p2p) { return p2p.waitall(reqs, count); });
+  return p2p_call(self, [&](device::DeviceP2p& p2p) { return p2p.waitall(reqs, count); });
 }
 
 // A device backend's failure (device::Error) is the transport's.

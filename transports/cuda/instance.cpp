@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cct/device/cuda_backend.hpp"
@@ -38,10 +39,20 @@ long long from_env(const char* name, long long fallback, long long least) {
   return value;
 }
 
+// CCT_CUDA_IPC: whether ranks of one node may copy messages out of each
+// other's device memory (on, the default) or stage every one (off).
+bool ipc_from_env() {
+  const char* text = std::getenv("CCT_CUDA_IPC");
+  if (text == nullptr || *text == '\0' || std::string_view(text) == "on") return true;
+  if (std::string_view(text) == "off") return false;
+  throw std::invalid_argument(std::string("CCT_CUDA_IPC=") + text + ": not on or off");
+}
+
 // What each rank found when it opened, exchanged so that all ranks fail
 // together where one does.
 struct Verdict {
   uint64_t chunk = 0;
+  uint32_t ipc = 0;
   char why[200] = "";  // empty: opened
 };
 
@@ -70,6 +81,7 @@ Instance::Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
   int device = device::kCurrentDevice;
   try {
     mine.chunk = static_cast<uint64_t>(from_env("CCT_CUDA_CHUNK", kDefaultChunk, 1));
+    mine.ipc = ipc_from_env();
     device = static_cast<int>(from_env("CCT_CUDA_DEVICE", device::kCurrentDevice, 0));
   } catch (const std::exception& e) {
     std::snprintf(mine.why, sizeof mine.why, "%s", e.what());
@@ -85,11 +97,16 @@ Instance::Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
       throw std::invalid_argument(
           "CCT_CUDA_CHUNK differs between ranks: " + std::to_string(all[0].chunk) + " on rank 0, " +
           std::to_string(all[r].chunk) + " on rank " + std::to_string(r));
+    if (all[r].ipc != all[0].ipc)
+      throw std::invalid_argument(
+          "CCT_CUDA_IPC differs between ranks: " + std::string(all[0].ipc ? "on" : "off") +
+          " on rank 0, " + (all[r].ipc ? "on" : "off") + " on rank " + std::to_string(r));
   }
   backend_ = std::make_unique<device::LazyBackend>(
       [open = flavor.open, device] { return open(device); }, flavor.in_use);
-  p2p_ = std::make_unique<device::StagedP2p>(
-      *backend_, boot.host, device::StagingShape{mine.chunk, kSlots}, boot.timeout_s);
+  p2p_ = std::make_unique<device::DeviceP2p>(*backend_, boot.host,
+                                             device::StagingShape{mine.chunk, kSlots},
+                                             mine.ipc != 0, boot.timeout_s);
   c_.struct_size = sizeof c_;
   c_.abi_version = CCT_ABI_VERSION;
   c_.rank = boot.rank;

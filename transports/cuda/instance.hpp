@@ -8,7 +8,7 @@
 
 #include "cct/abi/transport.h"
 #include "cct/device/backend.hpp"
-#include "cct/device/staged_p2p.hpp"
+#include "cct/device/device_p2p.hpp"
 #include "device_transport.hpp"
 
 namespace cct::cuda {
@@ -24,11 +24,11 @@ std::string refusal(const DeviceFlavor& flavor, const cct_bootstrap& boot, bool 
 
 class Instance {
  public:
-  // Collective over boot's ranks: the ranks agree on the chunk size and the
-  // device (CCT_CUDA_DEVICE); where one rank's are malformed, every rank
-  // throws, naming the first that failed and why. The device itself is
-  // opened where the transport first needs it (device::LazyBackend), so
-  // that a process which never passes device memory never initialises it.
+  // Collective over boot's ranks: the ranks agree on the chunk size, on
+  // copies by IPC (CCT_CUDA_IPC) and the device (CCT_CUDA_DEVICE); where one rank's are malformed,
+  // every rank throws, naming the first that failed and why. The device itself is opened where the
+  // transport first needs it (device::LazyBackend), so that a process which never passes device
+  // memory never initialises it.
   Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot);
   Instance(const Instance&) = delete;
   Instance& operator=(const Instance&) = delete;
@@ -38,12 +38,12 @@ class Instance {
   device::Backend& backend() { return *backend_; }
   // The stream of the device table's work, made on first use.
   device::Stream stream();
-  device::StagedP2p& p2p() { return *p2p_; }
+  device::DeviceP2p& p2p() { return *p2p_; }
 
  private:
   std::unique_ptr<device::Backend> backend_;
   std::unique_ptr<device::UniqueStream> stream_;
-  std::unique_ptr<device::StagedP2p> p2p_;
+  std::unique_ptr<device::DeviceP2p> p2p_;
   cct_transport_instance c_{};
 };
 

@@ -38,6 +38,13 @@ struct Event {
   void* handle = nullptr;
 };
 
+// What another process of the node needs to map an allocation of this one
+// (CUDA: a cudaIpcMemHandle_t, 64 opaque bytes).
+struct IpcHandle {
+  unsigned char bytes[64] = {};
+  bool operator==(const IpcHandle&) const = default;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -57,6 +64,19 @@ class Backend {
   // memory). Never dereferences ptr; safe from any thread.
   virtual cct_memory_region locate(const void* ptr) = 0;
   cct_memory_kind kind_of(const void* ptr) { return locate(ptr).kind; }
+
+  // Device memory shared with the other processes of the node (CUDA IPC),
+  // so that a peer rank copies from it directly instead of through host
+  // memory. export_memory: a handle for the allocation starting at `base`
+  // (locate()'s base). open_memory: maps a handle that another process
+  // exported; the pointer is device memory of this backend until
+  // close_memory(ptr). Both throw Error where the memory cannot be shared:
+  // memory this backend did not allocate, a handle of this very process
+  // (CUDA refuses those: within one process the address itself serves), a
+  // freed allocation's handle, two devices without peer access.
+  virtual IpcHandle export_memory(const void* base) = 0;
+  virtual void* open_memory(const IpcHandle& handle) = 0;
+  virtual void close_memory(void* ptr) noexcept = 0;
 
   virtual Stream create_stream() = 0;
   virtual void destroy_stream(Stream stream) noexcept = 0;

@@ -11,6 +11,11 @@
 //     process knows (locate) and reaches (copy, reduce) what any of them
 //     allocated, so that a program's buffers and a transport's backend
 //     meet as on a GPU;
+//   - device memory is shared with other processes as CUDA IPC shares it:
+//     each allocation is a memory file, which another process maps through
+//     /proc/<pid>/fd (a handle names the process, the descriptor and the
+//     file's name); a handle of the process itself, or of a freed
+//     allocation, is refused, as CUDA refuses them;
 //   - enqueued work does not run when it is enqueued. It runs when the
 //     caller asks about it: each done() call on an event of a stream runs
 //     one pending operation of that stream, and wait() and synchronize()
@@ -33,7 +38,7 @@
 
 namespace cct::device {
 
-class HostBackend final : public Backend {
+class HostBackend : public Backend {
  public:
   HostBackend() = default;
   ~HostBackend() override;
@@ -44,6 +49,9 @@ class HostBackend final : public Backend {
   void* alloc_pinned(std::size_t bytes) override;
   void free_pinned(void* ptr) noexcept override;
   cct_memory_region locate(const void* ptr) override;
+  IpcHandle export_memory(const void* base) override;
+  void* open_memory(const IpcHandle& handle) override;
+  void close_memory(void* ptr) noexcept override;
 
   Stream create_stream() override;
   void destroy_stream(Stream stream) noexcept override;

@@ -38,6 +38,9 @@ class LazyBackend final : public Backend {
   void* alloc_pinned(std::size_t bytes) override { return real().alloc_pinned(bytes); }
   void free_pinned(void* ptr) noexcept override;
   cct_memory_region locate(const void* ptr) override;
+  IpcHandle export_memory(const void* base) override { return real().export_memory(base); }
+  void* open_memory(const IpcHandle& handle) override { return real().open_memory(handle); }
+  void close_memory(void* ptr) noexcept override;
 
   Stream create_stream() override { return real().create_stream(); }
   void destroy_stream(Stream stream) noexcept override;
