@@ -67,12 +67,17 @@ DeviceP2p::DeviceP2p(Backend& backend, cct_transport_instance* host, StagingShap
                      double timeout_s)
     : setup_{backend, host, shape},
       timeout_s_(timeout_s),
+      pool_(shape.pool_blocks > 0
+                ? std::make_unique<PinnedPool>(backend, shape.chunk_bytes, shape.pool_blocks)
+                : nullptr),
       mailbox_(ipc && host->shm != nullptr ? std::make_unique<PeerMailbox>(host) : nullptr),
       offered_(host->size),
       taken_(host->size),
       mappings_(backend, host->size),
       sends_(host->size),
-      recvs_(host->size) {}
+      recvs_(host->size) {
+  setup_.pool = pool_.get();
+}
 
 DeviceP2p::~DeviceP2p() = default;
 

@@ -8,22 +8,49 @@
 namespace cct::device {
 namespace {
 
-std::size_t checked_slot_bytes(const StagingShape& shape) {
+const StagingShape& checked(const StagingShape& shape) {
   if (shape.chunk_bytes == 0 || shape.slots < 1)
     throw std::invalid_argument("staging: chunk_bytes must be > 0 and slots >= 1 (got " +
                                 std::to_string(shape.chunk_bytes) + " and " +
                                 std::to_string(shape.slots) + ")");
-  return shape.chunk_bytes * static_cast<std::size_t>(shape.slots);
+  return shape;
 }
 
 }  // namespace
 
 Pipe::Pipe(const PipeSetup& setup)
-    : setup_(setup),
-      pinned_(setup.backend, Buffer::Kind::pinned, checked_slot_bytes(setup.shape)),
+    : setup_{setup.backend, setup.host, checked(setup.shape), setup.pool},
+      blocks_(setup.shape.slots),
       stream_(setup.backend),
       requests_(setup.shape.slots) {
+  const int own = setup.pool != nullptr ? 1 : setup.shape.slots;
+  for (int i = 0; i < own; ++i) {
+    own_.emplace_back(setup.backend, Buffer::Kind::pinned, setup.shape.chunk_bytes);
+    own_free_.push_back(static_cast<unsigned char*>(own_.back().data()));
+  }
   for (int i = 0; i < setup.shape.slots; ++i) events_.emplace_back(setup.backend);
+}
+
+bool Pipe::acquire(std::size_t chunk) {
+  unsigned char* block = nullptr;
+  if (!own_free_.empty()) {
+    block = own_free_.back();
+    own_free_.pop_back();
+  } else if (setup_.pool != nullptr) {
+    block = static_cast<unsigned char*>(setup_.pool->try_take());
+  }
+  blocks_[slot_of(chunk)] = block;
+  return block != nullptr;
+}
+
+void Pipe::release(std::size_t chunk) {
+  unsigned char* block = blocks_[slot_of(chunk)];
+  const bool owned =
+      std::any_of(own_.begin(), own_.end(), [&](const Buffer& b) { return b.data() == block; });
+  if (owned)
+    own_free_.push_back(block);
+  else
+    setup_.pool->give_back(block);
 }
 
 void Pipe::begin(cct_memory_kind kind, std::size_t bytes, int peer, uint32_t tag) {
@@ -41,10 +68,6 @@ std::size_t Pipe::bytes_of(std::size_t chunk) const {
   return std::min(setup_.shape.chunk_bytes, bytes_ - offset_of(chunk));
 }
 
-unsigned char* Pipe::staging(std::size_t chunk) const {
-  return static_cast<unsigned char*>(pinned_.data()) + slot_of(chunk) * setup_.shape.chunk_bytes;
-}
-
 bool Pipe::transferred(std::size_t chunk) {
   int done = 0;
   cct_transport_instance* host = setup_.host;
@@ -53,9 +76,9 @@ bool Pipe::transferred(std::size_t chunk) {
 }
 
 // Three steps, each on chunks in order, each as far as it can go now:
-// copy chunks off the device into free slots, send those whose copy is
-// done, and free the slots of those whose message completed. A slot is
-// reused only once its message completed, so at most `slots` chunks are
+// copy chunks off the device into free blocks, send those whose copy is
+// done, and free the blocks of those whose message completed. A block is
+// reused only once its message completed, and at most `slots` chunks are
 // staged at once. A chunk in host memory is ready as it is.
 void SendPipe::start(const void* src, cct_memory_kind kind, std::size_t bytes, int peer,
                      uint32_t tag) {
@@ -69,6 +92,7 @@ bool SendPipe::progress() {
   Backend& device = setup_.backend;
   for (; ready_ < chunks_ && ready_ - finished_ < slots(); ++ready_, moved = true) {
     if (!on_device_) continue;
+    if (!acquire(ready_)) break;
     device.copy(staging(ready_), src_ + offset_of(ready_), bytes_of(ready_),
                 CCT_COPY_DEVICE_TO_HOST, stream_.get());
     device.record(events_[slot_of(ready_)].get(), stream_.get());
@@ -81,7 +105,8 @@ bool SendPipe::progress() {
         host->p2p->isend(host, chunk, bytes_of(sent_), peer_, tag_, &requests_[slot_of(sent_)]),
         "staging isend", host);
   }
-  for (; finished_ < sent_ && transferred(finished_); ++finished_) moved = true;
+  for (; finished_ < sent_ && transferred(finished_); ++finished_, moved = true)
+    if (on_device_) release(finished_);
   return moved;
 }
 
@@ -92,8 +117,8 @@ std::string SendPipe::describe() const {
          std::to_string(sent_) + " sent, " + std::to_string(finished_) + " delivered";
 }
 
-// The mirror image: post receives into free slots, copy onto the device
-// those that arrived, and free the slots whose copy is done. A chunk for
+// The mirror image: post receives into free blocks, copy onto the device
+// those that arrived, and free the blocks whose copy is done. A chunk for
 // host memory is received where it belongs.
 void RecvPipe::start(void* dst, cct_memory_kind kind, std::size_t bytes, int peer, uint32_t tag) {
   begin(kind, bytes, peer, tag);
@@ -105,6 +130,7 @@ bool RecvPipe::progress() {
   bool moved = false;
   cct_transport_instance* host = setup_.host;
   for (; posted_ < chunks_ && posted_ - finished_ < slots(); ++posted_, moved = true) {
+    if (on_device_ && !acquire(posted_)) break;
     unsigned char* chunk = on_device_ ? staging(posted_) : dst_ + offset_of(posted_);
     sdk::check_status(
         host->p2p->irecv(host, chunk, bytes_of(posted_), peer_, tag_, &requests_[slot_of(posted_)]),
@@ -118,8 +144,8 @@ bool RecvPipe::progress() {
     device.record(events_[slot_of(unstaged_)].get(), stream_.get());
   }
   for (; finished_ < unstaged_ && (!on_device_ || device.done(events_[slot_of(finished_)].get()));
-       ++finished_)
-    moved = true;
+       ++finished_, moved = true)
+    if (on_device_) release(finished_);
   return moved;
 }
 

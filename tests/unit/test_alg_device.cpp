@@ -4,8 +4,9 @@
 // not finished computing, fails here. On 1 to 5 ranks, every root, counts
 // that do and do not divide by the rank count (0, 1, 7, n + 1, 1000), three
 // datatypes and two operators for the reductions, out of place and in
-// place; each rank's result checked against the reference (reference.hpp)
-// and nothing past its count written. On the GPU the same checks run on
+// place (device_pdbp also with fewer flows than peers); each rank's result
+// checked against the reference (reference.hpp) and nothing past its count
+// written. On the GPU the same checks run on
 // the cuda transport (skipped elsewhere, with the reason).
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -146,15 +147,17 @@ std::pair<std::size_t, std::size_t> extents(cct_collective coll, const Case& c, 
   }
 }
 
-void check(const cct::TransportEntry& device, cct_collective coll, const char* name) {
+// params: the algorithm's, its defaults where empty.
+void check(const cct::TransportEntry& device, cct_collective coll, const char* name,
+           const std::vector<int64_t>& params = {}) {
   const bool reduction =
       coll == CCT_ALLREDUCE || coll == CCT_REDUCE || coll == CCT_REDUCE_SCATTER_BLOCK;
   for (int n = 1; n <= 5; ++n) {
-    INFO(name << " on " << n << " ranks");
+    INFO(name << " on " << n << " ranks" << (params.empty() ? "" : ", parameters given"));
     REQUIRE(
         cct::test::on_device_ranks(n, device, [&](cct::Communicator& comm) {
           const cct::AlgorithmEntry& alg = cct::test::algorithm(coll, name);
-          cct::Plan plan(alg, comm, alg.default_params());
+          cct::Plan plan(alg, comm, params.empty() ? alg.default_params() : params);
           const int me = comm.rank();
           uint32_t tag = 1;
           int salt = 0;
@@ -194,6 +197,10 @@ void check_all(const cct::TransportEntry& device) {
   check(device, CCT_BCAST, "device_binomial");
   check(device, CCT_REDUCE, "device_binomial");
   check(device, CCT_ALLTOALL, "device_pairwise");
+  check(device, CCT_ALLTOALL, "device_pdbp");
+  // Fewer flows than peers: exchanges enter as the oldest complete.
+  check(device, CCT_ALLTOALL, "device_pdbp", {1});
+  check(device, CCT_ALLTOALL, "device_pdbp", {2});
 }
 
 }  // namespace

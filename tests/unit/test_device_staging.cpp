@@ -14,6 +14,7 @@
 
 #include "cct/device/cuda_backend.hpp"
 #include "cct/device/host_backend.hpp"
+#include "cct/device/pinned_pool.hpp"
 #include "cct/device/staged_pipe.hpp"
 #include "cct/sdk/comm.hpp"
 #include "support/device_harness.hpp"
@@ -162,6 +163,60 @@ TEST_CASE("staging: copies run ahead of the transfers, as far as the slots allow
                        "copies onto the device in flight: " + std::to_string(device.max_pending()));
                 check_message(device, memory, 0, kBytes, "10 chunks");
               }
+            }) == "");
+  }
+}
+
+// PDBP's buffer pool: every rank sends a long message to each peer and
+// receives one from each, all driven at once; each pipe owns one block and
+// borrows the rest. The budget bounds what is lent (0: each message moves
+// on its own block alone, still to the end), everything comes back, and a
+// message alone borrows up to its slots.
+TEST_CASE("staging: messages in flight share the pool's blocks, within its budget", "[device]") {
+  for (const std::size_t budget : {std::size_t{0}, std::size_t{3}, std::size_t{16}}) {
+    INFO("pool of " << budget << " blocks");
+    REQUIRE(cct::test::on_ranks(3, [&](cct::Communicator& comm) {
+              HostBackend device;
+              cct::device::PinnedPool pool(device, 64, budget);
+              const PipeSetup setup{device, comm.transport().raw(), StagingShape{64, 4}, &pool};
+              constexpr std::size_t kBytes = 10 * 64 + 5;
+              const int me = comm.rank(), left = (me + 2) % 3, right = (me + 1) % 3;
+              Buffer out(device, Buffer::Kind::device, kBytes),
+                  in_left(device, Buffer::Kind::device, kBytes),
+                  in_right(device, Buffer::Kind::device, kBytes);
+              put_message(device, out, me, kBytes);
+              fill(device, in_left, 0xEE);
+              fill(device, in_right, 0xEE);
+              SendPipe to_left(setup), to_right(setup);
+              RecvPipe from_left(setup), from_right(setup);
+              from_left.start(in_left.data(), CCT_MEMORY_DEVICE, kBytes, left, 5);
+              from_right.start(in_right.data(), CCT_MEMORY_DEVICE, kBytes, right, 5);
+              to_left.start(out.data(), CCT_MEMORY_DEVICE, kBytes, left, 5);
+              to_right.start(out.data(), CCT_MEMORY_DEVICE, kBytes, right, 5);
+              cct::device::drive({&to_left, &to_right, &from_left, &from_right}, 60);
+              check_message(device, in_left, left, kBytes, "from the left");
+              check_message(device, in_right, right, kBytes, "from the right");
+              expect(pool.most_lent() <= budget && (budget == 0 || pool.most_lent() > 0),
+                     "most lent: " + std::to_string(pool.most_lent()));
+              expect(pool.lent() == 0, "not given back: " + std::to_string(pool.lent()));
+
+              // Alone, a message borrows up to its slots (1 own + 3).
+              if (budget < 3) return;
+              cct::device::PinnedPool alone(device, 64, budget);
+              const PipeSetup single{device, comm.transport().raw(), StagingShape{64, 4}, &alone};
+              if (me == 2) return;
+              if (me == 0) {
+                SendPipe send(single);
+                send.start(out.data(), CCT_MEMORY_DEVICE, kBytes, 1, 6);
+                cct::device::drive({&send}, 60);
+              } else {
+                RecvPipe recv(single);
+                recv.start(in_left.data(), CCT_MEMORY_DEVICE, kBytes, 0, 6);
+                cct::device::drive({&recv}, 60);
+                check_message(device, in_left, 0, kBytes, "alone");
+              }
+              expect(alone.most_lent() == 3,
+                     "alone, most lent: " + std::to_string(alone.most_lent()));
             }) == "");
   }
 }

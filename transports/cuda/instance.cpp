@@ -21,9 +21,12 @@ namespace {
 // transfer, small enough that the first and last chunks, which do not
 // overlap, are a small part of a long message.
 constexpr std::size_t kDefaultChunk = std::size_t{1} << 20;
-// Chunks staged at once per message: two, so that one is copied while the
-// other travels.
-constexpr int kSlots = 2;
+// Chunks staged at once per message: up to four, so that one is copied
+// while others travel; each message owns one block and borrows the rest
+// from a pool of kPoolBlocks shared by all messages in flight (PDBP's
+// buffer pool: a fixed budget, given to the messages that keep it busy).
+constexpr int kSlots = 4;
+constexpr std::size_t kPoolBlocks = 16;
 
 // A positive integer from the environment variable `name`, or `fallback`
 // where it is unset.
@@ -105,7 +108,7 @@ Instance::Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
   backend_ = std::make_unique<device::LazyBackend>(
       [open = flavor.open, device] { return open(device); }, flavor.in_use);
   p2p_ = std::make_unique<device::DeviceP2p>(*backend_, boot.host,
-                                             device::StagingShape{mine.chunk, kSlots},
+                                             device::StagingShape{mine.chunk, kSlots, kPoolBlocks},
                                              mine.ipc != 0, boot.timeout_s);
   c_.struct_size = sizeof c_;
   c_.abi_version = CCT_ABI_VERSION;

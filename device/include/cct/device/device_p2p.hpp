@@ -18,7 +18,9 @@
 //     peer are moved one after another (and likewise the receives from one
 //     peer): a message starts once the one posted before it is complete.
 //     The pipes and their pinned memory are kept for the next message, so
-//     a steady state allocates nothing.
+//     a steady state allocates nothing; beyond its own block, a pipe
+//     borrows from the instance's pool (shape.pool_blocks), so that many
+//     messages in flight at once (PDBP's flows) share a bounded amount.
 //
 // The operations are those of cct_p2p_ops (cct/abi/transport.h), with its
 // rules: one thread at a time; a request's storage stays put until it
@@ -69,6 +71,8 @@ class DeviceP2p {
   };
   const Received& received() const { return received_; }
   const std::string& ipc_refusal() const { return ipc_refusal_; }
+  // The pinned blocks the pipes borrow (null where shape.pool_blocks is 0).
+  const PinnedPool* pool() const { return pool_.get(); }
 
  private:
   struct Op;
@@ -99,6 +103,7 @@ class DeviceP2p {
 
   PipeSetup setup_;
   double timeout_s_;
+  std::unique_ptr<PinnedPool> pool_;       // before the pipes that borrow from it
   std::unique_ptr<PeerMailbox> mailbox_;   // null: every message is staged
   std::vector<uint64_t> offered_, taken_;  // per peer: the last message's number
   IpcMappings mappings_;                   // before the stream that copies out of them

@@ -17,8 +17,11 @@
 // A pipe is one direction of one message at a time, driven without
 // blocking by progress(), so that a rank can drive a send and a receive
 // (or several) at once and none waits for another: drive() does that
-// until all are finished. Each pipe owns `slots` pinned chunks, allocated
-// once, so the pipes of an algorithm's plan allocate nothing per call.
+// until all are finished. A chunk in flight holds a pinned block: the
+// pipe's own (allocated once, so the pipes of an algorithm's plan allocate
+// nothing per call), or one borrowed from the instance's pool
+// (pinned_pool.hpp), so that many messages in flight share a bounded
+// amount of pinned memory.
 //
 // The chunks are the message's form on the wire whatever memory it is in:
 // a buffer in host memory is sent or received chunk by chunk from where it
@@ -36,6 +39,7 @@
 
 #include "cct/abi/transport.h"
 #include "cct/device/backend.hpp"
+#include "cct/device/pinned_pool.hpp"
 #include "cct/sdk/backoff.hpp"
 
 namespace cct::device {
@@ -52,15 +56,20 @@ inline constexpr sdk::BackoffPhases kPipeWaits{
 struct StagingShape {
   std::size_t chunk_bytes = std::size_t{1} << 20;
   int slots = 2;
+  // Blocks an instance's pool lends beyond each pipe's own one (0: no
+  // pool, each pipe owns `slots` blocks).
+  std::size_t pool_blocks = 0;
   std::size_t chunks_of(std::size_t bytes) const { return (bytes + chunk_bytes - 1) / chunk_bytes; }
 };
 
 // What a pipe needs beside the device: the host transport between the same
-// ranks (its p2p moves host memory) and the message's shape.
+// ranks (its p2p moves host memory), the message's shape, and the pool its
+// blocks beyond the first come from (null: the pipe owns `slots` blocks).
 struct PipeSetup {
   Backend& backend;
   cct_transport_instance* host;
   StagingShape shape;
+  PinnedPool* pool = nullptr;
 };
 
 class Pipe {
@@ -84,11 +93,17 @@ class Pipe {
   std::size_t bytes_of(std::size_t chunk) const;
   std::size_t slot_of(std::size_t chunk) const { return chunk % slots(); }
   std::size_t slots() const { return events_.size(); }
-  unsigned char* staging(std::size_t chunk) const;
+  unsigned char* staging(std::size_t chunk) const { return blocks_[slot_of(chunk)]; }
+  // Gives the chunk a block (its own first, else the pool's); false where
+  // none is free now. release() returns it.
+  bool acquire(std::size_t chunk);
+  void release(std::size_t chunk);
   bool transferred(std::size_t chunk);  // the chunk's host message completed
 
   PipeSetup setup_;
-  Buffer pinned_;
+  std::deque<Buffer> own_;                // the pipe's blocks
+  std::vector<unsigned char*> own_free_;  // those no chunk holds
+  std::vector<unsigned char*> blocks_;    // per slot: the block its chunk holds
   UniqueStream stream_;
   std::deque<UniqueEvent> events_;     // per slot: its last device copy
   std::vector<cct_request> requests_;  // per slot: its last host message

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "cct/sdk/algorithm.hpp"
+#include "cct/sdk/device.hpp"
+
+namespace cct::plugins::device {
+
+inline constexpr std::array<int64_t, 3> kFlows{2, 8, 32};
+
+// PDBP's many-to-many on device memory (docs/algorithms.md): many
+// exchanges in flight at once, where pairwise moves one at a time. The
+// exchange with distance k sends the block for rank + k and receives the
+// one from rank - k; `flows` of them are in flight, the next entering as
+// the oldest completes, in the same order on every rank (so no cycle of
+// waits can form). The transport moves them together: staged, each
+// message through pinned blocks it borrows from one pool with a fixed
+// budget (so the memory goes to the flows that keep it busy, however many
+// there are), or copied by IPC between the ranks of one node. Where a
+// message costs a latency far above its bytes (device-host copies, a
+// network), overlapping them is what makes alltoall fast; `flows` bounds
+// how many messages a rank keeps its peers busy with. In place: the input
+// is copied to device scratch first.
+class AlltoallPdbp {
+ public:
+  static constexpr sdk::Info info{
+      .name = "device_pdbp",
+      .doc = "device memory: PDBP's flows, many exchanges in flight over the transport's pools",
+      .collective = CCT_ALLTOALL,
+      .required_caps = CCT_CAP_P2P | CCT_CAP_DEVICE,
+      .limits = CCT_LIMIT_IN_PLACE | CCT_LIMIT_DEVICE_MEMORY};
+  static constexpr std::array<cct_param_desc, 1> params{{
+      {.name = "flows",
+       .doc = "exchanges (one send, one receive) in flight at once, at most size - 1",
+       .type = CCT_PARAM_INT,
+       .default_value = 8,
+       .candidates = kFlows.data(),
+       .ncandidates = kFlows.size()},
+  }};
+
+  // A flows parameter below 1 is refused before the call runs.
+  static void check(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t> p);
+  AlltoallPdbp(const sdk::Comm& comm, std::span<const int64_t> params);
+  void run(const cct_coll_args& a);
+
+ private:
+  sdk::Comm comm_;
+  sdk::Device device_;
+  sdk::DeviceScratch input_;
+  int flows_;
+  std::vector<cct_request> requests_;  // two per flow in flight
+};
+
+}  // namespace cct::plugins::device
