@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "cct/sdk/comm.hpp"
@@ -16,10 +17,12 @@ struct DeviceP2p::Op {
   enum class Wait { none, offer, answer, copy };
   Op(const PipeSetup& setup, bool is_send)
       : send(is_send),
+        chunk(setup.shape.chunk_bytes),
         pipe(is_send ? std::unique_ptr<Pipe>(std::make_unique<SendPipe>(setup))
                      : std::unique_ptr<Pipe>(std::make_unique<RecvPipe>(setup))) {}
 
   bool send;
+  std::size_t chunk;  // its pipe's, for good
   std::unique_ptr<Pipe> pipe;
   State state = State::idle;
   // The message, from the post until it starts.
@@ -67,17 +70,13 @@ DeviceP2p::DeviceP2p(Backend& backend, cct_transport_instance* host, StagingShap
                      double timeout_s)
     : setup_{backend, host, shape},
       timeout_s_(timeout_s),
-      pool_(shape.pool_blocks > 0
-                ? std::make_unique<PinnedPool>(backend, shape.chunk_bytes, shape.pool_blocks)
-                : nullptr),
+      chunk_(shape.chunk_bytes),
       mailbox_(ipc && host->shm != nullptr ? std::make_unique<PeerMailbox>(host) : nullptr),
       offered_(host->size),
       taken_(host->size),
       mappings_(backend, host->size),
       sends_(host->size),
-      recvs_(host->size) {
-  setup_.pool = pool_.get();
-}
+      recvs_(host->size) {}
 
 DeviceP2p::~DeviceP2p() = default;
 
@@ -86,14 +85,30 @@ cct_status DeviceP2p::fail(cct_status status, const std::string& why) {
   return status;
 }
 
+void DeviceP2p::set_chunk(std::size_t chunk_bytes) {
+  chunk_ = chunk_bytes > 0 ? chunk_bytes : setup_.shape.chunk_bytes;
+}
+
+// An idle op of the current chunk size, or a new one, whose pipe borrows
+// from the pool of that size.
 DeviceP2p::Op* DeviceP2p::take_op(bool send) {
   std::vector<Op*>& idle = send ? idle_sends_ : idle_recvs_;
-  if (!idle.empty()) {
-    Op* op = idle.back();
-    idle.pop_back();
+  const auto found =
+      std::find_if(idle.begin(), idle.end(), [&](const Op* op) { return op->chunk == chunk_; });
+  if (found != idle.end()) {
+    Op* op = *found;
+    idle.erase(found);
     return op;
   }
-  ops_.push_back(std::make_unique<Op>(setup_, send));
+  PipeSetup setup = setup_;
+  setup.shape.chunk_bytes = chunk_;
+  if (setup_.shape.pool_blocks > 0) {
+    std::unique_ptr<PinnedPool>& pool = pools_[chunk_];
+    if (!pool)
+      pool = std::make_unique<PinnedPool>(setup_.backend, chunk_, setup_.shape.pool_blocks);
+    setup.pool = pool.get();
+  }
+  ops_.push_back(std::make_unique<Op>(setup, send));
   return ops_.back().get();
 }
 

@@ -5,10 +5,11 @@
 
 namespace cct::plugins::device {
 
-AllreduceRing::AllreduceRing(const sdk::Comm& comm, std::span<const int64_t>)
-    : comm_(comm), device_(comm), tmp_(device_) {}
+AllreduceRing::AllreduceRing(const sdk::Comm& comm, std::span<const int64_t> params)
+    : comm_(comm), chunk_(params[0]), device_(comm), tmp_(device_) {}
 
 void AllreduceRing::run(const cct_coll_args& a) {
+  chunk_.apply(comm_);
   if (a.count == 0) return;
   const std::size_t elem = elem_size(a);
   const int n = comm_.size();

@@ -4,10 +4,11 @@
 
 namespace cct::plugins::device {
 
-AlltoallPairwise::AlltoallPairwise(const sdk::Comm& comm, std::span<const int64_t>)
-    : comm_(comm), device_(comm), input_(device_) {}
+AlltoallPairwise::AlltoallPairwise(const sdk::Comm& comm, std::span<const int64_t> params)
+    : comm_(comm), chunk_(params[0]), device_(comm), input_(device_) {}
 
 void AlltoallPairwise::run(const cct_coll_args& a) {
+  chunk_.apply(comm_);
   const std::size_t bytes = a.count * elem_size(a);
   if (bytes == 0) return;
   const int n = comm_.size(), me = comm_.rank();

@@ -15,13 +15,14 @@ void AlltoallPdbp::check(const sdk::Comm&, const cct_coll_args&, std::span<const
 }
 
 AlltoallPdbp::AlltoallPdbp(const sdk::Comm& comm, std::span<const int64_t> params)
-    : comm_(comm), device_(comm), input_(device_) {
+    : comm_(comm), chunk_(params[1]), device_(comm), input_(device_) {
   check(comm, {}, params);
   flows_ = static_cast<int>(std::min<int64_t>(params[0], std::max(comm.size() - 1, 1)));
   requests_.resize(2 * static_cast<std::size_t>(flows_));
 }
 
 void AlltoallPdbp::run(const cct_coll_args& a) {
+  chunk_.apply(comm_);
   const std::size_t bytes = a.count * elem_size(a);
   if (bytes == 0) return;
   const int n = comm_.size(), me = comm_.rank();

@@ -7,6 +7,7 @@
 
 #include "cct/sdk/algorithm.hpp"
 #include "cct/sdk/device.hpp"
+#include "device/staging_chunk.hpp"
 
 namespace cct::plugins::device {
 
@@ -33,13 +34,14 @@ class AlltoallPdbp {
       .collective = CCT_ALLTOALL,
       .required_caps = CCT_CAP_P2P | CCT_CAP_DEVICE,
       .limits = CCT_LIMIT_IN_PLACE | CCT_LIMIT_DEVICE_MEMORY};
-  static constexpr std::array<cct_param_desc, 1> params{{
+  static constexpr std::array<cct_param_desc, 2> params{{
       {.name = "flows",
        .doc = "exchanges (one send, one receive) in flight at once, at most size - 1",
        .type = CCT_PARAM_INT,
        .default_value = 8,
        .candidates = kFlows.data(),
        .ncandidates = kFlows.size()},
+      kChunkParam,
   }};
 
   // A flows parameter below 1 is refused before the call runs.
@@ -49,6 +51,7 @@ class AlltoallPdbp {
 
  private:
   sdk::Comm comm_;
+  StagingChunk chunk_;
   sdk::Device device_;
   sdk::DeviceScratch input_;
   int flows_;

@@ -4,10 +4,11 @@
 
 namespace cct::plugins::device {
 
-BcastBinomial::BcastBinomial(const sdk::Comm& comm, std::span<const int64_t>)
-    : comm_(comm), sends_(binomial_depth(comm.size())) {}
+BcastBinomial::BcastBinomial(const sdk::Comm& comm, std::span<const int64_t> params)
+    : comm_(comm), chunk_(params[0]), sends_(binomial_depth(comm.size())) {}
 
 void BcastBinomial::run(const cct_coll_args& a) {
+  chunk_.apply(comm_);
   const std::size_t bytes = rooted_bytes(a, comm_.size());
   if (bytes == 0) return;
   const int size = comm_.size();

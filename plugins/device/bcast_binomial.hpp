@@ -1,10 +1,12 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "cct/sdk/algorithm.hpp"
+#include "device/staging_chunk.hpp"
 
 namespace cct::plugins::device {
 
@@ -20,11 +22,14 @@ class BcastBinomial {
                                   .required_caps = CCT_CAP_P2P | CCT_CAP_DEVICE,
                                   .limits = CCT_LIMIT_IN_PLACE | CCT_LIMIT_DEVICE_MEMORY};
 
+  static constexpr std::array<cct_param_desc, 1> params{{kChunkParam}};
+
   BcastBinomial(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& a);
 
  private:
   sdk::Comm comm_;
+  StagingChunk chunk_;
   std::vector<cct_request> sends_;
 };
 

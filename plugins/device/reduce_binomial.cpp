@@ -4,10 +4,11 @@
 
 namespace cct::plugins::device {
 
-ReduceBinomial::ReduceBinomial(const sdk::Comm& comm, std::span<const int64_t>)
-    : comm_(comm), device_(comm), acc_(device_), tmp_(device_) {}
+ReduceBinomial::ReduceBinomial(const sdk::Comm& comm, std::span<const int64_t> params)
+    : comm_(comm), chunk_(params[0]), device_(comm), acc_(device_), tmp_(device_) {}
 
 void ReduceBinomial::run(const cct_coll_args& a) {
+  chunk_.apply(comm_);
   const std::size_t bytes = rooted_bytes(a, comm_.size());
   if (bytes == 0) return;
   const int size = comm_.size();

@@ -1,10 +1,12 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 
 #include "cct/sdk/algorithm.hpp"
 #include "cct/sdk/device.hpp"
+#include "device/staging_chunk.hpp"
 
 namespace cct::plugins::device {
 
@@ -21,11 +23,14 @@ class ReduceBinomial {
       .required_caps = CCT_CAP_P2P | CCT_CAP_DEVICE,
       .limits = CCT_LIMIT_IN_PLACE | CCT_LIMIT_COMMUTATIVE | CCT_LIMIT_DEVICE_MEMORY};
 
+  static constexpr std::array<cct_param_desc, 1> params{{kChunkParam}};
+
   ReduceBinomial(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& a);
 
  private:
   sdk::Comm comm_;
+  StagingChunk chunk_;
   sdk::Device device_;
   sdk::DeviceScratch acc_, tmp_;
 };

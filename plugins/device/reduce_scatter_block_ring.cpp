@@ -5,10 +5,12 @@
 
 namespace cct::plugins::device {
 
-ReduceScatterBlockRing::ReduceScatterBlockRing(const sdk::Comm& comm, std::span<const int64_t>)
-    : comm_(comm), device_(comm), acc_(device_), tmp_(device_) {}
+ReduceScatterBlockRing::ReduceScatterBlockRing(const sdk::Comm& comm,
+                                               std::span<const int64_t> params)
+    : comm_(comm), chunk_(params[0]), device_(comm), acc_(device_), tmp_(device_) {}
 
 void ReduceScatterBlockRing::run(const cct_coll_args& a) {
+  chunk_.apply(comm_);
   if (a.count == 0) return;
   const std::size_t bytes = a.count * elem_size(a);
   const int n = comm_.size();

@@ -15,7 +15,8 @@ number='[0-9]+\.[0-9]+'
 for np in 2 3; do
   for row in "allreduce +$np +16k device_ring" "bcast +$np +4k device_binomial" \
     "reduce +$np +16k device_binomial" "allgather +$np +4k device_ring" \
-    "alltoall +$np +16k device_pairwise" "reduce_scatter_block +$np +4k device_ring"; do
+    "alltoall +$np +16k device_pairwise" "alltoall +$np +16k device_pdbp" \
+    "reduce_scatter_block +$np +4k device_ring"; do
     grep -Eq "^$row +$number +$number +$number +$number +$number$" "$out" ||
       fail "no row '$row' with its five figures"
   done

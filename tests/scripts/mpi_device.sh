@@ -51,10 +51,15 @@ done
 rules="allreduce:0-max:device_ring;bcast:0-max:device_binomial;reduce:0-max:device_binomial"
 rules+=";allgather:0-max:device_ring;alltoall:0-max:device_pairwise"
 rules+=";reduce_scatter_block:0-max:device_ring"
+# np 2: ranks of one node copy each other's device memory (IPC, the
+# default); np 3: every message staged through host memory, in chunks of
+# 256 bytes (CCT_CUDA_CHUNK fixes the chunk over the algorithms').
 for np in 2 3; do
-  under_interposer "np $np, device rules" "$np" -x CCT_FORCE="$rules"
+  staging=(-x CCT_CUDA_IPC=on)
+  [ "$np" -eq 3 ] && staging=(-x CCT_CUDA_IPC=off -x CCT_CUDA_CHUNK=256)
+  under_interposer "np $np, device rules" "$np" -x CCT_FORCE="$rules" "${staging[@]}"
   for c in allreduce bcast reduce allgather alltoall reduce_scatter_block; do
-    grep -Eq "^world +1 +$c +device_[a-z]+ +[1-9]" "$err" ||
+    grep -Eq "^world +1 +$c +device_[a-z]+\(chunk=1M\) +[1-9]" "$err" ||
       fail "np $np: no $c call ran on an algorithm on device memory"
   done
 done
@@ -63,7 +68,7 @@ done
 # every bcast (handed over before anything is converted, mirrored first).
 kept="allreduce:0-64:mpi;allreduce:64-max:device_ring;bcast:0-max:mpi"
 under_interposer "np 3, the library kept" 3 -x CCT_FORCE="$kept"
-grep -Eq "^world +1 +allreduce +device_ring +[1-9]" "$err" ||
+grep -Eq "^world +1 +allreduce +device_ring\(chunk=1M\) +[1-9]" "$err" ||
   fail "library kept: no allreduce call ran on device_ring"
 grep -Eq "^  allreduce: [1-9][0-9]* call\\(s\\): the profile keeps the MPI library's own call for their size" "$err" ||
   fail "library kept: no allreduce call kept on the library"

@@ -10,6 +10,7 @@
 // the cuda transport (skipped elsewhere, with the reason).
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -199,8 +200,23 @@ void check_all(const cct::TransportEntry& device) {
   check(device, CCT_ALLTOALL, "device_pairwise");
   check(device, CCT_ALLTOALL, "device_pdbp");
   // Fewer flows than peers: exchanges enter as the oldest complete.
-  check(device, CCT_ALLTOALL, "device_pdbp", {1});
-  check(device, CCT_ALLTOALL, "device_pdbp", {2});
+  check(device, CCT_ALLTOALL, "device_pdbp", {1, 1 << 20});
+  check(device, CCT_ALLTOALL, "device_pdbp", {2, 1 << 20});
+}
+
+// Every message staged (IPC off: ranks that are threads would copy each
+// other's memory otherwise), in chunks of 64 bytes, the algorithm's chunk
+// parameter, so that the larger counts cross host memory in many chunks.
+void check_all_staged(const cct::TransportEntry& device) {
+  ::setenv("CCT_CUDA_IPC", "off", 1);
+  check(device, CCT_ALLREDUCE, "device_ring", {64});
+  check(device, CCT_REDUCE_SCATTER_BLOCK, "device_ring", {64});
+  check(device, CCT_ALLGATHER, "device_ring", {64});
+  check(device, CCT_BCAST, "device_binomial", {64});
+  check(device, CCT_REDUCE, "device_binomial", {64});
+  check(device, CCT_ALLTOALL, "device_pairwise", {64});
+  check(device, CCT_ALLTOALL, "device_pdbp", {2, 64});
+  ::unsetenv("CCT_CUDA_IPC");
 }
 
 }  // namespace
@@ -211,4 +227,15 @@ TEST_CASE("device algorithms on host memory posing as a device", "[device][algor
 
 TEST_CASE("device algorithms on the GPU (GPU)", "[device][algorithms][gpu]") {
   if (!cct::test::skip_without_gpu()) check_all(*cct::test::registry().find_transport("cuda"));
+}
+
+TEST_CASE("device algorithms staged in small chunks, on host memory posing as a device",
+          "[device][algorithms]") {
+  check_all_staged(cct::test::host_device_transport());
+}
+
+TEST_CASE("device algorithms staged in small chunks on the GPU (GPU)",
+          "[device][algorithms][gpu]") {
+  if (!cct::test::skip_without_gpu())
+    check_all_staged(*cct::test::registry().find_transport("cuda"));
 }

@@ -350,3 +350,40 @@ TEST_CASE("ipc mappings: kept per allocation, the oldest closed past the limit",
   // Destroyed: every mapping closed.
   CHECK(backend.closed.size() == 1 + cct::device::IpcMappings::kKept + 1);
 }
+
+TEST_CASE("device p2p: each message keeps the chunk size it was posted under", "[device]") {
+  REQUIRE(cct::test::on_ranks(2, [&](cct::Communicator& comm) {
+            HostBackend device;
+            // Shape: 64-byte chunks by default, a pool of 2 blocks per size.
+            DeviceP2p p2p(device, comm.transport().raw(), {64, 4, 2}, false, 60);
+            const std::size_t chunks[] = {100, 0, 1000};  // 0: the shape's
+            constexpr std::size_t kBytes = 2500;
+            const int me = comm.rank(), peer = 1 - me;
+            std::vector<std::unique_ptr<Buffer>> outs, ins;
+            std::vector<cct_request> reqs(2 * std::size(chunks));
+            for (std::size_t m = 0; m < std::size(chunks); ++m) {
+              p2p.set_chunk(chunks[m]);
+              std::vector<unsigned char> message(kBytes);
+              for (std::size_t i = 0; i < kBytes; ++i) message[i] = byte_of(me, peer, m, i);
+              outs.push_back(std::make_unique<Buffer>(device, Buffer::Kind::device, kBytes));
+              ins.push_back(std::make_unique<Buffer>(device, Buffer::Kind::device, kBytes));
+              cct::test::write_bytes(device, *outs.back(), message);
+              ok(p2p.irecv(ins.back()->data(), kBytes, peer, 1, &reqs[2 * m]), p2p, "irecv");
+              ok(p2p.isend(outs.back()->data(), kBytes, peer, 1, &reqs[2 * m + 1]), p2p, "isend");
+            }
+            ok(p2p.waitall(reqs.data(), reqs.size()), p2p, "waitall");
+            for (std::size_t m = 0; m < std::size(chunks); ++m) {
+              const std::vector<unsigned char> got = cct::test::read_bytes(device, *ins[m]);
+              for (std::size_t i = 0; i < kBytes; ++i)
+                expect(got[i] == byte_of(peer, me, m, i),
+                       "message " + std::to_string(m) + ", byte " + std::to_string(i));
+            }
+            // One pool per size; each message borrowed its slots' blocks
+            // beyond its own (2500 bytes is several chunks of each size).
+            for (const std::size_t size : {std::size_t{100}, std::size_t{64}, std::size_t{1000}})
+              expect(p2p.pool(size) != nullptr && p2p.pool(size)->most_lent() == 2 &&
+                         p2p.pool(size)->lent() == 0,
+                     "pool of " + std::to_string(size) + "-byte blocks");
+            expect(p2p.pool(128) == nullptr, "a pool of a size no message used");
+          }) == "");
+}

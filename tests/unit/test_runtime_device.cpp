@@ -67,10 +67,12 @@ Ints values_of(int rank, std::size_t count, std::size_t first = 0) {
 }
 
 // The calls each algorithm ran, by name, from the runtime's stats.
+// The calls of `algorithm`, whatever its parameters.
 uint64_t calls_of(const cct::Runtime& rt, const std::string& algorithm) {
   uint64_t calls = 0;
   for (const cct::StatsRow& row : rt.stats_rows())
-    if (row.algorithm == algorithm) calls += row.calls;
+    if (row.algorithm == algorithm || row.algorithm.starts_with(algorithm + "("))
+      calls += row.calls;
   return calls;
 }
 

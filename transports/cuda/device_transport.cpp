@@ -103,13 +103,17 @@ cct_status device_locate(cct_transport_instance* self, const void* ptr, cct_memo
   });
 }
 
+cct_status device_set_chunk(cct_transport_instance* self, size_t chunk_bytes, cct_error* err) {
+  return device_call(err, [&] { Instance::of(self).set_chunk(chunk_bytes); });
+}
+
 }  // namespace
 
 const cct_p2p_ops kP2pOps = {sizeof(cct_p2p_ops), CCT_ABI_VERSION, p2p_isend,
                              p2p_irecv,           p2p_test,        p2p_waitall};
 const cct_device_ops kDeviceOps = {
-    sizeof(cct_device_ops), CCT_ABI_VERSION,    device_alloc, device_free, device_copy,
-    device_reduce_local,    device_synchronize, device_locate};
+    sizeof(cct_device_ops), CCT_ABI_VERSION,    device_alloc,  device_free,     device_copy,
+    device_reduce_local,    device_synchronize, device_locate, device_set_chunk};
 
 cct_status probe(const DeviceFlavor& flavor, const cct_bootstrap* boot, cct_error* err) {
   return sdk::guarded(err, [&] {

@@ -16,10 +16,11 @@
 namespace cct::cuda {
 namespace {
 
-// A staged message moves in chunks of this many bytes: large enough that a
-// chunk's fixed costs (a copy launch, a message) are small beside its
-// transfer, small enough that the first and last chunks, which do not
-// overlap, are a small part of a long message.
+// A staged message moves in chunks of this many bytes where neither its
+// algorithm (cct_device_ops.set_chunk) nor CCT_CUDA_CHUNK says: large
+// enough that a chunk's fixed costs (a copy launch, a message) are small
+// beside its transfer, small enough that the first and last chunks, which
+// do not overlap, are a small part of a long message.
 constexpr std::size_t kDefaultChunk = std::size_t{1} << 20;
 // Chunks staged at once per message: up to four, so that one is copied
 // while others travel; each message owns one block and borrows the rest
@@ -83,7 +84,7 @@ Instance::Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
   Verdict mine;
   int device = device::kCurrentDevice;
   try {
-    mine.chunk = static_cast<uint64_t>(from_env("CCT_CUDA_CHUNK", kDefaultChunk, 1));
+    mine.chunk = static_cast<uint64_t>(from_env("CCT_CUDA_CHUNK", 0, 1));
     mine.ipc = ipc_from_env();
     device = static_cast<int>(from_env("CCT_CUDA_DEVICE", device::kCurrentDevice, 0));
   } catch (const std::exception& e) {
@@ -96,20 +97,25 @@ Instance::Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
     if (all[r].why[0] != '\0')
       throw sdk::TransportError(CCT_ERR_UNSUPPORTED,
                                 "rank " + std::to_string(r) + ": " + all[r].why);
+    const auto chunk_text = [](uint64_t chunk) {
+      return chunk == 0 ? std::string("unset") : std::to_string(chunk);
+    };
     if (all[r].chunk != all[0].chunk)
       throw std::invalid_argument(
-          "CCT_CUDA_CHUNK differs between ranks: " + std::to_string(all[0].chunk) + " on rank 0, " +
-          std::to_string(all[r].chunk) + " on rank " + std::to_string(r));
+          "CCT_CUDA_CHUNK differs between ranks: " + chunk_text(all[0].chunk) + " on rank 0, " +
+          chunk_text(all[r].chunk) + " on rank " + std::to_string(r));
     if (all[r].ipc != all[0].ipc)
       throw std::invalid_argument(
           "CCT_CUDA_IPC differs between ranks: " + std::string(all[0].ipc ? "on" : "off") +
           " on rank 0, " + (all[r].ipc ? "on" : "off") + " on rank " + std::to_string(r));
   }
+  chunk_fixed_ = mine.chunk != 0;
   backend_ = std::make_unique<device::LazyBackend>(
       [open = flavor.open, device] { return open(device); }, flavor.in_use);
-  p2p_ = std::make_unique<device::DeviceP2p>(*backend_, boot.host,
-                                             device::StagingShape{mine.chunk, kSlots, kPoolBlocks},
-                                             mine.ipc != 0, boot.timeout_s);
+  p2p_ = std::make_unique<device::DeviceP2p>(
+      *backend_, boot.host,
+      device::StagingShape{chunk_fixed_ ? mine.chunk : kDefaultChunk, kSlots, kPoolBlocks},
+      mine.ipc != 0, boot.timeout_s);
   c_.struct_size = sizeof c_;
   c_.abi_version = CCT_ABI_VERSION;
   c_.rank = boot.rank;
@@ -118,6 +124,10 @@ Instance::Instance(const DeviceFlavor& flavor, const cct_bootstrap& boot) {
   c_.p2p = &kP2pOps;
   c_.device = &kDeviceOps;
   c_.state = this;
+}
+
+void Instance::set_chunk(std::size_t chunk_bytes) {
+  if (!chunk_fixed_) p2p_->set_chunk(chunk_bytes);
 }
 
 device::Stream Instance::stream() {

@@ -39,11 +39,15 @@ class Instance {
   // The stream of the device table's work, made on first use.
   device::Stream stream();
   device::DeviceP2p& p2p() { return *p2p_; }
+  // cct_device_ops.set_chunk: the algorithm's chunk, unless CCT_CUDA_CHUNK
+  // fixed one for every message.
+  void set_chunk(std::size_t chunk_bytes);
 
  private:
   std::unique_ptr<device::Backend> backend_;
   std::unique_ptr<device::UniqueStream> stream_;
   std::unique_ptr<device::DeviceP2p> p2p_;
+  bool chunk_fixed_ = false;
   cct_transport_instance c_{};
 };
 

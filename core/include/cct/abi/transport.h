@@ -208,6 +208,15 @@ typedef struct cct_device_ops {
    * it only where struct_size covers it.) */
   cct_status (*locate)(cct_transport_instance* self, const void* ptr, cct_memory_region* region,
                        cct_error* err);
+  /* How the messages posted after it are cut where they are staged through
+   * host memory: chunks of chunk_bytes (0: the transport's own size). The
+   * two sides of a message must post it under the same value, so an
+   * algorithm sets it from its parameters, which are equal on every rank,
+   * before its messages; it holds until set again. A transport whose user
+   * fixed the size (cuda: CCT_CUDA_CHUNK) ignores it. Local. (Appended
+   * within version 2: a host or algorithm calls it only where struct_size
+   * covers it.) */
+  cct_status (*set_chunk)(cct_transport_instance* self, size_t chunk_bytes, cct_error* err);
 } cct_device_ops;
 
 /* Virtual time, for transports that simulate a platform (the RapidIO

@@ -36,6 +36,14 @@ class Device {
     cct_error err{};
     check(tr_->device->synchronize(tr_, &err), "device synchronize", err);
   }
+  // The staging chunk of the messages posted from now on (0: the
+  // transport's own); equal on every rank (an algorithm's parameter). A
+  // transport whose table predates the entry keeps its own.
+  void set_chunk(std::size_t chunk_bytes) const {
+    if (tr_->device->struct_size < offsetof(cct_device_ops, set_chunk) + sizeof(void*)) return;
+    cct_error err{};
+    check(tr_->device->set_chunk(tr_, chunk_bytes, &err), "device set_chunk", err);
+  }
   cct_transport_instance* transport() const { return tr_; }
 
  private:

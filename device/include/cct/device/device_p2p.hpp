@@ -11,8 +11,9 @@
 //     must be able to map it; where either fails, the message is staged.
 //     A send so offered completes once the receiver's copy did (as a
 //     rendezvous).
-//   - staged: through host memory, in chunks (staged_pipe.hpp), so every
-//     rank must use the same chunk size. The host transport matches
+//   - staged: through host memory, in chunks (staged_pipe.hpp), so the two
+//     sides of a message must post it under the same chunk size
+//     (set_chunk). The host transport matches
 //     messages per pair in the order they were posted; so that the chunks
 //     of two messages to one peer never interleave, the messages to one
 //     peer are moved one after another (and likewise the receives from one
@@ -31,6 +32,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -60,6 +62,10 @@ class DeviceP2p {
   cct_status irecv(void* buf, std::size_t bytes, int peer, uint32_t tag, cct_request* req);
   cct_status test(cct_request* req, int* done);
   cct_status waitall(cct_request* reqs, std::size_t count);
+  // The chunk size of the staged messages posted from now on
+  // (cct_device_ops.set_chunk); 0: shape.chunk_bytes. Messages already
+  // posted keep theirs.
+  void set_chunk(std::size_t chunk_bytes);
   const std::string& error() const { return error_; }
 
   // How the messages this rank received moved, and why the first one
@@ -71,8 +77,12 @@ class DeviceP2p {
   };
   const Received& received() const { return received_; }
   const std::string& ipc_refusal() const { return ipc_refusal_; }
-  // The pinned blocks the pipes borrow (null where shape.pool_blocks is 0).
-  const PinnedPool* pool() const { return pool_.get(); }
+  // The pinned blocks the pipes of chunk_bytes borrow (null where
+  // shape.pool_blocks is 0 or no such pipe was made).
+  const PinnedPool* pool(std::size_t chunk_bytes) const {
+    const auto it = pools_.find(chunk_bytes);
+    return it == pools_.end() ? nullptr : it->second.get();
+  }
 
  private:
   struct Op;
@@ -103,10 +113,11 @@ class DeviceP2p {
 
   PipeSetup setup_;
   double timeout_s_;
-  std::unique_ptr<PinnedPool> pool_;       // before the pipes that borrow from it
-  std::unique_ptr<PeerMailbox> mailbox_;   // null: every message is staged
-  std::vector<uint64_t> offered_, taken_;  // per peer: the last message's number
-  IpcMappings mappings_;                   // before the stream that copies out of them
+  std::size_t chunk_;                                         // of the messages posted now
+  std::map<std::size_t, std::unique_ptr<PinnedPool>> pools_;  // per chunk size, before the pipes
+  std::unique_ptr<PeerMailbox> mailbox_;                      // null: every message is staged
+  std::vector<uint64_t> offered_, taken_;                     // per peer: the last message's number
+  IpcMappings mappings_;  // before the stream that copies out of them
   std::unique_ptr<UniqueStream> ipc_stream_;
   Received received_;
   std::string ipc_refusal_;
