@@ -20,19 +20,21 @@ const StagingShape& checked(const StagingShape& shape) {
 
 Pipe::Pipe(const PipeSetup& setup)
     : setup_{setup.backend, setup.host, checked(setup.shape), setup.pool},
+      own_blocks_(setup.pool != nullptr ? 1 : static_cast<std::size_t>(setup.shape.slots)),
       blocks_(setup.shape.slots),
       stream_(setup.backend),
       requests_(setup.shape.slots) {
-  const int own = setup.pool != nullptr ? 1 : setup.shape.slots;
-  for (int i = 0; i < own; ++i) {
-    own_.emplace_back(setup.backend, Buffer::Kind::pinned, setup.shape.chunk_bytes);
-    own_free_.push_back(static_cast<unsigned char*>(own_.back().data()));
-  }
   for (int i = 0; i < setup.shape.slots; ++i) events_.emplace_back(setup.backend);
 }
 
+// The pipe's own blocks are allocated on first need: a pipe that only ever
+// moves host memory (or whose messages go by IPC) pins nothing.
 bool Pipe::acquire(std::size_t chunk) {
   unsigned char* block = nullptr;
+  if (own_free_.empty() && own_.size() < own_blocks_) {
+    own_.emplace_back(setup_.backend, Buffer::Kind::pinned, setup_.shape.chunk_bytes);
+    own_free_.push_back(static_cast<unsigned char*>(own_.back().data()));
+  }
   if (!own_free_.empty()) {
     block = own_free_.back();
     own_free_.pop_back();

@@ -18,10 +18,10 @@
 // blocking by progress(), so that a rank can drive a send and a receive
 // (or several) at once and none waits for another: drive() does that
 // until all are finished. A chunk in flight holds a pinned block: the
-// pipe's own (allocated once, so the pipes of an algorithm's plan allocate
-// nothing per call), or one borrowed from the instance's pool
-// (pinned_pool.hpp), so that many messages in flight share a bounded
-// amount of pinned memory.
+// pipe's own (allocated on first need and kept, so the pipes of an
+// algorithm's plan allocate nothing per call), or one borrowed from the
+// instance's pool (pinned_pool.hpp), so that many messages in flight share
+// a bounded amount of pinned memory.
 //
 // The chunks are the message's form on the wire whatever memory it is in:
 // a buffer in host memory is sent or received chunk by chunk from where it
@@ -101,6 +101,7 @@ class Pipe {
   bool transferred(std::size_t chunk);  // the chunk's host message completed
 
   PipeSetup setup_;
+  std::size_t own_blocks_;                // how many it owns (once needed)
   std::deque<Buffer> own_;                // the pipe's blocks
   std::vector<unsigned char*> own_free_;  // those no chunk holds
   std::vector<unsigned char*> blocks_;    // per slot: the block its chunk holds
