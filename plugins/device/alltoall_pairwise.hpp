@@ -5,16 +5,15 @@
 #include <span>
 
 #include "cct/sdk/algorithm.hpp"
-#include "cct/sdk/device.hpp"
+#include "device/alltoall_flows.hpp"
 #include "device/staging_chunk.hpp"
 
 namespace cct::plugins::device {
 
-// Pairwise alltoall of device memory: the own block copied on the device,
-// then in step k = 1 .. n - 1 the block for rank + k sent while the one
-// from rank - k arrives, one pair of messages at a time, so that each
-// staged message has the transport's pipes to itself. In place: the input
-// is copied to device scratch first.
+// Pairwise alltoall of device memory (alltoall_flows.hpp with one flow):
+// in step k = 1 .. n - 1 the block for rank + k is sent while the one from
+// rank - k arrives, one pair of messages at a time, so that each staged
+// message has the transport's pipes to itself.
 class AlltoallPairwise {
  public:
   static constexpr sdk::Info info{.name = "device_pairwise",
@@ -31,8 +30,7 @@ class AlltoallPairwise {
  private:
   sdk::Comm comm_;
   StagingChunk chunk_;
-  sdk::Device device_;
-  sdk::DeviceScratch input_;
+  AlltoallFlows exchange_;
 };
 
 }  // namespace cct::plugins::device

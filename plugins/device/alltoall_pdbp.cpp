@@ -4,49 +4,28 @@
 #include <stdexcept>
 #include <string>
 
-#include "common/args.hpp"
-
 namespace cct::plugins::device {
+namespace {
 
-void AlltoallPdbp::check(const sdk::Comm&, const cct_coll_args&, std::span<const int64_t> p) {
+int flows_of(std::span<const int64_t> p) {
   if (p[0] < 1)
     throw std::invalid_argument("device_pdbp: flows must be >= 1 (got " + std::to_string(p[0]) +
                                 ")");
+  return static_cast<int>(std::min<int64_t>(p[0], 1 << 20));
+}
+
+}  // namespace
+
+void AlltoallPdbp::check(const sdk::Comm&, const cct_coll_args&, std::span<const int64_t> p) {
+  flows_of(p);
 }
 
 AlltoallPdbp::AlltoallPdbp(const sdk::Comm& comm, std::span<const int64_t> params)
-    : comm_(comm), chunk_(params[1]), device_(comm), input_(device_) {
-  check(comm, {}, params);
-  flows_ = static_cast<int>(std::min<int64_t>(params[0], std::max(comm.size() - 1, 1)));
-  requests_.resize(2 * static_cast<std::size_t>(flows_));
-}
+    : comm_(comm), chunk_(params[1]), exchange_(comm, flows_of(params)) {}
 
 void AlltoallPdbp::run(const cct_coll_args& a) {
   chunk_.apply(comm_);
-  const std::size_t bytes = a.count * elem_size(a);
-  if (bytes == 0) return;
-  const int n = comm_.size(), me = comm_.rank();
-  std::byte* recv = output_of(a);
-  const std::byte* send = input_of(a);
-  if (in_place(a)) {
-    std::byte* copy = input_.get(n * bytes);
-    device_.copy(copy, recv, n * bytes, CCT_COPY_DEVICE_TO_DEVICE);
-    send = copy;
-  }
-  device_.copy(recv + me * bytes, send + me * bytes, bytes, CCT_COPY_DEVICE_TO_DEVICE);
-  device_.synchronize();
-  // Exchange k (1 .. n - 1) uses the requests of flow (k - 1) % flows_.
-  const auto post = [&](int k) {
-    cct_request* flow = &requests_[2 * ((k - 1) % flows_)];
-    const int to = (me + k) % n, from = (me - k + n) % n;
-    comm_.irecv(recv + from * bytes, bytes, from, a.tag, flow[0]);
-    comm_.isend(send + to * bytes, bytes, to, a.tag, flow[1]);
-  };
-  for (int k = 1; k < n && k <= flows_; ++k) post(k);
-  for (int k = 1; k < n; ++k) {
-    comm_.waitall(&requests_[2 * ((k - 1) % flows_)], 2);
-    if (k + flows_ < n) post(k + flows_);
-  }
+  exchange_.run(a);
 }
 
 }  // namespace cct::plugins::device

@@ -3,29 +3,24 @@
 #include <array>
 #include <cstdint>
 #include <span>
-#include <vector>
 
 #include "cct/sdk/algorithm.hpp"
-#include "cct/sdk/device.hpp"
+#include "device/alltoall_flows.hpp"
 #include "device/staging_chunk.hpp"
 
 namespace cct::plugins::device {
 
 inline constexpr std::array<int64_t, 3> kFlows{2, 8, 32};
 
-// PDBP's many-to-many on device memory (docs/algorithms.md): many
-// exchanges in flight at once, where pairwise moves one at a time. The
-// exchange with distance k sends the block for rank + k and receives the
-// one from rank - k; `flows` of them are in flight, the next entering as
-// the oldest completes, in the same order on every rank (so no cycle of
-// waits can form). The transport moves them together: staged, each
+// PDBP's many-to-many on device memory (docs/algorithms.md): `flows`
+// exchanges in flight at once (alltoall_flows.hpp), where pairwise moves
+// one at a time. The transport moves them together: staged, each
 // message through pinned blocks it borrows from one pool with a fixed
 // budget (so the memory goes to the flows that keep it busy, however many
 // there are), or copied by IPC between the ranks of one node. Where a
 // message costs a latency far above its bytes (device-host copies, a
 // network), overlapping them is what makes alltoall fast; `flows` bounds
-// how many messages a rank keeps its peers busy with. In place: the input
-// is copied to device scratch first.
+// how many messages a rank keeps its peers busy with.
 class AlltoallPdbp {
  public:
   static constexpr sdk::Info info{
@@ -52,10 +47,7 @@ class AlltoallPdbp {
  private:
   sdk::Comm comm_;
   StagingChunk chunk_;
-  sdk::Device device_;
-  sdk::DeviceScratch input_;
-  int flows_;
-  std::vector<cct_request> requests_;  // two per flow in flight
+  AlltoallFlows exchange_;
 };
 
 }  // namespace cct::plugins::device

@@ -1,0 +1,43 @@
+#include "device/alltoall_flows.hpp"
+
+#include <algorithm>
+
+#include "common/args.hpp"
+
+namespace cct::plugins::device {
+
+AlltoallFlows::AlltoallFlows(const sdk::Comm& comm, int flows)
+    : comm_(comm),
+      device_(comm),
+      input_(device_),
+      flows_(std::clamp(flows, 1, std::max(comm.size() - 1, 1))),
+      requests_(2 * static_cast<std::size_t>(flows_)) {}
+
+void AlltoallFlows::run(const cct_coll_args& a) {
+  const std::size_t bytes = a.count * elem_size(a);
+  if (bytes == 0) return;
+  const int n = comm_.size(), me = comm_.rank();
+  std::byte* recv = output_of(a);
+  const std::byte* send = input_of(a);
+  if (in_place(a)) {
+    std::byte* copy = input_.get(n * bytes);
+    device_.copy(copy, recv, n * bytes, CCT_COPY_DEVICE_TO_DEVICE);
+    send = copy;
+  }
+  device_.copy(recv + me * bytes, send + me * bytes, bytes, CCT_COPY_DEVICE_TO_DEVICE);
+  device_.synchronize();
+  // Exchange k uses the requests of flow (k - 1) % flows_.
+  const auto post = [&](int k) {
+    cct_request* flow = &requests_[2 * ((k - 1) % flows_)];
+    const int to = (me + k) % n, from = (me - k + n) % n;
+    comm_.irecv(recv + from * bytes, bytes, from, a.tag, flow[0]);
+    comm_.isend(send + to * bytes, bytes, to, a.tag, flow[1]);
+  };
+  for (int k = 1; k < n && k <= flows_; ++k) post(k);
+  for (int k = 1; k < n; ++k) {
+    comm_.waitall(&requests_[2 * ((k - 1) % flows_)], 2);
+    if (k + flows_ < n) post(k + flows_);
+  }
+}
+
+}  // namespace cct::plugins::device
