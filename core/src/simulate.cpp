@@ -137,6 +137,17 @@ std::optional<double> virtual_now(const TransportInstance& transport) {
   return sim->now(transport.raw());
 }
 
+bool quiesce(const TransportInstance& transport) {
+  const cct_sim_ops* sim = sim_ops(transport);
+  if (sim == nullptr || sim->struct_size < offsetof(cct_sim_ops, quiesce) + sizeof sim->quiesce ||
+      sim->quiesce == nullptr)
+    return false;
+  cct_error err{};
+  if (sim->quiesce(transport.raw(), &err) != CCT_OK)
+    throw Error(std::string("quiesce: ") + err.message, CCT_ERR_TRANSPORT);
+  return true;
+}
+
 std::string simulation_stats(const TransportInstance& transport) {
   const cct_sim_ops* sim = sim_ops(transport);
   if (sim == nullptr) return "";

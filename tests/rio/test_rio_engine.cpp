@@ -389,6 +389,34 @@ TEST_CASE("rendezvous and compute", "[rio][engine]") {
   CHECK(engine.stats().rank_time == std::vector<Time>(4, 3000000));
 }
 
+// quiesce: every rank resumes once nothing moves (the message in flight
+// delivered, its responses back), at one virtual time, in rank order
+// whatever the order of arrival.
+TEST_CASE("quiesce: one time for all, once the network is idle, in rank order", "[rio][engine]") {
+  Engine engine(fabric("chain:1"));
+  std::vector<Time> resumed(4);
+  std::vector<int> order;
+  std::vector<uint8_t> out = patterned(10000, 0), in(10000);
+  Time posted = 0;
+  run_ok(engine, 4, [&](int rank) {
+    Request req;
+    if (rank == 0) engine.isend(1, 3, 0, out.data(), out.size(), req);
+    if (rank == 3) engine.irecv(1, 0, 0, in.data(), in.size(), req);
+    if (rank == 0) posted = engine.now();
+    engine.compute(1000.0 * (3 - rank));  // arrive last to first
+    engine.quiesce(uint64_t{1} << 63, 4);
+    resumed[rank] = engine.now();
+    order.push_back(rank);
+    if (rank == 0 || rank == 3) CHECK(engine.test(req));  // complete, both sides
+  });
+  CHECK(in == out);
+  CHECK(order == std::vector<int>{0, 1, 2, 3});
+  CHECK(resumed == std::vector<Time>(4, resumed[0]));
+  // After the last arrival (3 us of compute) and after the transfer.
+  CHECK(resumed[0] >= 3000000);
+  CHECK(resumed[0] > posted + serialize(engine.fabric(), 10000));
+}
+
 namespace {
 
 void mixed_job(Engine& engine) {

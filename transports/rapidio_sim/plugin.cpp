@@ -32,6 +32,7 @@ struct Instance {
   cct_transport_instance c{};
   Engine* engine = nullptr;
   uint32_t context = 0;
+  uint32_t quiesced = 0;  // quiesce() calls so far: with the context, the meeting's key
   std::vector<int> dsp_of_rank;
 };
 
@@ -156,13 +157,23 @@ size_t stats(cct_transport_instance* self, char* buf, size_t size) {
   return text.size();
 }
 
+// Keys of the bootstrap's rendezvous count up from 0 (job.cpp); these have
+// the top bit set.
+cct_status quiesce(cct_transport_instance* self, cct_error* err) {
+  return sdk::guarded(err, [&] {
+    Instance& in = of(self);
+    const uint64_t key = uint64_t{1} << 63 | uint64_t{in.context} << 32 | in.quiesced++;
+    in.engine->quiesce(key, in.c.size);
+  });
+}
+
 const cct_p2p_ops kP2p = {sizeof(cct_p2p_ops), CCT_ABI_VERSION, isend, irecv, test, waitall};
 const cct_mcast_ops kMcast = {sizeof(cct_mcast_ops), CCT_ABI_VERSION, mcast_bcast};
 const cct_aggregate_ops kAggregate = {sizeof(cct_aggregate_ops), CCT_ABI_VERSION, aggregate_gather,
                                       aggregate_reduce};
 const cct_atomic_ops kAtomic = {sizeof(cct_atomic_ops), CCT_ABI_VERSION, Engine::kCounters,
                                 fetch_add, wait_ge};
-const cct_sim_ops kSim = {sizeof(cct_sim_ops), CCT_ABI_VERSION, now, stats};
+const cct_sim_ops kSim = {sizeof(cct_sim_ops), CCT_ABI_VERSION, now, stats, quiesce};
 
 constexpr uint64_t kCaps = CCT_CAP_P2P | CCT_CAP_MCAST | CCT_CAP_AGGREGATE | CCT_CAP_ATOMIC;
 

@@ -63,6 +63,12 @@ Selector simulated_selector(const Registry& registry, const TransportEntry& tran
 // time (every transport between processes).
 std::optional<double> virtual_now(const TransportInstance& transport);
 
+// On a simulated platform whose transport offers it (cct_sim_ops.quiesce),
+// waits, collectively, until nothing moves on it, every rank then at one
+// virtual time, and returns true; false elsewhere (nothing done). Throws
+// cct::Error where the transport fails.
+bool quiesce(const TransportInstance& transport);
+
 // The simulation's statistics as YAML (see cct_sim_ops.stats), or "" for
 // a transport in real time.
 std::string simulation_stats(const TransportInstance& transport);

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "rapidio_sim/engine/impl.hpp"
 
@@ -48,13 +49,14 @@ void Engine::Impl::wake(int rank) {
 
 void Engine::Impl::dispatch(const Event& e) {
   switch (e.kind) {
-    case EventKind::kTxDone: return on_tx_done(e.a, e.b);
-    case EventKind::kEnqueue: return enqueue(e.a, e.b);
+    case EventKind::kTxDone: on_tx_done(e.a, e.b); break;
+    case EventKind::kEnqueue: enqueue(e.a, e.b); break;
     case EventKind::kWake: ranks[e.a].wake_pending = false; [[fallthrough]];
     case EventKind::kTimer:
       if (fibers.blocked(static_cast<int>(e.a))) fibers.resume(static_cast<int>(e.a));
       return;
   }
+  if (quiet_waiter >= 0 && events.network_idle()) wake(quiet_waiter);
 }
 
 // Everything a run leaves behind (unmatched messages, collectives of ranks
@@ -74,6 +76,7 @@ void Engine::Impl::reset_run_state() {
   for (auto& s : coll_seq) s.clear();
   counters.clear();
   meetings.clear();
+  quiet_waiter = -1;
 }
 
 void Engine::Impl::rendezvous(uint64_t key, int index, int count, const void* send, void* recv,
@@ -108,6 +111,45 @@ void Engine::Impl::rendezvous(uint64_t key, int index, int count, const void* se
     }
   }
   meetings.erase(key);
+}
+
+// A meeting that ends once nothing moves on the fabric: the last rank to
+// arrive waits for the network to fall idle, then releases the others, who
+// resume at that same virtual time. So what follows starts from the same
+// state (every rank at one time, every port empty) whatever ran before:
+// the measurements of two candidates do not depend on their order.
+// Every caller, the last too, resumes by a wake scheduled in rank order:
+// the order in which ranks act at one virtual time (and so the order of
+// events at equal times) must not depend on who arrived last.
+void Engine::Impl::quiesce(uint64_t key, int count) {
+  Meeting& m = meetings[key];
+  if (m.count == 0)
+    m.count = count;
+  else if (m.count != count)
+    throw std::invalid_argument("quiesce " + std::to_string(key) + ": callers disagree on count");
+  m.callers.emplace_back(me(), nullptr);
+  ranks[me()].met = false;
+  if (++m.arrived < count) {
+    wait_until(WaitInfo{WaitInfo::What::kRendezvous, key, static_cast<uint64_t>(m.arrived),
+                        static_cast<uint64_t>(count), 0},
+               [this] { return ranks[me()].met; });
+    return;
+  }
+  quiet_waiter = me();
+  wait_until(WaitInfo{WaitInfo::What::kQuiet, key, 0, 0, 0},
+             [this] { return events.network_idle(); });
+  quiet_waiter = -1;
+  std::vector<int> order;
+  for (const auto& caller : m.callers) order.push_back(caller.first);
+  meetings.erase(key);
+  std::sort(order.begin(), order.end());
+  for (int rank : order) {
+    ranks[rank].met = true;
+    ranks[rank].wake_pending = true;
+    events.schedule(now, EventKind::kWake, static_cast<uint32_t>(rank), 0);
+  }
+  ranks[me()].wait = WaitInfo{WaitInfo::What::kQuiet, key, 0, 0, 0};
+  fibers.block();
 }
 
 void Engine::Impl::compute(double dsp_cycles) {
@@ -189,6 +231,9 @@ std::vector<Engine::Failure> Engine::run(int nranks, const std::function<void(in
 void Engine::rendezvous(uint64_t key, int index, int count, const void* send, void* recv,
                         std::size_t bytes) {
   impl_->rendezvous(key, index, count, send, recv, bytes);
+}
+void Engine::quiesce(uint64_t key, int count) {
+  impl_->quiesce(key, count);
 }
 void Engine::compute(double dsp_cycles) {
   impl_->compute(dsp_cycles);

@@ -114,6 +114,12 @@ class Engine {
   void rendezvous(uint64_t key, int index, int count, const void* send, void* recv,
                   std::size_t bytes);
 
+  // As rendezvous without data, returning once nothing moves on the fabric
+  // any more: every caller resumes at that one virtual time, with every
+  // port empty, so that what follows starts from the same state whatever
+  // ran before (a measurement is then independent of the ones before it).
+  void quiesce(uint64_t key, int count);
+
   // Charges the running DSP `cycles` of its own clock (local copies and
   // reductions): its virtual time advances, other fibers run meanwhile.
   void compute(double dsp_cycles);

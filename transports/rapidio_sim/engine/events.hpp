@@ -32,18 +32,24 @@ class EventQueue {
   void schedule(Time time, EventKind kind, uint32_t a, uint32_t b) {
     heap_.push_back(Event{time, next_seq_++, a, b, kind});
     std::push_heap(heap_.begin(), heap_.end(), Later{});
+    if (moves_packet(kind)) ++moving_;
   }
   bool empty() const { return heap_.empty(); }
   Event pop() {
     std::pop_heap(heap_.begin(), heap_.end(), Later{});
     Event e = heap_.back();
     heap_.pop_back();
+    if (moves_packet(e.kind)) --moving_;
     return e;
   }
   void clear() {
     heap_.clear();
     next_seq_ = 0;
+    moving_ = 0;
   }
+  // Whether no packet is on its way: every packet in flight has a transfer
+  // or a switch's delay pending, so none is once none of those is.
+  bool network_idle() const { return moving_ == 0; }
 
  private:
   struct Later {
@@ -51,8 +57,13 @@ class EventQueue {
       return x.time != y.time ? x.time > y.time : x.seq > y.seq;
     }
   };
+  static bool moves_packet(EventKind kind) {
+    return kind == EventKind::kTxDone || kind == EventKind::kEnqueue;
+  }
+
   std::vector<Event> heap_;
   uint64_t next_seq_ = 0;
+  uint64_t moving_ = 0;  // events of kinds that move packets, pending
 };
 
 }  // namespace cct::rio

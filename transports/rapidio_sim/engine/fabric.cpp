@@ -89,8 +89,8 @@ void check_numbers(const FabricSpec& spec, const Locate& at) {
                               (may_be_zero ? " must not be negative" : " must be positive") +
                               ", got " + number_text(value));
     if (value > f.max)
-      fail(at(f.key, -1), std::string(f.key) + " must be at most " + number_text(f.max) +
-                              ", got " + number_text(value));
+      fail(at(f.key, -1), std::string(f.key) + " must be at most " + number_text(f.max) + ", got " +
+                              number_text(value));
   }
   if (spec.max_payload_bytes >= spec.max_packet_bytes)
     fail(at("max_payload_bytes", -1),

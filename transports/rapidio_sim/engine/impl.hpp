@@ -31,6 +31,7 @@ struct WaitInfo {
     kCounterReply,
     kCounterValue,
     kRendezvous,
+    kQuiet,
     kCompute
   };
   What what = What::kCompute;
@@ -203,6 +204,7 @@ struct Engine::Impl {
   // ---- engine.cpp: rendezvous and compute ----
   void rendezvous(uint64_t key, int index, int count, const void* send, void* recv,
                   std::size_t bytes);
+  void quiesce(uint64_t key, int count);
   void compute(double dsp_cycles);
 
   FabricSpec spec;
@@ -236,6 +238,7 @@ struct Engine::Impl {
   std::vector<std::unordered_map<uint32_t, uint32_t>> coll_seq;  // per DSP: context -> calls
   std::unordered_map<uint32_t, CounterBlock> counters;           // per context
   std::unordered_map<uint64_t, Meeting> meetings;
+  int quiet_waiter = -1;  // the rank waiting in quiesce() for the network to fall idle
 };
 
 }  // namespace cct::rio

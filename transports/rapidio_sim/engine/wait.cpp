@@ -25,6 +25,7 @@ std::string describe_wait(const WaitInfo& w) {
       return "counter " + n(w.b) + " of context " + n(w.a) + " to reach " + n(w.c);
     case WaitInfo::What::kRendezvous:
       return "rendezvous " + n(w.a) + " (" + n(w.b) + " of " + n(w.c) + " arrived)";
+    case WaitInfo::What::kQuiet: return "the network to fall idle, to end quiet meeting " + n(w.a);
     case WaitInfo::What::kCompute: return "its compute time";
   }
   return "an unknown event";

@@ -232,6 +232,12 @@ typedef struct cct_sim_ops {
    * into buf (size bytes). Returns the length the whole text needs, without
    * the NUL; the text is truncated when that is >= size. Local. */
   size_t (*stats)(cct_transport_instance* self, char* buf, size_t size);
+  /* Collective over the instance's ranks: returns on every rank at one
+   * virtual time, once nothing moves on the simulated platform any more,
+   * so that what is timed next starts from the same state whatever ran
+   * before (the tuner calls it before each timed call). (Appended within
+   * version 2: a host calls it only where struct_size covers it.) */
+  cct_status (*quiesce)(cct_transport_instance* self, cct_error* err);
 } cct_sim_ops;
 
 /* An open transport, one per communicator. Filled by the transport's open();
