@@ -143,7 +143,9 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   opts.measure.warmup = 1;
   opts.measure.min_reps = opts.measure.max_reps = 1;
   const int max_np = *std::max_element(opts.nps.begin(), opts.nps.end());
-  check_buffer_memory(opts, max_np, max_np, true);  // every rank is a fiber of this process
+  // Every rank is a fiber of this process, and they share one rank's
+  // buffers (Measurer::simulated_set).
+  check_buffer_memory(opts, max_np, 1, true);
   const OpenedResults results = open_results(opts, platform.fingerprint);
   const std::string name = opts.fabric.empty() ? "seed" : opts.fabric;
   std::cout << "ccautotune: " << transport.desc->name << " fabric " << name << ", fingerprint "

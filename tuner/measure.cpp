@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <mutex>
 #include <numeric>
 #include <string>
+#include <tuple>
 
 #include "cct/collectives.hpp"
 #include "cct/device_memory.hpp"
@@ -154,12 +157,33 @@ Measurer::Measurer(const Registry& registry, const Communicator& comm, std::span
     capacity_ = {std::max(capacity_.send, f.send), std::max(capacity_.recv, f.recv)};
   }
   if (comm.capabilities() & CCT_CAP_DEVICE) device_ = comm.transport().raw();
+  if (virtual_now(comm.transport())) virtual_clock_ = &comm.transport();
   for (int i = 0; i < opts_.buffers; ++i)
-    buffers_.push_back(Buffers{allocate(capacity_.send), allocate(capacity_.recv)});
+    buffers_.push_back(virtual_clock_ != nullptr
+                           ? simulated_set(i)
+                           : Buffers{allocate(capacity_.send), allocate(capacity_.recv)});
   barrier_ = helper_plan(registry, comm, CCT_BARRIER, "dissemination");
   reduce_figures_ = helper_plan(registry, comm, CCT_ALLREDUCE, "recursive_doubling");
   library_barrier_ = library_barrier(registry, comm);
-  if (virtual_now(comm.transport())) virtual_clock_ = &comm.transport();
+}
+
+// Every simulated rank is a fiber of this process, and only virtual time
+// is measured, never what the calls leave in the buffers: so the ranks
+// share one set of each size (a rank's send and receive buffers stay
+// apart), and 256 DSPs take the memory of one rank's buffers, not 256
+// times it. The set lives while a rank uses it.
+Measurer::Buffers Measurer::simulated_set(int index) const {
+  static std::mutex mutex;
+  static std::map<std::tuple<int, std::size_t, std::size_t>, std::weak_ptr<Buffers>> shared;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_tuple(index, capacity_.send, capacity_.recv);
+  std::shared_ptr<Buffers> set = shared[key].lock();
+  if (!set) {
+    set = std::make_shared<Buffers>(Buffers{allocate(capacity_.send), allocate(capacity_.recv)});
+    shared[key] = set;
+  }
+  // Buffers whose memory keeps the set alive.
+  return Buffers{Memory(set, set->send.get()), Memory(set, set->recv.get())};
 }
 
 // Zeroed, and so touched: device memory through a copy from the host.

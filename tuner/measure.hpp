@@ -30,6 +30,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cct/collectives.hpp"
@@ -176,6 +177,12 @@ class Measurer {
   // Collective. Throws cct::Error when the plan fails or the call does not
   // fit the buffers. Every rank returns the same result.
   PointResult measure(Plan& plan, const Call& call);
+  // Where buffer set `index` (< MeasureOptions::buffers) sends and receives
+  // from: each rank's own, or on a simulated platform the set all ranks of
+  // the process share.
+  std::pair<const void*, const void*> buffer_set(int index) const {
+    return {buffers_.at(index).send.get(), buffers_.at(index).recv.get()};
+  }
   // The same with other repetition limits (warmup, reps, tight, budget; the
   // buffer count is the constructor's), e.g. for a cheap screening round.
   PointResult measure(Plan& plan, const Call& call, const MeasureOptions& limits);
@@ -216,6 +223,9 @@ class Measurer {
     Memory recv;
   };
   Memory allocate(std::size_t bytes) const;
+  // On a simulated platform: the set `index` that every rank of this
+  // process shares (measure.cpp says why).
+  Buffers simulated_set(int index) const;
   // Runs plan on args, staged where its algorithm takes host memory only
   // and the buffers are the device's.
   void run(Plan& plan, const cct_coll_args& args);

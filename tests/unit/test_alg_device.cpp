@@ -204,9 +204,10 @@ void check_all(const cct::TransportEntry& device) {
   check(device, CCT_ALLTOALL, "device_pdbp", {2, 1 << 20});
 }
 
-// Every message staged (IPC off: ranks that are threads would copy each
-// other's memory otherwise), in chunks of 64 bytes, the algorithm's chunk
-// parameter, so that the larger counts cross host memory in many chunks.
+// Every message staged (IPC off: the ranks, processes of this machine,
+// would copy each other's memory otherwise), in chunks of 64 bytes, the
+// algorithm's chunk parameter, so that the larger counts cross host memory
+// in many chunks.
 void check_all_staged(const cct::TransportEntry& device) {
   ::setenv("CCT_CUDA_IPC", "off", 1);
   check(device, CCT_ALLREDUCE, "device_ring", {64});

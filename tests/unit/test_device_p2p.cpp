@@ -87,8 +87,8 @@ TEST_CASE("device p2p: many messages to every peer in flight at once", "[device]
               } else {
                 ok(p2p.waitall(reqs.data(), reqs.size()), p2p, "waitall");
               }
-              // Ranks are threads here: a copy by IPC reads the sender's
-              // address as it is.
+              // Ranks are processes here (launch_local): a copy by IPC
+              // maps the sender's allocation.
               uint64_t by_ipc = 0;
               for (const auto [from, m] : received)
                 by_ipc += ipc && bytes_of(m) > 0 && kind_of(m, from + 1) == Buffer::Kind::device;

@@ -730,3 +730,22 @@ TEST_CASE("a simulated measurement does not depend on what was measured before i
     }
   }
 }
+
+// Simulated ranks are fibers of one process, timed in virtual time: they
+// share one buffer set per size and index (256 DSPs take one rank's
+// buffers), a rank's send and receive buffers apart.
+TEST_CASE("simulated ranks share their measurement buffers", "[tuner]") {
+  const cct::tuner::Call call{CCT_ALLTOALL, 1024};
+  cct::tuner::MeasureOptions opts;
+  opts.buffers = 2;
+  std::vector<std::pair<const void*, const void*>> sets(2 * 8);
+  REQUIRE(cct::test::on_simulated_ranks(8, "tree:2", [&](cct::Communicator& comm) {
+            cct::tuner::Measurer measurer(cct::test::registry(), comm, {&call, 1}, opts);
+            for (int set = 0; set < 2; ++set)
+              sets[2 * comm.rank() + set] = measurer.buffer_set(set);
+          }) == "");
+  for (int rank = 1; rank < 8; ++rank)
+    for (int set = 0; set < 2; ++set) CHECK(sets[2 * rank + set] == sets[set]);
+  CHECK(sets[0].first != sets[0].second);
+  CHECK(sets[0] != sets[1]);
+}
