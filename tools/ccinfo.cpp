@@ -110,7 +110,9 @@ void print_text(const cct::Registry& reg, const TopologyInfo& topo) {
     std::cout << "  ERROR: " << topo.error << "\n";
   else
     std::cout << "  " << topo.topo->summary() << "\n  cores " << topo.topo->cores() << ", PUs "
-              << topo.topo->pus() << "\n  fingerprint " << topo.topo->fingerprint() << "\n";
+              << topo.topo->pus() << "\n  fingerprint " << topo.topo->fingerprint()
+              << " (exact form " << topo.topo->exact_fingerprint()
+              << ", which profiles tuned before cache sizes were rounded carry)\n";
 }
 
 // Device indices, "0, 2", or "none".
@@ -301,6 +303,7 @@ Json json_topology(const TopologyInfo& topo) {
   if (!topo.topo) return {{"error", topo.error}};
   return {{"summary", topo.topo->summary()},
           {"fingerprint", topo.topo->fingerprint()},
+          {"exact_fingerprint", topo.topo->exact_fingerprint()},
           {"cores", topo.topo->cores()},
           {"pus", topo.topo->pus()}};
 }
@@ -338,7 +341,7 @@ int main(int argc, char** argv) {
   reg.load_default();
   const TopologyInfo topo = read_topology();
   std::optional<cct::tools::ProfileInfo> profile;
-  if (topo.topo) profile = cct::tools::profile_info(reg, topo.topo->fingerprint());
+  if (topo.topo) profile = cct::tools::profile_info(reg, topo.topo->fingerprints());
   if (json) {
     print_json(reg, topo, profile);
   } else {

@@ -69,7 +69,7 @@ int explain(const std::string& profile_file, const std::string& collective,
   std::string path = profile_file;
   bool off = false;
   if (path.empty()) {
-    const cct::ProfileChoice choice = cct::choose_profile(cct::Topology::discover().fingerprint());
+    const cct::ProfileChoice choice = cct::choose_profile(cct::Topology::discover().fingerprints());
     path = choice.path;
     off = choice.off();
   }

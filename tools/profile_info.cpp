@@ -1,5 +1,6 @@
 #include "profile_info.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
@@ -29,8 +30,8 @@ std::vector<std::string> shapes_of(const Profile& profile) {
 
 }  // namespace
 
-ProfileInfo profile_info(const Registry& registry, const std::string& fingerprint) {
-  ProfileInfo info{.choice = choose_profile(fingerprint), .dirs = profile_dirs()};
+ProfileInfo profile_info(const Registry& registry, const std::vector<std::string>& fingerprints) {
+  ProfileInfo info{.choice = choose_profile(fingerprints), .dirs = profile_dirs()};
   if (info.choice.path.empty()) return info;
   try {
     info.profile = load_profile(info.choice.path, &registry, RuleProblems::kDisableRule);
@@ -38,7 +39,8 @@ ProfileInfo profile_info(const Registry& registry, const std::string& fingerprin
     info.error = e.what();
     return info;
   }
-  info.this_machine = info.profile->machine.fingerprint == fingerprint;
+  info.this_machine = std::find(fingerprints.begin(), fingerprints.end(),
+                                info.profile->machine.fingerprint) != fingerprints.end();
   info.shapes = shapes_of(*info.profile);
   info.left_out = disabled_rules(*info.profile);
   return info;

@@ -17,12 +17,13 @@ struct ProfileInfo {
   std::optional<Profile> profile;
   std::string error;                  // why the file cannot be used as a whole
   std::vector<std::string> left_out;  // rules disabled alone (file:line: why)
-  bool this_machine = false;          // its fingerprint is this machine's
+  bool this_machine = false;          // its fingerprint is one of this machine's
   // Per node count, the rank ranges of its buckets: "1 node: np [1, max]".
   std::vector<std::string> shapes;
 };
 
-// Reads it the way the runtime does (RuleProblems::kDisableRule).
-ProfileInfo profile_info(const Registry& registry, const std::string& fingerprint);
+// Reads it the way the runtime does (RuleProblems::kDisableRule), chosen
+// by this machine's fingerprints (Topology::fingerprints()).
+ProfileInfo profile_info(const Registry& registry, const std::vector<std::string>& fingerprints);
 
 }  // namespace cct::tools

@@ -103,14 +103,22 @@ bool ProfileChoice::off() const {
   return why == kProfileOff;
 }
 
-ProfileChoice choose_profile(const std::string& fingerprint) {
+ProfileChoice choose_profile(const std::vector<std::string>& fingerprints) {
   if (std::string named = env_or_empty("CCT_PROFILE"); named == "none")
     return {"", kProfileOff};
   else if (!named.empty())
     return {named, "CCT_PROFILE"};
-  if (std::string found = find_profile_for(fingerprint, profile_dirs()); !found.empty())
-    return {found, "this machine's fingerprint"};
+  const std::vector<std::string> dirs = profile_dirs();
+  for (std::size_t i = 0; i < fingerprints.size(); ++i)
+    if (std::string found = find_profile_for(fingerprints[i], dirs); !found.empty())
+      return {found,
+              i == 0 ? "this machine's fingerprint"
+                     : "this machine's fingerprint in an earlier form (" + fingerprints[i] + ")"};
   return {};
+}
+
+ProfileChoice choose_profile(const std::string& fingerprint) {
+  return choose_profile(std::vector<std::string>{fingerprint});
 }
 
 std::string find_profile_for(const std::string& fingerprint, const std::vector<std::string>& dirs) {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -87,7 +88,8 @@ void tell_profile(const SessionBasis& basis) {
     return;
   }
   const MachineInfo& tuned = basis.profile.machine;
-  if (tuned.fingerprint != basis.topology.fingerprint())
+  const std::vector<std::string> mine = basis.topology.fingerprints();
+  if (std::find(mine.begin(), mine.end(), tuned.fingerprint) == mine.end())
     basis.warn_once("profile " + basis.profile_path +
                     " was tuned on another machine (fingerprint " + tuned.fingerprint + ", " +
                     tuned.summary + "); this one is " + basis.topology.fingerprint() + " (" +
@@ -131,7 +133,7 @@ std::shared_ptr<const SessionBasis> SessionBasis::load(bool speaks) {
   basis->speaks = speaks;
   basis->registry.load_default();
   basis->problems = basis->registry.warnings();
-  const ProfileChoice choice = choose_profile(basis->topology.fingerprint());
+  const ProfileChoice choice = choose_profile(basis->topology.fingerprints());
   const std::string& path = choice.path;
   basis->profile_why = choice.why;
   if (!path.empty()) {

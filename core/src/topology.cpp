@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <utility>
+#include <vector>
 
 #include "cct/error.hpp"
 #include "fingerprint_hash.hpp"
@@ -71,7 +72,9 @@ bool has_cache_attributes(hwloc_obj_type_t type) {
 // out on purpose: OS and logical indexes, serial numbers, host names, CPU
 // model and frequency (info attributes), and the memory size of NUMA nodes,
 // which changes with what the kernel and firmware reserve at boot. Normal and
-// memory children only: I/O and Misc objects are devices, not shape.
+// memory children only: I/O and Misc objects are devices, not shape. The
+// form of the first fingerprint ("v1"), which profiles tuned before the
+// stable one carry.
 void describe_shape(hwloc_obj_t obj, std::string& out) {
   char line[160];
   std::snprintf(line, sizeof line, "%s d%d a%u m%u", hwloc_obj_type_string(obj->type), obj->depth,
@@ -90,6 +93,37 @@ void describe_shape(hwloc_obj_t obj, std::string& out) {
   for (hwloc_obj_t child = obj->first_child; child; child = child->next_sibling) {
     describe_shape(child, out);
   }
+}
+
+// The children of obj with caches looked through: a cache's own children
+// stand in its place.
+void structural_children(hwloc_obj_t obj, std::vector<hwloc_obj_t>& out) {
+  for (hwloc_obj_t child = obj->first_child; child; child = child->next_sibling) {
+    if (has_cache_attributes(child->type))
+      structural_children(child, out);
+    else
+      out.push_back(child);
+  }
+}
+
+// The stable form ("v2"): the tree of the machine, its packages, NUMA
+// nodes, groups, cores and PUs, without its caches. A hypervisor reports
+// caches as it pleases: identical machines of one kind gave three
+// fingerprints in v1, and this one reported one 32 MiB L3 on one boot and
+// two of 508 MiB on another. Caches stay in the profile's machine summary,
+// for people.
+void describe_structure(hwloc_obj_t obj, std::string& out) {
+  std::vector<hwloc_obj_t> children;
+  structural_children(obj, children);
+  std::vector<hwloc_obj_t> memory;
+  for (hwloc_obj_t m = obj->memory_first_child; m; m = m->next_sibling)
+    if (!has_cache_attributes(m->type)) memory.push_back(m);
+  char line[96];
+  std::snprintf(line, sizeof line, "%s a%zu m%zu\n", hwloc_obj_type_string(obj->type),
+                children.size(), memory.size());
+  out += line;
+  for (hwloc_obj_t m : memory) describe_structure(m, out);
+  for (hwloc_obj_t child : children) describe_structure(child, out);
 }
 
 std::string format_bytes(uint64_t bytes) {
@@ -301,12 +335,22 @@ int Topology::cores() const {
   return hwloc_get_nbobjs_by_type(impl_->topo(), HWLOC_OBJ_CORE);
 }
 
+// The version tag lets a deliberate change of the description change
+// every fingerprint rather than collide with the old ones.
 std::string Topology::fingerprint() const {
-  // The version tag lets a deliberate change of the description change
-  // every fingerprint rather than collide with the old ones.
+  std::string shape = "cct-topology-shape-v2\n";
+  describe_structure(hwloc_get_root_obj(impl_->topo()), shape);
+  return fingerprint_of(shape);
+}
+
+std::string Topology::exact_fingerprint() const {
   std::string shape = "cct-topology-shape-v1\n";
   describe_shape(hwloc_get_root_obj(impl_->topo()), shape);
   return fingerprint_of(shape);
+}
+
+std::vector<std::string> Topology::fingerprints() const {
+  return {fingerprint(), exact_fingerprint()};
 }
 
 std::string Topology::summary() const {

@@ -33,7 +33,7 @@ switch = {a["name"] for a in algs if "mcast" in a["requires"] or "aggregate" in 
           or "atomic" in a["requires"]}
 assert switch >= {"switch_bcast", "switch_gather", "switch_reduce", "counter_barrier"}, switch
 topo = info["topology"]
-assert "error" not in topo and len(topo["fingerprint"]) == 16 and topo["pus"] >= 1, topo
+assert "error" not in topo and len(topo["fingerprint"]) == 16 and len(topo["exact_fingerprint"]) == 16 and topo["pus"] >= 1, topo
 # The keys, in the order ccinfo has always written them.
 def keys(obj, want):
     assert list(obj) == want.split(), f"keys {list(obj)}, want {want}"
@@ -50,7 +50,7 @@ for a in algs:
     for p in a["params"]:
         keys(p, "name doc type default " + ("candidates" if "candidates" in p else
                                              "lo hi step step_kind"))
-keys(topo, "summary fingerprint cores pus")
+keys(topo, "summary fingerprint exact_fingerprint cores pus")
 assert set(info["profile"]) >= {"path", "why", "searched", "error"}, info["profile"]
 print(f"PASS: {len(algs)} algorithms over {len(colls)} collectives, transports "
       f"{[t['name'] for t in info['transports']]}, topology {topo['summary']} ({topo['fingerprint']})")

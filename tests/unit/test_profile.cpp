@@ -910,6 +910,30 @@ TEST_CASE("profile: CCT_PROFILE names the file, or none, ahead of the profile di
   unsetenv("CCT_PROFILE_PATH");
 }
 
+// A machine's fingerprints, the current form first (Topology::
+// fingerprints()): a profile tuned before the stable form, keyed by the
+// exact one, is still found, saying so; a profile of the current form wins
+// wherever it is.
+TEST_CASE("profile: a profile keyed by the earlier form of the fingerprint is still found",
+          "[profile]") {
+  TempDir first, second;
+  cct::Profile p = sample_profile();
+  p.machine.fingerprint = "1111000000000000";  // the exact (v1) form
+  cct::save_profile(p, first.file("1111000000000000.yaml"));
+  setenv("CCT_PROFILE_PATH", (first.path.string() + ":" + second.path.string()).c_str(), 1);
+  unsetenv("CCT_PROFILE");
+  const std::vector<std::string> mine = {"2222000000000000", "1111000000000000"};
+  const cct::ProfileChoice earlier = cct::choose_profile(mine);
+  CHECK(earlier.path == first.file("1111000000000000.yaml"));
+  CHECK(earlier.why == "this machine's fingerprint in an earlier form (1111000000000000)");
+  p.machine.fingerprint = "2222000000000000";
+  cct::save_profile(p, second.file("2222000000000000.yaml"));
+  const cct::ProfileChoice current = cct::choose_profile(mine);
+  CHECK(current.path == second.file("2222000000000000.yaml"));
+  CHECK(current.why == "this machine's fingerprint");
+  unsetenv("CCT_PROFILE_PATH");
+}
+
 TEST_CASE("profile: bytes that are not UTF-8 are refused with their line; UTF-8 round-trips",
           "[profile]") {
   // yaml-cpp would read them and write each as U+FFFD: a profile rewritten

@@ -204,12 +204,14 @@ TEST_CASE("topology: fingerprint is a stable hash of the shape", "[topology]") {
   REQUIRE(fp.size() == 16);
   CHECK(fp.find_first_not_of("0123456789abcdef") == std::string::npos);
   CHECK(cct::Topology::synthetic("pack:2 l3:2 core:4 pu:1").fingerprint() == fp);
-  // Profiles are keyed by it: a change here orphans every stored profile.
-  CHECK(fp == "07f4cc08b1650898");
+  // Profiles are keyed by it: a change here orphans every stored profile
+  // (the exact form is the fingerprint before cache sizes were rounded).
+  CHECK(fp == "b1ab81d249b6e227");
+  CHECK(cct::Topology::synthetic("pack:2 l3:2 core:4 pu:1").exact_fingerprint() ==
+        "07f4cc08b1650898");
 
-  const char* other_shapes[] = {"pack:2 l3:2 core:4 pu:2", "pack:2 l3:4 core:2 pu:1",
-                                "pack:2 l3:2(size=8MB) core:4 pu:1", "pack:2 core:4 pu:1",
-                                "pack:2 numa:2 core:4 pu:1"};
+  const char* other_shapes[] = {"pack:2 l3:2 core:4 pu:2", "pack:2 core:4 pu:1",
+                                "pack:2 numa:2 core:4 pu:1", "pack:1 l3:2 core:4 pu:1"};
   for (const char* shape : other_shapes) {
     INFO(shape);
     CHECK(cct::Topology::synthetic(shape).fingerprint() != fp);
@@ -217,6 +219,26 @@ TEST_CASE("topology: fingerprint is a stable hash of the shape", "[topology]") {
   // How much memory a NUMA node has is not shape.
   CHECK(cct::Topology::synthetic("[numa(memory=1GB)] pack:2 core:2 pu:1").fingerprint() ==
         cct::Topology::synthetic("[numa(memory=2GB)] pack:2 core:2 pu:1").fingerprint());
+}
+
+// Identical machines whose hypervisors report their caches differently
+// (this machine: one L3 of 32 MiB on one boot, two of 508 MiB on another)
+// share a fingerprint; their exact forms differ, and a machine with
+// another number of cores, packages or NUMA nodes does not match.
+TEST_CASE("topology: caches reported differently keep the fingerprint", "[topology]") {
+  const auto a = cct::Topology::synthetic("pack:1 l3:1(size=32MiB) l2:2(size=512KiB) core:1 pu:1");
+  const auto b = cct::Topology::synthetic("pack:1 l3:2(size=508MiB) l2:1(size=1MiB) core:1 pu:1");
+  const auto c = cct::Topology::synthetic("pack:1 l3:1(size=37486592) core:2 pu:1");
+  CHECK(a.fingerprint() == b.fingerprint());
+  CHECK(a.fingerprint() == c.fingerprint());
+  CHECK(a.exact_fingerprint() != b.exact_fingerprint());
+  CHECK(a.exact_fingerprint() != c.exact_fingerprint());
+  for (const char* other : {"pack:1 core:4 pu:1", "pack:2 core:1 pu:1", "pack:1 core:2 pu:2",
+                            "pack:1 numa:2 core:1 pu:1"}) {
+    INFO(other);
+    CHECK(cct::Topology::synthetic(other).fingerprint() != a.fingerprint());
+  }
+  CHECK(a.fingerprints() == std::vector<std::string>{a.fingerprint(), a.exact_fingerprint()});
 }
 
 TEST_CASE("topology: summary", "[topology]") {
@@ -342,8 +364,7 @@ TEST_CASE("topology: levels of ranks on several nodes", "[topology][multinode]")
 // comes before the packages', but the levels nest innermost first: the
 // packages, then the node partition once (under the NUMA kind, the inner
 // of the two kinds that give it).
-TEST_CASE("topology: a NUMA node as large as the node is the node level",
-          "[topology][multinode]") {
+TEST_CASE("topology: a NUMA node as large as the node is the node level", "[topology][multinode]") {
   const auto topo = cct::Topology::synthetic("pack:2 core:2 pu:1");
   const auto levels = topo.levels_for({0, 1, 2, 3, 0, 1, 2, 3}, {0, 0, 0, 0, 1, 1, 1, 1});
   REQUIRE(levels.size() == 2);

@@ -159,7 +159,9 @@ std::string find_profile_for(const std::string& fingerprint, const std::vector<s
 std::vector<std::string> profile_dirs();
 
 // The profile file the runtime uses on this machine and why: CCT_PROFILE,
-// else the first file of profile_dirs() that declares this fingerprint.
+// else the first file of profile_dirs() that declares this fingerprint
+// (with several, Topology::fingerprints(): the first that any file
+// declares, so the current form wins over an earlier one).
 // path is empty when there is none. CCT_PROFILE=none turns profiles off:
 // the built-in defaults (and CCT_FORCE) whatever the directories hold, as
 // a baseline to compare a profile against, and for the test suite, which
@@ -170,6 +172,7 @@ struct ProfileChoice {
   bool off() const;  // CCT_PROFILE=none
 };
 inline constexpr const char* kProfileOff = "CCT_PROFILE=none";
+ProfileChoice choose_profile(const std::vector<std::string>& fingerprints);
 ProfileChoice choose_profile(const std::string& fingerprint);
 
 // Where ccautotune writes by default, so that the runtime finds it: the

@@ -34,9 +34,17 @@ class Topology {
 
   int pus() const;  // processing units (hardware threads)
   int cores() const;
-  // A stable hash (16 hex digits) of the shape: packages, NUMA nodes,
-  // caches and their sizes, cores, PUs. No serial numbers, no host names.
+  // A stable hash (16 hex digits) of the machine's structure: packages,
+  // NUMA nodes, groups, cores, PUs. Not its caches, which hypervisors
+  // report differently on identical machines and from boot to boot; no
+  // serial numbers, no host names. What profiles are keyed by.
   std::string fingerprint() const;
+  // The form before it, with every cache as reported, which the profiles
+  // tuned before the change are keyed by.
+  std::string exact_fingerprint() const;
+  // The fingerprints a profile of this machine may carry: fingerprint(),
+  // then exact_fingerprint().
+  std::vector<std::string> fingerprints() const;
   // A one-line human description, e.g. "pack:1 numa:1 l3:1(32MiB) ... pu:2".
   std::string summary() const;
 
