@@ -13,15 +13,16 @@
 //     rendezvous).
 //   - staged: through host memory, in chunks (staged_pipe.hpp), so the two
 //     sides of a message must post it under the same chunk size
-//     (set_chunk). The host transport matches
-//     messages per pair in the order they were posted; so that the chunks
-//     of two messages to one peer never interleave, the messages to one
-//     peer are moved one after another (and likewise the receives from one
-//     peer): a message starts once the one posted before it is complete.
-//     The pipes and their pinned memory are kept for the next message, so
-//     a steady state allocates nothing; beyond its own block, a pipe
-//     borrows from the instance's pool (shape.pool_blocks), so that many
-//     messages in flight at once (PDBP's flows) share a bounded amount.
+//     (set_chunk). The pipes and their pinned memory are kept for the next
+//     message, so a steady state allocates nothing; beyond its own block,
+//     a pipe borrows from the instance's pool (shape.pool_blocks), so that
+//     many messages in flight at once (PDBP's flows) share a bounded
+//     amount.
+// Either way, the messages to one peer move one after another (and
+// likewise the receives from one peer): a message starts once the one
+// posted before it is complete. The host transport matches messages per
+// pair in the order they were posted, so the chunks of two messages never
+// interleave, and the mailbox needs one offer per direction.
 //
 // The operations are those of cct_p2p_ops (cct/abi/transport.h), with its
 // rules: one thread at a time; a request's storage stays put until it
