@@ -18,7 +18,7 @@ unset CCT_PROFILE CCT_PROFILE_PATH CCT_PLUGIN_PATH CCT_FORCE
 cmake --install "$build" --prefix "$prefix" >"$data/install.log" 2>&1 ||
   fail "cmake --install exited $?" "$data/install.log"
 profiles=$prefix/share/ccautotune/profiles
-[ -f "$profiles/88adac67bbb9af22.yaml" ] || fail "the shipped profile is not installed"
+[ -f "$profiles/0b653469f2aadc8a.yaml" ] || fail "the shipped profile is not installed"
 
 "$prefix/bin/ccinfo" >"$data/ccinfo.txt" 2>&1 || fail "installed ccinfo exited $?" "$data/ccinfo.txt"
 grep -q "^Plugin libraries (searched $prefix/lib/cct; CCT_PLUGIN_PATH unset):" "$data/ccinfo.txt" ||
