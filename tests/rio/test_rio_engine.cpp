@@ -180,7 +180,7 @@ TEST_CASE("responses overtake queued data, shorter data leaves first", "[rio][en
   }
 }
 
-TEST_CASE("p2p matching is FIFO per source; mismatches throw MatchError", "[rio][engine]") {
+TEST_CASE("p2p matching is FIFO per source, mismatches throw MatchError", "[rio][engine]") {
   Engine engine(fabric("tree:4"));
   SECTION("FIFO, also for messages that arrive before the receive") {
     std::vector<std::vector<uint8_t>> got(3, std::vector<uint8_t>(600));

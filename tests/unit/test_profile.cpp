@@ -934,7 +934,7 @@ TEST_CASE("profile: a profile keyed by the earlier form of the fingerprint is st
   unsetenv("CCT_PROFILE_PATH");
 }
 
-TEST_CASE("profile: bytes that are not UTF-8 are refused with their line; UTF-8 round-trips",
+TEST_CASE("profile: bytes that are not UTF-8 are refused with their line, UTF-8 round-trips",
           "[profile]") {
   // yaml-cpp would read them and write each as U+FFFD: a profile rewritten
   // by the tools would quietly differ from the one read.

@@ -267,7 +267,9 @@ TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
   CHECK(cct::tuner::read_results(path).empty());
 }
 
-TEST_CASE("results CSV: parameters in the CCT_FORCE form, quoted; the older ';' form", "[tuner]") {
+TEST_CASE(
+    "results CSV: parameters in the CCT_FORCE form, quoted, and the older form with semicolons",
+    "[tuner]") {
   const std::string path = temp_path("results-params.csv");
   std::filesystem::remove(path);
   ResultRow two_params = sample_row(64, "level=1,chunk=8k");
@@ -743,6 +745,12 @@ TEST_CASE("simulated ranks share their measurement buffers", "[tuner]") {
             cct::tuner::Measurer measurer(cct::test::registry(), comm, {&call, 1}, opts);
             for (int set = 0; set < 2; ++set)
               sets[2 * comm.rank() + set] = measurer.buffer_set(set);
+            // Every rank's measurer alive at once, as in a tuning job (a
+            // fiber runs until it waits: without this, rank 0's would be
+            // gone before rank 1's is made).
+            const cct::AlgorithmEntry& barrier = cct::test::algorithm(CCT_BARRIER, "dissemination");
+            cct::Plan(barrier, comm, barrier.default_params())
+                .run(cct::make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0, 1));
           }) == "");
   for (int rank = 1; rank < 8; ++rank)
     for (int set = 0; set < 2; ++set) CHECK(sets[2 * rank + set] == sets[set]);

@@ -171,7 +171,7 @@ TEST_CASE("search: the MPI library's own call is always a finalist", "[tuner]") 
   CHECK(finals.size() == 16);
 }
 
-TEST_CASE("search: the confirmation times the winner, runner-up and library; it decides",
+TEST_CASE("search: the confirmation times the winner, runner-up and library, it decides",
           "[tuner]") {
   FakeMeasurer m;
   cct::tuner::search_collective(with_library(bcast_points()), {},
@@ -226,7 +226,7 @@ TEST_CASE("search: a resumed run confirms nothing twice", "[tuner]") {
   CHECK(resumed.rows[0].key() == lost->key());
 }
 
-TEST_CASE("search: a second job confirms again; the slower figure decides", "[tuner]") {
+TEST_CASE("search: a second job confirms again, the slower figure decides", "[tuner]") {
   const std::vector<Point> points = with_library(bcast_points());
   FakeMeasurer first;
   cct::tuner::search_collective(points, {}, {.bisect_depth = 2, .check_every = 0, .confirm = true},

@@ -413,7 +413,7 @@ TEST_CASE("pick_winners keeps the MPI library's own call unless beaten by more t
   CHECK(w[2].algorithm == "mpi");
 }
 
-TEST_CASE("pick_winners: full measurements beat pruned rows; check rows never count", "[tuner]") {
+TEST_CASE("pick_winners: full measurements beat pruned rows, check rows never count", "[tuner]") {
   using cct::tuner::Stage;
   auto staged = [](ResultRow r, Stage s) {
     r.stage = s;
