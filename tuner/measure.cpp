@@ -321,7 +321,7 @@ int next_round(const std::vector<double>& figures, const MeasureOptions& limits)
 // timed call is over on every rank: its packets would otherwise slow the
 // ranks still finishing that call.
 std::vector<double> Measurer::rank_max(const std::vector<double>& mine) {
-  if (virtual_clock_ != nullptr) quiesce(*virtual_clock_);
+  settle();
   std::vector<double> out(mine.size());
   reduce_figures_->run(make_call(CCT_ALLREDUCE, mine.data(), out.data(), mine.size(), CCT_DOUBLE,
                                  CCT_MAX, 0, kTimesTag));
@@ -329,7 +329,7 @@ std::vector<double> Measurer::rank_max(const std::vector<double>& mine) {
 }
 
 std::vector<double> Measurer::rank_mean(const std::vector<double>& mine) {
-  if (virtual_clock_ != nullptr) quiesce(*virtual_clock_);
+  settle();
   std::vector<double> out(mine.size());
   reduce_figures_->run(make_call(CCT_ALLREDUCE, mine.data(), out.data(), mine.size(), CCT_DOUBLE,
                                  CCT_SUM, 0, kTimesTag));
@@ -376,7 +376,7 @@ double Measurer::time_block(const CallRunner& runner, const MeasuredCalls& calls
   Plan& barrier = library_barrier_ ? *library_barrier_ : *barrier_;
   const cct_coll_args between =
       make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0, kAlignTag);
-  if (virtual_clock_ == nullptr || !quiesce(*virtual_clock_)) barrier.run(between);
+  if (!settle()) barrier.run(between);
   double seconds = 0;
   for (int n = 0; n < count; ++n)
     for (const cct_coll_args& args : calls.args()) {
@@ -392,8 +392,12 @@ double Measurer::time_block(const CallRunner& runner, const MeasuredCalls& calls
 // one virtual time: a figure then depends on its candidate alone, not on
 // what was measured before it (its packets, the barrier's skew).
 void Measurer::align() {
-  if (virtual_clock_ != nullptr && quiesce(*virtual_clock_)) return;
-  barrier_->run(make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0, kAlignTag));
+  if (!settle())
+    barrier_->run(make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0, kAlignTag));
+}
+
+bool Measurer::settle() {
+  return virtual_clock_ != nullptr && quiesce(*virtual_clock_);
 }
 
 }  // namespace cct::tuner

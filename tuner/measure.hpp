@@ -240,6 +240,10 @@ class Measurer {
   std::vector<double> rank_max(const std::vector<double>& mine);
   std::vector<double> rank_mean(const std::vector<double>& mine);
   void align();
+  // On a simulated platform, waits (collectively) until nothing moves on
+  // it, every rank then at one virtual time, and returns true; false
+  // elsewhere, having done nothing.
+  bool settle();
   // One block of measure_as_programs: this rank's mean time per call.
   double time_block(const CallRunner& runner, const MeasuredCalls& calls, int count);
 

@@ -28,6 +28,7 @@ struct DeviceP2p::Op {
   // The message, from the post until it starts.
   void* buf = nullptr;
   cct_memory_kind kind = CCT_MEMORY_HOST;
+  cct_memory_region region{};  // where buf is (its allocation, for an IPC offer)
   std::size_t bytes = 0;
   int peer = 0;
   uint32_t tag = 0;
@@ -70,6 +71,7 @@ DeviceP2p::DeviceP2p(Backend& backend, cct_transport_instance* host, StagingShap
                      double timeout_s)
     : setup_{backend, host, shape},
       timeout_s_(timeout_s),
+      pid_(static_cast<int32_t>(getpid())),
       chunk_(shape.chunk_bytes),
       mailbox_(ipc && host->shm != nullptr ? std::make_unique<PeerMailbox>(host) : nullptr),
       offered_(host->size),
@@ -123,7 +125,8 @@ cct_status DeviceP2p::post(bool send, void* buf, std::size_t bytes, int peer, ui
   try {
     Op* op = take_op(send);
     op->buf = buf;
-    op->kind = bytes > 0 ? setup_.backend.kind_of(buf) : CCT_MEMORY_HOST;
+    op->region = bytes > 0 ? setup_.backend.locate(buf) : cct_memory_region{};
+    op->kind = op->region.kind;
     op->bytes = bytes;
     op->peer = peer;
     op->tag = tag;
@@ -180,18 +183,16 @@ Offer DeviceP2p::offer_for(const Op& op) {
   Offer offer;
   offer.tag = op.tag;
   offer.bytes = op.bytes;
-  offer.pid = static_cast<int32_t>(getpid());
+  offer.pid = pid_;
   offer.address = reinterpret_cast<uintptr_t>(op.buf);
-  if (op.kind != CCT_MEMORY_DEVICE) return offer;
-  const cct_memory_region region = setup_.backend.locate(op.buf);
-  if (region.kind != CCT_MEMORY_DEVICE || region.bytes == 0) return offer;
+  if (op.kind != CCT_MEMORY_DEVICE || op.region.bytes == 0) return offer;
   try {
-    offer.handle = setup_.backend.export_memory(region.base);
+    offer.handle = setup_.backend.export_memory(op.region.base);
   } catch (const Error&) {
     return offer;  // the receiver says nothing of it: the sender's own limit
   }
   offer.way = Offer::Way::ipc;
-  offer.offset = offer.address - reinterpret_cast<uintptr_t>(region.base);
+  offer.offset = offer.address - reinterpret_cast<uintptr_t>(op.region.base);
   return offer;
 }
 

@@ -114,6 +114,7 @@ class DeviceP2p {
 
   PipeSetup setup_;
   double timeout_s_;
+  int32_t pid_;                                               // this process, named in IPC offers
   std::size_t chunk_;                                         // of the messages posted now
   std::map<std::size_t, std::unique_ptr<PinnedPool>> pools_;  // per chunk size, before the pipes
   std::unique_ptr<PeerMailbox> mailbox_;                      // null: every message is staged
