@@ -181,7 +181,8 @@ void print_profile(const cct::tools::ProfileInfo& p, const std::string& fingerpr
   if (p.choice.path.empty()) {
     std::cout << "  none: no profile declares fingerprint " << fingerprint << " in";
     for (const std::string& d : p.dirs) std::cout << " " << d;
-    std::cout << "; the runtime uses its built-in defaults (run ccautotune to make one)\n";
+    std::cout << ", nor one of a machine of this kind; the runtime uses its built-in defaults "
+                 "(run ccautotune to make one)\n";
     return;
   }
   std::cout << "  " << p.choice.path << " (" << p.choice.why << ")\n";
@@ -192,8 +193,15 @@ void print_profile(const cct::tools::ProfileInfo& p, const std::string& fingerpr
   const cct::Profile& prof = *p.profile;
   std::cout << "  tuned " << prof.date << " by ccautotune " << prof.tool_version << " on "
             << prof.machine.summary << ", fingerprint " << prof.machine.fingerprint
-            << (p.this_machine ? " (this machine)" : " (ANOTHER machine: its rules may not fit)")
+            << (p.this_machine ? " (this machine)"
+                : p.choice.similar
+                    ? " (a machine of this one's kind: its rules are used as they were tuned)"
+                    : " (ANOTHER machine: its rules may not fit)")
             << "\n";
+  if (p.choice.similar)
+    std::cout << "  it differs from this machine in: "
+              << (p.choice.differences.empty() ? "nothing its summary shows" : p.choice.differences)
+              << "\n";
   for (const std::string& shape : p.shapes) std::cout << "  rules for " << shape << "\n";
   for (const char* key : {"min_bytes", "max_bytes", "accuracy", "noise"})
     if (auto it = prof.tuning.find(key); it != prof.tuning.end())
@@ -207,8 +215,9 @@ std::string text(const char* s) {
 }
 
 Json json_profile(const cct::tools::ProfileInfo& p) {
-  Json j = {
-      {"path", p.choice.path}, {"why", p.choice.why}, {"searched", p.dirs}, {"error", p.error}};
+  Json j = {{"path", p.choice.path},       {"why", p.choice.why},
+            {"similar", p.choice.similar}, {"differences", p.choice.differences},
+            {"searched", p.dirs},          {"error", p.error}};
   if (p.profile) {
     j["date"] = p.profile->date;
     j["tool_version"] = p.profile->tool_version;
@@ -341,7 +350,9 @@ int main(int argc, char** argv) {
   reg.load_default();
   const TopologyInfo topo = read_topology();
   std::optional<cct::tools::ProfileInfo> profile;
-  if (topo.topo) profile = cct::tools::profile_info(reg, topo.topo->fingerprints());
+  if (topo.topo)
+    profile = cct::tools::profile_info(
+        reg, cct::MachineIdentity{topo.topo->fingerprints(), topo.topo->summary()});
   if (json) {
     print_json(reg, topo, profile);
   } else {

@@ -69,7 +69,9 @@ int explain(const std::string& profile_file, const std::string& collective,
   std::string path = profile_file;
   bool off = false;
   if (path.empty()) {
-    const cct::ProfileChoice choice = cct::choose_profile(cct::Topology::discover().fingerprints());
+    const cct::Topology here = cct::Topology::discover();
+    const cct::ProfileChoice choice =
+        cct::choose_profile(cct::MachineIdentity{here.fingerprints(), here.summary()});
     path = choice.path;
     off = choice.off();
   }

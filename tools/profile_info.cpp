@@ -30,8 +30,9 @@ std::vector<std::string> shapes_of(const Profile& profile) {
 
 }  // namespace
 
-ProfileInfo profile_info(const Registry& registry, const std::vector<std::string>& fingerprints) {
-  ProfileInfo info{.choice = choose_profile(fingerprints), .dirs = profile_dirs()};
+ProfileInfo profile_info(const Registry& registry, const MachineIdentity& machine) {
+  ProfileInfo info{.choice = choose_profile(machine), .dirs = profile_dirs()};
+  const std::vector<std::string>& fingerprints = machine.fingerprints;
   if (info.choice.path.empty()) return info;
   try {
     info.profile = load_profile(info.choice.path, &registry, RuleProblems::kDisableRule);

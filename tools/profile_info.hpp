@@ -23,7 +23,7 @@ struct ProfileInfo {
 };
 
 // Reads it the way the runtime does (RuleProblems::kDisableRule), chosen
-// by this machine's fingerprints (Topology::fingerprints()).
-ProfileInfo profile_info(const Registry& registry, const std::vector<std::string>& fingerprints);
+// as the runtime chooses it (choose_profile).
+ProfileInfo profile_info(const Registry& registry, const MachineIdentity& machine);
 
 }  // namespace cct::tools

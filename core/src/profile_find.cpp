@@ -1,14 +1,18 @@
 // Finding the profile of this machine among the files of some directories.
 // The file name is only a hint: a renamed or copied file must not apply a
 // profile tuned on another machine, so the fingerprint inside decides.
+// Where no file has this machine's fingerprint, the summary inside finds
+// the nearest machine of its kind.
 #include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
+#include "cct/machine_kind.hpp"
 #include "cct/profile.hpp"
 #include "cct/registry.hpp"
 
@@ -17,16 +21,25 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Whether the YAML file at path declares machine.fingerprint == fingerprint.
-// Unreadable or malformed files simply do not match.
-bool declares(const fs::path& path, const std::string& fingerprint) {
+// The machine section of the YAML file at path: its fingerprint and
+// summary. Unreadable or malformed files declare none.
+struct DeclaredMachine {
+  std::string fingerprint;
+  std::string summary;
+};
+
+std::optional<DeclaredMachine> declared_machine(const fs::path& path) {
   try {
     const YAML::Node root = YAML::LoadFile(path.string());
     const YAML::Node machine = root.IsMap() ? root["machine"] : YAML::Node();
-    const YAML::Node fp = machine.IsMap() ? machine["fingerprint"] : YAML::Node();
-    return fp.IsScalar() && fp.Scalar() == fingerprint;
+    if (!machine.IsMap() || !machine["fingerprint"].IsScalar()) return std::nullopt;
+    // A missing key gives a node that throws on every question but
+    // IsDefined().
+    const YAML::Node summary = machine["summary"];
+    return DeclaredMachine{machine["fingerprint"].Scalar(),
+                           summary.IsDefined() && summary.IsScalar() ? summary.Scalar() : ""};
   } catch (const YAML::Exception&) {
-    return false;
+    return std::nullopt;
   }
 }
 
@@ -103,29 +116,50 @@ bool ProfileChoice::off() const {
   return why == kProfileOff;
 }
 
-ProfileChoice choose_profile(const std::vector<std::string>& fingerprints) {
+ProfileChoice choose_profile(const MachineIdentity& machine) {
   if (std::string named = env_or_empty("CCT_PROFILE"); named == "none")
-    return {"", kProfileOff};
+    return {.why = kProfileOff};
   else if (!named.empty())
-    return {named, "CCT_PROFILE"};
+    return {.path = named, .why = "CCT_PROFILE"};
   const std::vector<std::string> dirs = profile_dirs();
-  for (std::size_t i = 0; i < fingerprints.size(); ++i)
-    if (std::string found = find_profile_for(fingerprints[i], dirs); !found.empty())
-      return {found,
-              i == 0 ? "this machine's fingerprint"
-                     : "this machine's fingerprint in an earlier form (" + fingerprints[i] + ")"};
-  return {};
+  const std::vector<std::string>& mine = machine.fingerprints;
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    if (std::string found = find_profile_for(mine[i], dirs); !found.empty())
+      return {.path = found,
+              .why = i == 0 ? "this machine's fingerprint"
+                            : "this machine's fingerprint in an earlier form (" + mine[i] + ")"};
+  if (machine.summary.empty()) return {};
+  return find_similar_profile(machine.summary, dirs);
 }
 
 ProfileChoice choose_profile(const std::string& fingerprint) {
-  return choose_profile(std::vector<std::string>{fingerprint});
+  return choose_profile(MachineIdentity{.fingerprints = {fingerprint}});
 }
 
 std::string find_profile_for(const std::string& fingerprint, const std::vector<std::string>& dirs) {
   for (const std::string& dir : dirs)
     for (const fs::path& file : candidates(dir, fingerprint))
-      if (declares(file, fingerprint)) return file.string();
+      if (auto m = declared_machine(file); m && m->fingerprint == fingerprint) return file.string();
   return "";
+}
+
+ProfileChoice find_similar_profile(const std::string& summary,
+                                   const std::vector<std::string>& dirs) {
+  ProfileChoice nearest;
+  double nearest_distance = 0;
+  for (const std::string& dir : dirs)
+    for (const fs::path& file : candidates(dir, "")) {
+      const std::optional<DeclaredMachine> m = declared_machine(file);
+      const std::optional<MachineDifference> d =
+          m ? compare_machines(m->summary, summary) : std::nullopt;
+      if (!d || (!nearest.path.empty() && d->distance >= nearest_distance)) continue;
+      nearest = {.path = file.string(),
+                 .why = "a machine of the same kind (fingerprint " + m->fingerprint + ")",
+                 .differences = d->text,
+                 .similar = true};
+      nearest_distance = d->distance;
+    }
+  return nearest;
 }
 
 }  // namespace cct

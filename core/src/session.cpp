@@ -74,8 +74,9 @@ double timeout_seconds(std::vector<std::string>* problems) {
 // The profile in effect and where it came from, for CCT_LOG=info, and a
 // warning when it was tuned on another machine.
 void tell_profile(const SessionBasis& basis) {
-  if (!basis.profile_found && !basis.profile_path.empty()) return;  // unreadable: a problem
-  if (basis.profile_why == kProfileOff) {
+  const ProfileChoice& choice = basis.profile_choice;
+  if (!basis.profile_found && !choice.path.empty()) return;  // unreadable: a problem
+  if (choice.off()) {
     if (basis.log != Runtime::Log::kOff)
       basis.warn_once("no profile (" + std::string(kProfileOff) +
                       "): built-in defaults everywhere");
@@ -83,19 +84,27 @@ void tell_profile(const SessionBasis& basis) {
   }
   if (!basis.profile_found) {
     basis.warn_once("no profile for this machine (fingerprint " + basis.topology.fingerprint() +
-                    ") in CCT_PROFILE_PATH or the profile directories; using built-in defaults "
-                    "(run ccautotune to make one)");
+                    ") nor for one of its kind in CCT_PROFILE_PATH or the profile directories; "
+                    "using built-in defaults (run ccautotune to make one)");
     return;
   }
   const MachineInfo& tuned = basis.profile.machine;
   const std::vector<std::string> mine = basis.topology.fingerprints();
-  if (std::find(mine.begin(), mine.end(), tuned.fingerprint) == mine.end())
-    basis.warn_once("profile " + basis.profile_path +
-                    " was tuned on another machine (fingerprint " + tuned.fingerprint + ", " +
-                    tuned.summary + "); this one is " + basis.topology.fingerprint() + " (" +
-                    basis.topology.summary() + "): its rules may not fit");
+  const std::string machines = "(fingerprint " + tuned.fingerprint + ", " + tuned.summary +
+                               "); this one is " + basis.topology.fingerprint() + " (" +
+                               basis.topology.summary() + ")";
+  if (choice.similar)
+    basis.warn_once(
+        "no profile for this machine's fingerprint; profile " + choice.path +
+        " was tuned on a machine of the same kind " + machines + ", differing in " +
+        (choice.differences.empty() ? "nothing its summary shows" : choice.differences) +
+        ": its rules are used as they were tuned (run ccautotune for this machine's "
+        "own)");
+  else if (std::find(mine.begin(), mine.end(), tuned.fingerprint) == mine.end())
+    basis.warn_once("profile " + choice.path + " was tuned on another machine " + machines +
+                    ": its rules may not fit");
   if (basis.log != Runtime::Log::kOff)
-    basis.warn_once("profile " + basis.profile_path + " (" + basis.profile_why + "), tuned " +
+    basis.warn_once("profile " + choice.path + " (" + choice.why + "), tuned " +
                     basis.profile.date);
 }
 
@@ -133,11 +142,9 @@ std::shared_ptr<const SessionBasis> SessionBasis::load(bool speaks) {
   basis->speaks = speaks;
   basis->registry.load_default();
   basis->problems = basis->registry.warnings();
-  const ProfileChoice choice = choose_profile(basis->topology.fingerprints());
-  const std::string& path = choice.path;
-  basis->profile_why = choice.why;
-  if (!path.empty()) {
-    basis->profile_path = path;
+  basis->profile_choice =
+      choose_profile(MachineIdentity{basis->topology.fingerprints(), basis->topology.summary()});
+  if (const std::string& path = basis->profile_choice.path; !path.empty()) {
     try {
       basis->profile = load_profile(path, &basis->registry, RuleProblems::kDisableRule);
       basis->profile_found = true;

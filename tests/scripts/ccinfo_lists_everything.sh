@@ -72,17 +72,19 @@ done
 CCT_PROFILE=$dir/p.yaml "$ccinfo" --json | python3 -c '
 import json, sys
 p = json.load(sys.stdin)["profile"]
-want = ("path why searched error date tool_version fingerprint this_machine summary shapes "
-        "left_out tuning").split()
+want = ("path why similar differences searched error date tool_version fingerprint this_machine "
+        "summary shapes left_out tuning").split()
 assert list(p) == want, f"profile keys {list(p)}, want {want}"
 assert p["why"] == "CCT_PROFILE" and not p["this_machine"] and p["left_out"], p
+assert not p["similar"] and p["differences"] == "", p
 ' || { echo "FAIL: ccinfo --json on $dir/p.yaml"; exit 1; }
 output=$(env -u CCT_PROFILE CCT_PROFILE_PATH="$dir/none" XDG_DATA_HOME="$dir" "$ccinfo" |
   sed -n '/^Profile:/,$p')
 case $output in
-  *"none: no profile declares fingerprint"*"$dir/none"*"built-in defaults"*) ;;
-  *) # a profile of this machine in the build tree answers first
-    grep -q "(this machine's fingerprint)" <<<"$output" || { echo "FAIL: $output"; exit 1; } ;;
+  *"none: no profile declares fingerprint"*"$dir/none"*"nor one of a machine of this kind"*"built-in defaults"*) ;;
+  *) # a profile of this machine (or of its kind) in the build tree answers first
+    grep -Eq "\((this machine's fingerprint|a machine of the same kind .*)\)$" <<<"$output" ||
+      { echo "FAIL: $output"; exit 1; } ;;
 esac
 # CCT_PROFILE=none wins over a profile in the path.
 output=$(CCT_PROFILE=none CCT_PROFILE_PATH=$(dirname "$shipped") "$ccinfo" | sed -n '/^Profile:/,$p')

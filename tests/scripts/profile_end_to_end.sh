@@ -5,7 +5,8 @@
 # an algorithm the profile names. The rules ccautotune prints, pasted into
 # CCT_FORCE, run as printed. A malformed profile costs only itself, named
 # with its file and line. A profile whose rules keep the MPI library runs
-# their fallbacks in a program without MPI, and says so.
+# their fallbacks in a program without MPI, and says so. A machine with no
+# profile of its own takes that of a machine of its kind, saying so.
 # usage: profile_end_to_end.sh <bin dir>
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -124,6 +125,34 @@ done
 if grep -Eq "^cct: rank 0: bcast .*\(built-in default\)$" "$dir/fallback.log"; then
   fail "a bcast ran the default while its rule's fallback could run" "$dir/fallback.log"
 fi
+
+# No profile with this machine's fingerprint, one of a machine of its kind
+# in the path: the runtime takes it, says once how the machines differ,
+# and serves the calls from it; ccinfo says the same. The machine is a
+# synthetic topology (CCT_TOPOLOGY), so that no profile a tuning of this
+# machine left in build/profiles is of its kind or matches it exactly.
+mkdir "$dir/kind"
+topology="synthetic:pack:2 core:2 pu:1"  # hwloc's counts per parent
+here="pack:2 numa:1 core:4 pu:4"         # its summary: the counts in all
+sed -e 's/^  fingerprint: .*/  fingerprint: 0000000000000abc/' \
+  -e 's/^  summary: .*/  summary: pack:1 numa:1 core:4 pu:4/' "$yaml" >"$dir/kind/p.yaml"
+CCT_PROFILE= CCT_TOPOLOGY=$topology CCT_PROFILE_PATH=$dir/kind CCT_LOG=debug "$bin/cclaunch" -n 2 \
+  "$bin/cct_example_app" >"$dir/kind.log" 2>&1 || fail "the app failed on a similar machine's profile" "$dir/kind.log"
+grep -q "2 ranks, all results correct" "$dir/kind.log" || fail "wrong results" "$dir/kind.log"
+said="^cct: no profile for this machine's fingerprint; profile $dir/kind/p.yaml was tuned on a "
+said+="machine of the same kind \(fingerprint 0000000000000abc, pack:1 numa:1 core:4 pu:4\); "
+said+="this one is [0-9a-f]{16} \($here\), differing in packages: 1 there, 2 here: its rules are "
+said+="used as they were tuned"
+[ "$(grep -Ec "$said" "$dir/kind.log")" -eq 1 ] || fail "the similar machine not said once" "$dir/kind.log"
+grep -E '^cct: rank [01]: (bcast|allreduce) ' "$dir/kind.log" | grep -v '(profile)$' &&
+  fail "calls above were not served by the similar machine's profile" "$dir/kind.log"
+CCT_PROFILE= CCT_TOPOLOGY=$topology CCT_PROFILE_PATH=$dir/kind "$bin/ccinfo" >"$dir/kind.info" 2>&1 ||
+  fail "ccinfo exited $?" "$dir/kind.info"
+for want in "  $dir/kind/p.yaml (a machine of the same kind (fingerprint 0000000000000abc))" \
+  "  it differs from this machine in: packages: 1 there, 2 here"; do
+  grep -qxF "$want" "$dir/kind.info" || fail "ccinfo does not say: $want" "$dir/kind.info"
+done
 echo "PASS: $calls calls served by the tuned profile; its printed rules pasted into CCT_FORCE ran" \
   "as printed ($forced_calls calls); a malformed profile is refused with file:line;" \
-  "CCT_PROFILE=none runs the defaults and says so; a profile tuned under MPI runs its fallbacks"
+  "CCT_PROFILE=none runs the defaults and says so; a profile tuned under MPI runs its fallbacks;" \
+  "a similar machine's profile is taken, saying how it differs"

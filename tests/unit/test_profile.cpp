@@ -923,14 +923,53 @@ TEST_CASE("profile: a profile keyed by the earlier form of the fingerprint is st
   setenv("CCT_PROFILE_PATH", (first.path.string() + ":" + second.path.string()).c_str(), 1);
   unsetenv("CCT_PROFILE");
   const std::vector<std::string> mine = {"2222000000000000", "1111000000000000"};
-  const cct::ProfileChoice earlier = cct::choose_profile(mine);
+  const cct::ProfileChoice earlier = cct::choose_profile(cct::MachineIdentity{mine});
   CHECK(earlier.path == first.file("1111000000000000.yaml"));
   CHECK(earlier.why == "this machine's fingerprint in an earlier form (1111000000000000)");
   p.machine.fingerprint = "2222000000000000";
   cct::save_profile(p, second.file("2222000000000000.yaml"));
-  const cct::ProfileChoice current = cct::choose_profile(mine);
+  const cct::ProfileChoice current = cct::choose_profile(cct::MachineIdentity{mine});
   CHECK(current.path == second.file("2222000000000000.yaml"));
   CHECK(current.why == "this machine's fingerprint");
+  unsetenv("CCT_PROFILE_PATH");
+}
+
+// Where no profile has this machine's fingerprint, the one of the nearest
+// machine of its kind (the same summary items, other counts or cache
+// sizes) is taken, saying how it differs; one of another kind never is, a
+// tie goes to the first file in the directories' order, and an exact match
+// always wins.
+TEST_CASE("profile: a machine of the same kind lends its profile until an exact one exists",
+          "[profile]") {
+  TempDir first, second;
+  setenv("CCT_PROFILE_PATH", (first.path.string() + ":" + second.path.string()).c_str(), 1);
+  unsetenv("CCT_PROFILE");
+  const cct::MachineIdentity here{{"4444000000000000", "5555000000000000"},
+                                  "pack:2 numa:2 l3:2(16MiB) core:16 pu:32"};
+  cct::Profile p = sample_profile();
+  const auto save = [&](const TempDir& dir, const std::string& fingerprint,
+                        const std::string& summary) {
+    p.machine.fingerprint = fingerprint;
+    p.machine.summary = summary;
+    cct::save_profile(p, dir.file(fingerprint + ".yaml"));
+  };
+  save(first, "0000000000000001", "pack:2 numa:2 l2:16(1MiB) core:16 pu:32");  // no L3: other kind
+  write_file(first.file("unsummarised.yaml"), "machine: {fingerprint: 0000000000000009}\n");
+  CHECK(cct::choose_profile(here).path.empty());
+  save(first, "0000000000000002", "pack:1 numa:1 l3:1(16MiB) core:4 pu:8");
+  save(second, "0000000000000003", "pack:2 numa:2 l3:2(32MiB) core:16 pu:32");
+  const cct::ProfileChoice near = cct::choose_profile(here);
+  CHECK(near.path == second.file("0000000000000003.yaml"));
+  CHECK(near.why == "a machine of the same kind (fingerprint 0000000000000003)");
+  CHECK(near.similar);
+  CHECK(near.differences == "L3 caches: 32MiB there, 16MiB here");
+  save(first, "0000000000000004", "pack:2 numa:2 l3:2(8MiB) core:16 pu:32");  // as near
+  CHECK(cct::choose_profile(here).path == first.file("0000000000000004.yaml"));
+  save(second, "5555000000000000", "pack:9 numa:9 core:9 pu:9");  // the earlier form: exact
+  const cct::ProfileChoice exact = cct::choose_profile(here);
+  CHECK(exact.path == second.file("5555000000000000.yaml"));
+  CHECK_FALSE(exact.similar);
+  CHECK(exact.differences.empty());
   unsetenv("CCT_PROFILE_PATH");
 }
 

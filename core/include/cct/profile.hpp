@@ -158,22 +158,48 @@ std::string find_profile_for(const std::string& fingerprint, const std::vector<s
 // user's $XDG_DATA_HOME (or ~/.local/share)/ccautotune/profiles.
 std::vector<std::string> profile_dirs();
 
-// The profile file the runtime uses on this machine and why: CCT_PROFILE,
-// else the first file of profile_dirs() that declares this fingerprint
-// (with several, Topology::fingerprints(): the first that any file
-// declares, so the current form wins over an earlier one).
+// What a machine's profile is chosen by: its fingerprints
+// (Topology::fingerprints(), the current form first) and its summary
+// (Topology::summary()).
+struct MachineIdentity {
+  std::vector<std::string> fingerprints;
+  std::string summary;  // empty: no machine of the same kind is looked for
+};
+
+// The profile file the runtime uses on this machine and why, the first of:
+//  1. CCT_PROFILE's file;
+//  2. the first file of profile_dirs() that declares one of this machine's
+//     fingerprints (the first fingerprint any file declares, so that the
+//     current form wins over an earlier one): an exact match always wins;
+//  3. the profile of the nearest machine of this one's kind
+//     (cct/machine_kind.hpp: the same items, other counts or cache sizes),
+//     its differences in `differences`; the first file wins a tie.
 // path is empty when there is none. CCT_PROFILE=none turns profiles off:
 // the built-in defaults (and CCT_FORCE) whatever the directories hold, as
 // a baseline to compare a profile against, and for the test suite, which
 // must not depend on what a user's tuning left in build/profiles.
 struct ProfileChoice {
   std::string path;
-  std::string why;   // "CCT_PROFILE", "this machine's fingerprint" or kProfileOff
-  bool off() const;  // CCT_PROFILE=none
+  // "CCT_PROFILE", "this machine's fingerprint", "a machine of the same
+  // kind (fingerprint ...)" or kProfileOff.
+  std::string why;
+  // Taken for a machine of the same kind: how that machine differs from
+  // this one (MachineDifference::text; "" for equal summaries). Empty
+  // otherwise.
+  std::string differences;
+  bool similar = false;  // taken for a machine of the same kind (3. above)
+  bool off() const;      // CCT_PROFILE=none
 };
 inline constexpr const char* kProfileOff = "CCT_PROFILE=none";
-ProfileChoice choose_profile(const std::vector<std::string>& fingerprints);
+ProfileChoice choose_profile(const MachineIdentity& machine);
 ProfileChoice choose_profile(const std::string& fingerprint);
+
+// The profile in `dirs` tuned on the machine nearest to the one summarised
+// by `summary` among those of its kind (cct/machine_kind.hpp), the first
+// file in `dirs` order winning a tie; path empty when no file is of its
+// kind. What choose_profile takes where no fingerprint matches.
+ProfileChoice find_similar_profile(const std::string& summary,
+                                   const std::vector<std::string>& dirs);
 
 // Where ccautotune writes by default, so that the runtime finds it: the
 // build tree's profiles/ when libcct runs from a build tree; else the

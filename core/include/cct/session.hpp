@@ -40,8 +40,9 @@ struct SessionBasis {
   Topology topology;
   Profile profile;
   bool profile_found = false;
-  std::string profile_path;  // the file in effect (or unreadable: profile_found false), or ""
-  std::string profile_why;   // ProfileChoice::why
+  // The file in effect (or unreadable: profile_found false; path "" for
+  // none) and why that one.
+  ProfileChoice profile_choice;
   std::vector<ForceRule> force;
   Runtime::Log log = Runtime::Log::kOff;
   double timeout_s = 0;  // CCT_TIMEOUT (0: waits have no deadline)
