@@ -199,9 +199,7 @@ void print_profile(const cct::tools::ProfileInfo& p, const std::string& fingerpr
                     : " (ANOTHER machine: its rules may not fit)")
             << "\n";
   if (p.choice.similar)
-    std::cout << "  it differs from this machine in: "
-              << (p.choice.differences.empty() ? "nothing its summary shows" : p.choice.differences)
-              << "\n";
+    std::cout << "  it differs from this machine in: " << p.choice.differences << "\n";
   for (const std::string& shape : p.shapes) std::cout << "  rules for " << shape << "\n";
   for (const char* key : {"min_bytes", "max_bytes", "accuracy", "noise"})
     if (auto it = prof.tuning.find(key); it != prof.tuning.end())

@@ -155,7 +155,7 @@ ProfileChoice find_similar_profile(const std::string& summary,
       if (!d || (!nearest.path.empty() && d->distance >= nearest_distance)) continue;
       nearest = {.path = file.string(),
                  .why = "a machine of the same kind (fingerprint " + m->fingerprint + ")",
-                 .differences = d->text,
+                 .differences = d->text.empty() ? "nothing the summaries show" : d->text,
                  .similar = true};
       nearest_distance = d->distance;
     }

@@ -97,9 +97,8 @@ void tell_profile(const SessionBasis& basis) {
     basis.warn_once(
         "no profile for this machine's fingerprint; profile " + choice.path +
         " was tuned on a machine of the same kind " + machines + ", differing in " +
-        (choice.differences.empty() ? "nothing its summary shows" : choice.differences) +
-        ": its rules are used as they were tuned (run ccautotune for this machine's "
-        "own)");
+        choice.differences +
+        ": its rules are used as they were tuned (run ccautotune for this machine's own)");
   else if (std::find(mine.begin(), mine.end(), tuned.fingerprint) == mine.end())
     basis.warn_once("profile " + choice.path + " was tuned on another machine " + machines +
                     ": its rules may not fit");

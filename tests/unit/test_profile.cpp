@@ -965,6 +965,10 @@ TEST_CASE("profile: a machine of the same kind lends its profile until an exact 
   CHECK(near.differences == "L3 caches: 32MiB there, 16MiB here");
   save(first, "0000000000000004", "pack:2 numa:2 l3:2(8MiB) core:16 pu:32");  // as near
   CHECK(cct::choose_profile(here).path == first.file("0000000000000004.yaml"));
+  save(second, "0000000000000005", here.summary);  // another fingerprint, the same summary
+  const cct::ProfileChoice same = cct::choose_profile(here);
+  CHECK(same.path == second.file("0000000000000005.yaml"));
+  CHECK(same.differences == "nothing the summaries show");
   save(second, "5555000000000000", "pack:9 numa:9 core:9 pu:9");  // the earlier form: exact
   const cct::ProfileChoice exact = cct::choose_profile(here);
   CHECK(exact.path == second.file("5555000000000000.yaml"));

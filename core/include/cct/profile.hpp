@@ -184,8 +184,8 @@ struct ProfileChoice {
   // kind (fingerprint ...)" or kProfileOff.
   std::string why;
   // Taken for a machine of the same kind: how that machine differs from
-  // this one (MachineDifference::text; "" for equal summaries). Empty
-  // otherwise.
+  // this one (MachineDifference::text, or "nothing the summaries show"
+  // where only the fingerprints differ). Empty otherwise.
   std::string differences;
   bool similar = false;  // taken for a machine of the same kind (3. above)
   bool off() const;      // CCT_PROFILE=none
