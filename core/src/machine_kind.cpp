@@ -13,17 +13,10 @@ const std::map<std::string, std::string> kItemNames = {{"pack", "packages"}, {"n
                                                        {"l3", "L3 caches"},  {"l2", "L2 caches"},
                                                        {"core", "cores"},    {"pu", "PUs"}};
 
-// One item, "label:count" or "label:count(size)".
-struct Item {
-  std::string label;
-  long count = 0;
-  std::string size;  // empty where the summary gives none
-};
-
-std::optional<Item> parse_item(const std::string& text) {
+std::optional<SummaryItem> parse_item(const std::string& text) {
   const std::size_t colon = text.find(':');
   if (colon == std::string::npos || !kItemNames.count(text.substr(0, colon))) return std::nullopt;
-  Item item{.label = text.substr(0, colon)};
+  SummaryItem item{.label = text.substr(0, colon)};
   std::size_t used = 0;
   try {
     item.count = std::stol(text.substr(colon + 1), &used);
@@ -38,18 +31,6 @@ std::optional<Item> parse_item(const std::string& text) {
   return item;
 }
 
-std::optional<std::vector<Item>> parse_summary(const std::string& summary) {
-  std::vector<Item> items;
-  std::istringstream words(summary);
-  for (std::string word; words >> word;) {
-    std::optional<Item> item = parse_item(word);
-    if (!item) return std::nullopt;
-    items.push_back(*item);
-  }
-  if (items.empty()) return std::nullopt;
-  return items;
-}
-
 void add_difference(std::string& text, const std::string& label, const std::string& there,
                     const std::string& here) {
   text += (text.empty() ? "" : "; ") + kItemNames.at(label) + ": " + there + " there, " + here +
@@ -58,6 +39,18 @@ void add_difference(std::string& text, const std::string& label, const std::stri
 
 }  // namespace
 
+std::optional<std::vector<SummaryItem>> parse_summary(const std::string& summary) {
+  std::vector<SummaryItem> items;
+  std::istringstream words(summary);
+  for (std::string word; words >> word;) {
+    std::optional<SummaryItem> item = parse_item(word);
+    if (!item) return std::nullopt;
+    items.push_back(*item);
+  }
+  if (items.empty()) return std::nullopt;
+  return items;
+}
+
 std::optional<MachineDifference> compare_machines(const std::string& there,
                                                   const std::string& here) {
   const auto theirs = parse_summary(there);
@@ -65,8 +58,8 @@ std::optional<MachineDifference> compare_machines(const std::string& there,
   if (!theirs || !mine || theirs->size() != mine->size()) return std::nullopt;
   MachineDifference difference;
   for (std::size_t i = 0; i < mine->size(); ++i) {
-    const Item& a = (*theirs)[i];
-    const Item& b = (*mine)[i];
+    const SummaryItem& a = (*theirs)[i];
+    const SummaryItem& b = (*mine)[i];
     if (a.label != b.label) return std::nullopt;
     if (a.count != b.count) {
       add_difference(difference.text, a.label, std::to_string(a.count), std::to_string(b.count));

@@ -11,8 +11,20 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace cct {
+
+// One item of a summary, "label:count" or "label:count(size)".
+struct SummaryItem {
+  std::string label;  // pack, numa, l3, l2, core, pu
+  long count = 0;
+  std::string size;  // empty where the summary gives none
+};
+
+// The items of a summary in order; nullopt for one that cannot be read
+// (an unknown label, a count below 1, a malformed size, no item).
+std::optional<std::vector<SummaryItem>> parse_summary(const std::string& summary);
 
 struct MachineDifference {
   // The differences in words, "cores: 2 there, 16 here; L3 caches: 32MiB
