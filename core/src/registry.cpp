@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <boost/dll/shared_library.hpp>
+#include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -133,7 +135,9 @@ bool has_functions(const AlgorithmEntry& a) {
 // the adapter for version 1): "" or why its header is refused.
 std::string read_algorithm(const cct_algorithm_desc* d, unsigned version, AlgorithmEntry& entry) {
   if (d == nullptr) return "the algorithm table holds a null entry";
-  const std::size_t size = version == 1 ? abi_v1::kAlgorithmDescSize : sizeof(cct_algorithm_desc);
+  // A version 2 descriptor compiled before `cost` was appended ends there.
+  const std::size_t size =
+      version == 1 ? abi_v1::kAlgorithmDescSize : offsetof(cct_algorithm_desc, cost);
   if (auto e = check_header(d->struct_size, d->abi_version, version, size, "algorithm descriptor");
       !e.empty())
     return e;
@@ -204,6 +208,19 @@ cct_status AlgorithmEntry::prepare(const cct_comm* comm, const int64_t* params, 
 
 cct_status AlgorithmEntry::run(void* plan, const cct_coll_args* args, cct_error* err) const {
   return v1 ? v1->run(plan, args, err) : desc->run(plan, args, err);
+}
+
+bool AlgorithmEntry::states_cost() const {
+  return !v1 && desc->struct_size >= offsetof(cct_algorithm_desc, cost) + sizeof desc->cost &&
+         desc->cost != nullptr;
+}
+
+cct_status AlgorithmEntry::cost(const cct_comm* comm, const cct_coll_args* args,
+                                const int64_t* params, cct_cost* out, cct_error* why) const {
+  *out = cct_cost{};
+  if (states_cost()) return desc->cost(comm, args, params, out, why);
+  std::snprintf(why->message, sizeof why->message, "%s", "the algorithm states no cost shape");
+  return CCT_ERR_UNSUPPORTED;
 }
 
 void AlgorithmEntry::destroy(void* plan) const {

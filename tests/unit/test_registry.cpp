@@ -78,7 +78,12 @@ TEST_CASE("registry refuses each bad library with its reason and loads the rest"
   CHECK(reg.algorithms().size() == good);
   CHECK(reg.find_transport("broken") == nullptr);
   CHECK(reg.load_library(test_plugin("c_linear_barrier")).loaded);
-  CHECK(reg.find_algorithm(CCT_BARRIER, "c_linear") != nullptr);
+  // Its descriptor ends before `cost`, appended within version 2: loaded,
+  // stating no cost.
+  const cct::AlgorithmEntry* c_linear = reg.find_algorithm(CCT_BARRIER, "c_linear");
+  REQUIRE(c_linear != nullptr);
+  CHECK(c_linear->desc->struct_size < sizeof(cct_algorithm_desc));
+  CHECK_FALSE(c_linear->states_cost());
 }
 
 TEST_CASE("an algorithm named as one already loaded is refused alone", "[registry]") {

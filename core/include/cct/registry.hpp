@@ -63,6 +63,13 @@ struct AlgorithmEntry {
                      cct_error* err) const;
   cct_status run(void* plan, const cct_coll_args* args, cct_error* err) const;
   void destroy(void* plan) const;
+  // Whether it states a cost shape (cct_algorithm_desc.cost; a version 1
+  // library's algorithms never do).
+  bool states_cost() const;
+  // Its cost shape, *out zeroed first; CCT_ERR_UNSUPPORTED with the reason
+  // in *why where it states none or cannot say.
+  cct_status cost(const cct_comm* comm, const cct_coll_args* args, const int64_t* params,
+                  cct_cost* out, cct_error* why) const;
 };
 
 struct TransportEntry {

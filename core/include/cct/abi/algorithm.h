@@ -6,7 +6,8 @@
  * declares what the algorithm is (name, collective), what it needs
  * (capabilities, limits), what can be tuned (parameters), and three
  * functions: can_use, prepare (once per communicator and parameter values)
- * and run (per call; must not allocate on its hot path).
+ * and run (per call; must not allocate on its hot path); optionally its
+ * cost shape, from which the tuner predicts sizes it did not measure.
  */
 #ifndef CCT_ABI_ALGORITHM_H
 #define CCT_ABI_ALGORITHM_H
@@ -228,6 +229,43 @@ typedef struct cct_param_desc {
  * without it the host hands the algorithm host memory only. */
 #define CCT_LIMIT_DEVICE_MEMORY (1u << 4)
 
+/* ----------------------------------------------------------------------
+ * Cost shape (optional): what one call costs in messages and bytes, so that
+ * the tuner can predict an algorithm at communicator sizes it did not
+ * measure. The tuner fits, per transport and span, a cost per message
+ * (alpha) and per byte (beta), and per byte combined by the op (gamma)
+ * or copied through memory (delta), Hockney style, from what it measured:
+ *   time = o + sum over spans s of (alpha[s] * messages[s] + beta[s] *
+ *          bytes[s]) + gamma * reduced_bytes + delta * copied_bytes
+ * and predicts a communicator size from the nearest measured one by the
+ * ratio of this time at the two sizes. An algorithm states the critical
+ * path of one call: the longest chain of steps that wait for each other,
+ * whichever rank it runs through.
+ * ---------------------------------------------------------------------- */
+
+/* Spans: span i < comm->nlevels holds the messages between ranks in one
+ * group of comm->levels[i] (and in different groups of the level inside
+ * it); span comm->nlevels holds those between ranks in different groups of
+ * the outermost level, or between any two ranks of a communicator without
+ * levels. A flat algorithm states everything at span comm->nlevels: its
+ * steps wait for their slowest link. */
+#define CCT_COST_SPANS 6 /* the level kinds (5) + 1 */
+
+typedef struct cct_cost_span {
+  double messages; /* messages on the critical path, one after another */
+  double bytes;    /* bytes they carry, moved one after another */
+} cct_cost_span;
+
+typedef struct cct_cost {
+  /* spans[0..comm->nlevels]; the host zeroes the struct before the call. */
+  cct_cost_span spans[CCT_COST_SPANS];
+  /* Bytes combined with the op along the critical path (the reductions). */
+  double reduced_bytes;
+  /* Bytes copied through memory without a message along the critical path
+   * (a shared-memory algorithm's copies into and out of shared buffers). */
+  double copied_bytes;
+} cct_cost;
+
 typedef struct cct_algorithm_desc {
   uint32_t struct_size; /* sizeof(cct_algorithm_desc) */
   uint32_t abi_version; /* CCT_ABI_VERSION */
@@ -260,6 +298,18 @@ typedef struct cct_algorithm_desc {
   cct_status (*run)(void* plan, const cct_coll_args* args, cct_error* err);
   /* Collective: frees the plan. */
   void (*destroy)(void* plan);
+  /* Local, cheap, optional (NULL: the algorithm is measured, never
+   * predicted): the cost shape of this call on a communicator of this
+   * shape with these parameter values (see cct_cost). comm holds size,
+   * nlevels and levels only: rank is 0, and transport, level_transport and
+   * library are NULL, since the shape may be one that no job has opened.
+   * args holds collective, count, dtype, op and root; the vector
+   * collectives' arrays hold equal blocks of count elements; the buffers
+   * are NULL. Fills *cost and returns CCT_OK, or CCT_ERR_UNSUPPORTED with
+   * the reason in *why where it cannot say. (Added within version 2: a
+   * reader reads it only when struct_size covers it.) */
+  cct_status (*cost)(const cct_comm* comm, const cct_coll_args* args, const int64_t* params,
+                     cct_cost* cost, cct_error* why);
 } cct_algorithm_desc;
 
 /* What an algorithm library exports (symbol cct_algorithms_v2). */

@@ -10,6 +10,9 @@
 //     // optional: throw cct::sdk::Unsupported("why") when it cannot run
 //     static void check(const cct::sdk::Comm&, const cct_coll_args&,
 //                       std::span<const int64_t> params);
+//     // optional: the cost shape of a call (cct/sdk/cost.hpp)
+//     static cct_cost cost(const cct::sdk::Comm&, const cct_coll_args&,
+//                          std::span<const int64_t> params);
 //     MyBcast(const cct::sdk::Comm&, std::span<const int64_t> params);  // prepare
 //     void run(const cct_coll_args&);                                    // one call
 //   };
@@ -27,6 +30,7 @@
 
 #include "cct/abi/export.h"
 #include "cct/sdk/comm.hpp"
+#include "cct/sdk/cost.hpp"
 #include "cct/sdk/datatype.hpp"
 
 namespace cct::sdk {
@@ -111,6 +115,25 @@ void destroy(void* plan) noexcept {
 }
 
 template <class A>
+cct_status cost(const cct_comm* comm, const cct_coll_args* args, const int64_t* params,
+                cct_cost* out, cct_error* why) noexcept {
+  return guarded(why, [&] {
+    *out = A::cost(Comm(comm), *args, std::span<const int64_t>(params, params_of<A>().size()));
+  });
+}
+
+// The cost entry of A: NULL where A states no cost.
+template <class A>
+constexpr auto cost_of() {
+  using Fn =
+      cct_status (*)(const cct_comm*, const cct_coll_args*, const int64_t*, cct_cost*, cct_error*);
+  if constexpr (requires { A::cost(Comm(nullptr), cct_coll_args{}, std::span<const int64_t>()); })
+    return static_cast<Fn>(&cost<A>);
+  else
+    return static_cast<Fn>(nullptr);
+}
+
+template <class A>
 constexpr cct_algorithm_desc make_desc() {
   constexpr auto params = params_of<A>();
   return cct_algorithm_desc{
@@ -129,6 +152,7 @@ constexpr cct_algorithm_desc make_desc() {
       .prepare = &prepare<A>,
       .run = &run<A>,
       .destroy = &destroy<A>,
+      .cost = cost_of<A>(),
   };
 }
 
