@@ -24,6 +24,15 @@ void RecursiveDoubling::check(const sdk::Comm& comm, const cct_coll_args&,
   require_pow2(comm);
 }
 
+// log2(n) exchanges whose windows double: 1, 2, .., n/2 blocks, n - 1 in
+// all.
+cct_cost RecursiveDoubling::cost(const sdk::Comm& comm, const cct_coll_args& a,
+                                 std::span<const int64_t>) {
+  require_pow2(comm);
+  const int n = comm.size();
+  return sdk::flat_cost(comm, sdk::steps_to_reach(n, 2), (n - 1.0) * a.count * elem_size(a));
+}
+
 RecursiveDoubling::RecursiveDoubling(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm) {
   require_pow2(comm);

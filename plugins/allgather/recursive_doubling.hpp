@@ -28,6 +28,9 @@ class RecursiveDoubling {
       .limits = CCT_LIMIT_IN_PLACE | CCT_LIMIT_POW2_ONLY};
 
   static void check(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& a,
+                       std::span<const int64_t> params);
   RecursiveDoubling(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& a);
 

@@ -4,6 +4,13 @@
 
 namespace cct::plugins::allgather {
 
+// n - 1 neighbour steps of one block each, every step waiting for the one
+// before it.
+cct_cost Ring::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
+  const double steps = comm.size() - 1;
+  return sdk::flat_cost(comm, steps, steps * a.count * elem_size(a));
+}
+
 Ring::Ring(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}
 
 // Step s sends block rank - s to the right and receives block rank - s - 1

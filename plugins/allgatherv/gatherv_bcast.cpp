@@ -5,6 +5,20 @@
 
 namespace cct::plugins::allgatherv {
 
+// The gatherv: rank 0's receives all posted at once, one latency, the n - 1
+// blocks arriving one after another; the bcast: ceil(log2 n) rounds of the
+// whole packed result; then the others' blocks copied out of it.
+cct_cost GathervBcast::cost(const sdk::Comm& comm, const cct_coll_args& a,
+                            std::span<const int64_t>) {
+  const int n = comm.size();
+  if (n < 2) return {};
+  const double block = a.count * elem_size(a);
+  const double rounds = binomial_depth(n);
+  return sdk::CostShape()
+      .send(sdk::outer_span(comm), 1 + rounds, (n - 1) * block + rounds * n * block)
+      .copy((n - 1) * block);
+}
+
 // n - 1 receives at rank 0 outnumber the binomial tree's children anywhere.
 GathervBcast::GathervBcast(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), requests_(static_cast<std::size_t>(comm.size() - 1)) {}

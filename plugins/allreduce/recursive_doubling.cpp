@@ -5,6 +5,19 @@
 
 namespace cct::plugins::allreduce {
 
+// log2(p) whole-vector exchanges, each reduced, on the p = 2^floor(log2 n)
+// participants; off powers of two the fold adds a whole-vector step in
+// (reduced) before them and one out after them.
+cct_cost RecursiveDoubling::cost(const sdk::Comm& comm, const cct_coll_args& a,
+                                 std::span<const int64_t>) {
+  const Fold fold(comm.size(), 0);
+  const double folds = fold.pof2() < comm.size() ? 1 : 0;
+  const double steps = sdk::steps_to_reach(fold.pof2(), 2);
+  const double bytes = a.count * elem_size(a);
+  return sdk::flat_cost(comm, steps + 2 * folds, (steps + 2 * folds) * bytes,
+                        (steps + folds) * bytes);
+}
+
 RecursiveDoubling::RecursiveDoubling(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm) {}
 

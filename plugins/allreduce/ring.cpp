@@ -4,6 +4,14 @@
 
 namespace cct::plugins::allreduce {
 
+// n - 1 reduce-scatter steps, each sending and reducing one block of
+// bytes / n, then n - 1 allgather steps of one block each.
+cct_cost Ring::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
+  const int n = comm.size();
+  const double spread = static_cast<double>(a.count * elem_size(a)) * (n - 1) / n;
+  return sdk::flat_cost(comm, 2.0 * (n - 1), 2 * spread, spread);
+}
+
 Ring::Ring(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm),
       left_((comm.rank() - 1 + comm.size()) % comm.size()),

@@ -7,6 +7,12 @@
 
 namespace cct::plugins::alltoall {
 
+// n - 1 exchanges of one block each, one at a time.
+cct_cost Pairwise::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
+  const double steps = comm.size() - 1;
+  return sdk::flat_cost(comm, steps, steps * a.count * elem_size(a));
+}
+
 Pairwise::Pairwise(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), pow2_(std::has_single_bit(static_cast<unsigned>(comm.size()))) {}
 

@@ -1,8 +1,17 @@
 #include "alltoallv/linear.hpp"
 
+#include <algorithm>
+
 #include "alltoallv/blocks.hpp"
 
 namespace cct::plugins::alltoallv {
+
+// Everything posted at once and waited for together: one latency, the n - 1
+// blocks (count elements each) leaving this rank one after another.
+cct_cost Linear::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
+  const int peers = comm.size() - 1;
+  return sdk::flat_cost(comm, std::min(peers, 1), peers * a.count * elem_size(a));
+}
 
 Linear::Linear(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), requests_(2 * static_cast<std::size_t>(comm.size())) {}

@@ -30,6 +30,9 @@ class LinearThrottled {
   static constexpr std::array<cct_param_desc, 1> params{{kWindowParam}};
 
   static void check(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& a,
+                       std::span<const int64_t> params);
   LinearThrottled(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& a);
 

@@ -6,6 +6,13 @@
 
 namespace cct::plugins::alltoallv {
 
+// n - 1 exchanges, one at a time, of one block each (the tuner's equal
+// blocks of count elements).
+cct_cost Pairwise::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
+  const double steps = comm.size() - 1;
+  return sdk::flat_cost(comm, steps, steps * a.count * elem_size(a));
+}
+
 Pairwise::Pairwise(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), pow2_(std::has_single_bit(static_cast<unsigned>(comm.size()))) {}
 

@@ -5,6 +5,14 @@
 
 namespace cct::plugins::alltoallv {
 
+// One pair swap of one block (count elements) per round of the
+// one-factorisation; on odd n a chain of swaps can run through a busy rank
+// every round.
+cct_cost Scheduled::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
+  const double rounds = alltoall::one_factor_rounds(comm.size());
+  return sdk::flat_cost(comm, rounds, rounds * a.count * elem_size(a));
+}
+
 Scheduled::Scheduled(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}
 
 void Scheduled::run(const cct_coll_args& a) {

@@ -25,6 +25,9 @@ class CentralCounter {
       .required_caps = CCT_CAP_SHM,
   };
 
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   // Allocates the shared region (collective), once per plan.
   CentralCounter(const cct::sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);

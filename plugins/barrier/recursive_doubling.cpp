@@ -3,11 +3,27 @@
 #include <bit>
 
 namespace cct::plugins::barrier {
+namespace {
+
+// The ranks of the butterfly: the largest power of two <= size.
+int butterfly_ranks(int size) {
+  return static_cast<int>(std::bit_floor(static_cast<unsigned>(size)));
+}
+
+}  // namespace
+
+// log2(p2) butterfly rounds of empty messages (p2 the largest power of two
+// <= p); where p > p2, a folded rank's arrival comes before them and its
+// release after: two more.
+cct_cost RecursiveDoubling::cost(const cct::sdk::Comm& comm, const cct_coll_args&,
+                                 std::span<const int64_t>) {
+  const int pow2 = butterfly_ranks(comm.size());
+  const double folding = comm.size() > pow2 ? 2 : 0;
+  return cct::sdk::flat_cost(comm, cct::sdk::steps_to_reach(pow2, 2) + folding, 0);
+}
 
 RecursiveDoubling::RecursiveDoubling(const cct::sdk::Comm& comm, std::span<const int64_t>)
-    : comm_(comm),
-      pow2_(static_cast<int>(std::bit_floor(static_cast<unsigned>(comm.size())))),
-      extra_(comm.size() - pow2_) {}
+    : comm_(comm), pow2_(butterfly_ranks(comm.size())), extra_(comm.size() - pow2_) {}
 
 void RecursiveDoubling::run(const cct_coll_args& args) {
   const int rank = comm_.rank();

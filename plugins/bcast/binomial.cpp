@@ -4,6 +4,14 @@
 
 namespace cct::plugins::bcast {
 
+// ceil(log2 p) rounds, each a whole-buffer send: the last leaf waits for
+// every round.
+cct_cost Binomial::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                        std::span<const int64_t>) {
+  const double rounds = binomial_depth(comm.size());
+  return cct::sdk::flat_cost(comm, rounds, rounds * rooted_bytes(args, comm.size()));
+}
+
 Binomial::Binomial(const cct::sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), sends_(binomial_depth(comm.size())) {}
 

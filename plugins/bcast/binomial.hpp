@@ -24,6 +24,9 @@ class Binomial {
       .required_caps = CCT_CAP_P2P,
   };
 
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   Binomial(const cct::sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 

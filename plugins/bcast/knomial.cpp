@@ -28,6 +28,17 @@ std::size_t max_children(int64_t radix, int size) {
 
 }  // namespace
 
+// ceil(log_radix p) levels. A level's radix - 1 sends leave together, so
+// their latencies overlap but their bytes leave the sender one after
+// another.
+cct_cost Knomial::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params) {
+  const int64_t radix = effective_radix(params[0], comm.size());
+  const double levels = cct::sdk::steps_to_reach(comm.size(), radix);
+  const double sends = std::min<double>(radix - 1, comm.size() - 1);
+  return cct::sdk::flat_cost(comm, levels, levels * sends * rooted_bytes(args, comm.size()));
+}
+
 void Knomial::check(const cct::sdk::Comm&, const cct_coll_args&, std::span<const int64_t> params) {
   validate_radix(params[0]);
 }

@@ -42,6 +42,9 @@ class Knomial {
 
   static void check(const cct::sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   Knomial(const cct::sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 

@@ -6,6 +6,16 @@
 
 namespace cct::plugins::bcast {
 
+// The scatter: ceil(log2 p) rounds that halve what is sent, about n (p -
+// 1) / p bytes in all on the deepest path; the ring: p - 1 steps of one
+// piece each.
+cct_cost ScatterAllgather::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                                std::span<const int64_t>) {
+  const int size = comm.size();
+  const double spread = static_cast<double>(rooted_bytes(args, size)) * (size - 1) / size;
+  return cct::sdk::flat_cost(comm, binomial_depth(size) + size - 1.0, 2 * spread);
+}
+
 ScatterAllgather::ScatterAllgather(const cct::sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), requests_(std::max(binomial_depth(comm.size()), 2)) {}
 

@@ -5,6 +5,19 @@
 
 namespace cct::plugins::device {
 
+// The vector copied into place, then 2 (n - 1) ring steps of one block each,
+// staged, one after another; each reduce-scatter step reduces its block.
+cct_cost AllreduceRing::cost(const sdk::Comm& comm, const cct_coll_args& a,
+                             std::span<const int64_t> params) {
+  const StagingChunk chunk(params[0]);
+  if (a.count == 0 || comm.size() < 2) return {};
+  const Blocks blocks(a.count, comm.size(), elem_size(a));
+  const double steps = comm.size() - 1.0;
+  return staged_cost(comm, 2 * steps, blocks.bytes(0), chunk.bytes())
+      .reduce(steps * static_cast<double>(blocks.bytes(0)))
+      .copy(sdk::bytes_of(a, a.count));
+}
+
 AllreduceRing::AllreduceRing(const sdk::Comm& comm, std::span<const int64_t> params)
     : comm_(comm), chunk_(params[0]), device_(comm), tmp_(device_) {}
 

@@ -3,8 +3,25 @@
 #include <algorithm>
 
 #include "common/args.hpp"
+#include "device/staging_chunk.hpp"
 
 namespace cct::plugins::device {
+
+// The own block copied into place (the whole input first, in place), then
+// the n - 1 exchanges in waves of `flows`: a wave's staged messages overlap
+// their chunks' latencies, but all their bytes leave this rank one after
+// another.
+cct_cost AlltoallFlows::cost(const sdk::Comm& comm, const cct_coll_args& a, int flows,
+                             int64_t chunk) {
+  const std::size_t bytes = a.count * elem_size(a);
+  const int n = comm.size();
+  if (bytes == 0 || n < 2) return {};
+  const int peers = n - 1, in_flight = std::clamp(flows, 1, peers);
+  const double waves = (peers + in_flight - 1) / in_flight;
+  return staged_cost(comm, waves, bytes, chunk)
+      .send(sdk::outer_span(comm), 0, (peers - waves) * static_cast<double>(bytes))
+      .copy(static_cast<double>((in_place(a) ? n + 1 : 1) * bytes));
+}
 
 AlltoallFlows::AlltoallFlows(const sdk::Comm& comm, int flows)
     : comm_(comm),

@@ -16,6 +16,8 @@ namespace cct::plugins::device {
 
 class AlltoallFlows {
  public:
+  // The cost shape of a call with `flows` (>= 1) and staging `chunk`.
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& a, int flows, int64_t chunk);
   // flows >= 1; more than the peers count as all of them.
   AlltoallFlows(const sdk::Comm& comm, int flows);
   void run(const cct_coll_args& a);

@@ -20,6 +20,12 @@ void AlltoallPdbp::check(const sdk::Comm&, const cct_coll_args&, std::span<const
   flows_of(p);
 }
 
+// `flows` exchanges in flight at a time (alltoall_flows.hpp).
+cct_cost AlltoallPdbp::cost(const sdk::Comm& comm, const cct_coll_args& a,
+                            std::span<const int64_t> params) {
+  return AlltoallFlows::cost(comm, a, flows_of(params), StagingChunk(params[1]).bytes());
+}
+
 AlltoallPdbp::AlltoallPdbp(const sdk::Comm& comm, std::span<const int64_t> params)
     : comm_(comm), chunk_(params[1]), exchange_(comm, flows_of(params)) {}
 

@@ -41,6 +41,9 @@ class AlltoallPdbp {
 
   // A flows parameter below 1 is refused before the call runs.
   static void check(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t> p);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& a,
+                       std::span<const int64_t> params);
   AlltoallPdbp(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& a);
 

@@ -4,6 +4,16 @@
 
 namespace cct::plugins::device {
 
+// ceil(log2 n) rounds, each a whole-buffer message, staged: the last leaf
+// waits for every round.
+cct_cost BcastBinomial::cost(const sdk::Comm& comm, const cct_coll_args& a,
+                             std::span<const int64_t> params) {
+  const StagingChunk chunk(params[0]);
+  const std::size_t bytes = rooted_bytes(a, comm.size());
+  if (bytes == 0) return {};
+  return staged_cost(comm, binomial_depth(comm.size()), bytes, chunk.bytes());
+}
+
 BcastBinomial::BcastBinomial(const sdk::Comm& comm, std::span<const int64_t> params)
     : comm_(comm), chunk_(params[0]), sends_(binomial_depth(comm.size())) {}
 

@@ -4,6 +4,19 @@
 
 namespace cct::plugins::device {
 
+// The input copied into the accumulator, then ceil(log2 n) rounds up to
+// the root, each a whole-vector message, staged, and its reduction.
+cct_cost ReduceBinomial::cost(const sdk::Comm& comm, const cct_coll_args& a,
+                              std::span<const int64_t> params) {
+  const StagingChunk chunk(params[0]);
+  const std::size_t bytes = rooted_bytes(a, comm.size());
+  if (bytes == 0 || comm.size() < 2) return {};
+  const double rounds = binomial_depth(comm.size());
+  return staged_cost(comm, rounds, bytes, chunk.bytes())
+      .reduce(rounds * static_cast<double>(bytes))
+      .copy(static_cast<double>(bytes));
+}
+
 ReduceBinomial::ReduceBinomial(const sdk::Comm& comm, std::span<const int64_t> params)
     : comm_(comm), chunk_(params[0]), device_(comm), acc_(device_), tmp_(device_) {}
 

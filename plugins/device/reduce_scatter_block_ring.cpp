@@ -5,6 +5,19 @@
 
 namespace cct::plugins::device {
 
+// The input copied into scratch, n - 1 ring steps of one block each,
+// staged, each reducing its block, and the own block copied out.
+cct_cost ReduceScatterBlockRing::cost(const sdk::Comm& comm, const cct_coll_args& a,
+                                      std::span<const int64_t> params) {
+  const StagingChunk chunk(params[0]);
+  if (a.count == 0 || comm.size() < 2) return {};
+  const std::size_t bytes = a.count * elem_size(a);
+  const double steps = comm.size() - 1.0;
+  return staged_cost(comm, steps, bytes, chunk.bytes())
+      .reduce(steps * static_cast<double>(bytes))
+      .copy(static_cast<double>((comm.size() + 1) * bytes));
+}
+
 ReduceScatterBlockRing::ReduceScatterBlockRing(const sdk::Comm& comm,
                                                std::span<const int64_t> params)
     : comm_(comm), chunk_(params[0]), device_(comm), acc_(device_), tmp_(device_) {}

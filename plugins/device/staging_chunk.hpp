@@ -11,12 +11,15 @@
 // overrides it (the transport ignores set_chunk then).
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 
 #include "cct/sdk/algorithm.hpp"
+#include "cct/sdk/cost.hpp"
 #include "cct/sdk/device.hpp"
 
 namespace cct::plugins::device {
@@ -32,12 +35,27 @@ inline constexpr cct_param_desc kChunkParam{
     .candidates = kChunkBytes.data(),
     .ncandidates = kChunkBytes.size()};
 
+// The cost of `messages` messages of `bytes` each, one after another,
+// staged in `chunk`-byte chunks: the chunks pass the host link one after
+// another, behind the device-to-host copy of the first chunk and ahead of
+// the host-to-device copy of the last (the copies of the others overlap
+// the transfers).
+inline sdk::CostShape staged_cost(const sdk::Comm& comm, double messages, std::size_t bytes,
+                                  int64_t chunk) {
+  const auto c = static_cast<std::size_t>(chunk);
+  return sdk::CostShape()
+      .send(sdk::outer_span(comm), messages * static_cast<double>((bytes + c - 1) / c),
+            messages * static_cast<double>(bytes))
+      .copy(messages * 2 * static_cast<double>(std::min(bytes, c)));
+}
+
 class StagingChunk {
  public:
   explicit StagingChunk(int64_t bytes) : bytes_(bytes) {
     if (bytes < 1)
       throw std::invalid_argument("chunk must be >= 1 (got " + std::to_string(bytes) + ")");
   }
+  int64_t bytes() const { return bytes_; }
   // Before the algorithm posts its messages.
   void apply(const sdk::Comm& comm) const {
     sdk::Device(comm).set_chunk(static_cast<std::size_t>(bytes_));

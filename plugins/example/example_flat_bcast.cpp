@@ -36,6 +36,21 @@ class ExampleFlatBcast {
     if (p[0] < 1) throw cct::sdk::Unsupported("batch must be at least 1");
   }
 
+  // Optional: the cost shape of a call (cct/sdk/cost.hpp), from which the
+  // tuner predicts communicator sizes it did not measure. Count along the
+  // critical path of one call, here the root's sends: the sends of one
+  // batch are in flight together, so they pay one latency (one message),
+  // but their bytes leave the root one after another (all of them count).
+  // A flat algorithm puts everything at the outermost span (flat_cost).
+  // comm holds the shape only: never call its p2p functions here.
+  static cct_cost cost(const cct::sdk::Comm& comm, const cct_coll_args& a,
+                       std::span<const int64_t> p) {
+    check(comm, a, p);
+    const int64_t peers = comm.size() - 1;
+    const auto batches = static_cast<double>((peers + p[0] - 1) / p[0]);
+    return cct::sdk::flat_cost(comm, batches, cct::sdk::bytes_of(a, a.count * peers));
+  }
+
   // prepare: everything a call needs is allocated here, once.
   ExampleFlatBcast(const cct::sdk::Comm& comm, std::span<const int64_t> p)
       : comm_(comm), batch_(static_cast<int>(p[0])), requests_(batch_) {}

@@ -7,6 +7,20 @@
 
 namespace cct::plugins::gather {
 
+// Each subtree's blocks go up as one message: ceil(log2 p) hops, the last
+// of which bring the root all p - 1 blocks one after another. After them
+// the root copies its own block, and the others too when it is not rank 0
+// (unrotate).
+cct_cost Binomial::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                        std::span<const int64_t>) {
+  const std::size_t bytes = rooted_bytes(args, comm.size());
+  if (bytes == 0 || comm.size() < 2) return {};
+  const double others = (comm.size() - 1.0) * bytes;
+  return cct::sdk::CostShape()
+      .send(cct::sdk::outer_span(comm), binomial_depth(comm.size()), others)
+      .copy(static_cast<double>(bytes) + (args.root != 0 ? others : 0));
+}
+
 Binomial::Binomial(const cct::sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), receives_(binomial_depth(comm.size())) {}
 

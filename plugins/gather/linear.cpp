@@ -6,6 +6,15 @@
 
 namespace cct::plugins::gather {
 
+// The root has all p - 1 receives posted at once: one latency, and the
+// blocks reach it one after another.
+cct_cost Linear::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                      std::span<const int64_t>) {
+  const std::size_t bytes = rooted_bytes(args, comm.size());
+  if (bytes == 0 || comm.size() < 2) return {};
+  return cct::sdk::flat_cost(comm, 1, (comm.size() - 1.0) * bytes);
+}
+
 Linear::Linear(const cct::sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), receives_(comm.size() - 1) {}
 

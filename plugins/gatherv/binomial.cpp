@@ -5,6 +5,22 @@
 
 namespace cct::plugins::gatherv {
 
+// The data climbs ceil(log2 p) hops, the last bringing the root all p - 1
+// blocks one after another; from p = 4 on, the counts climb a hop ahead of
+// it (a rank takes its children's data once it has their counts), which
+// adds the first counts message. The root then unpacks every block.
+cct_cost Binomial::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
+  const int size = comm.size();
+  check_root(a.root, size);
+  if (size < 2) return {};
+  const double bytes = static_cast<double>(a.count * elem_size(a));
+  const bool counts_hop = size > 3;
+  return sdk::CostShape()
+      .send(sdk::outer_span(comm), binomial_depth(size) + counts_hop,
+            (size - 1) * bytes + (counts_hop ? SubtreeCounts::counts_bytes(1) : 0))
+      .copy(size * bytes);
+}
+
 Binomial::Binomial(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), subtree_(comm.size()), receives_(binomial_depth(comm.size())) {}
 

@@ -23,6 +23,7 @@
 #include <span>
 
 #include "cct/sdk/comm.hpp"
+#include "cct/sdk/cost.hpp"
 #include "common/chunks.hpp"
 
 namespace cct::plugins::hierarchical {
@@ -32,6 +33,16 @@ inline constexpr uint64_t kSlots = 4;
 // Bytes of one part holding a channel for `size` ranks with `chunk`-byte slots.
 inline std::size_t channel_bytes(int size, std::size_t chunk) {
   return kLine * (1 + static_cast<std::size_t>(size)) + kSlots * chunk;
+}
+
+// The cost of streaming `bytes` through a channel to its readers, at span
+// `span`: each chunk's handoff is a wait on a flag (a message of 0 bytes),
+// and the readers copy every chunk out behind the writer's copy of the
+// first one in (the slots overlap the copies of the others).
+inline cct_cost stream_cost(int span, std::size_t bytes, std::size_t chunk) {
+  return cct::sdk::CostShape()
+      .send(span, static_cast<double>(chunks_in(bytes, chunk)), 0)
+      .copy(static_cast<double>(bytes + std::min(bytes, chunk)));
 }
 
 class Channel {

@@ -25,6 +25,8 @@
 //                           The algorithm stays correct either way.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -80,25 +82,39 @@ inline bool is_cache(cct_level_kind kind) {
   return kind == CCT_LEVEL_L2 || kind == CCT_LEVEL_L3;
 }
 
-// The `level` parameter of the two_level algorithms (see above). Throws
-// std::out_of_range for a level below -1; check() refuses those first.
-inline Groups split_at_level(std::span<const cct_level> levels, int size, int64_t level) {
+// The index in `levels` of the level the `level` parameter of the
+// two_level algorithms splits at (see above), or levels.size() for one
+// group. Throws std::out_of_range for a level below -1; check() refuses
+// those first.
+inline std::size_t split_index(std::span<const cct_level> levels, int64_t level) {
   if (level < -1) throw std::out_of_range("level " + std::to_string(level) + " < -1");
-  if (levels.empty()) return one_group(size);
-  if (level == -1) {
-    for (const cct_level& l : levels)
-      if (is_cache(l.kind)) return groups_of_level(l, size);
-    return groups_of_level(levels.front(), size);
-  }
-  if (static_cast<std::size_t>(level) >= levels.size()) return one_group(size);
-  return groups_of_level(levels[static_cast<std::size_t>(level)], size);
+  if (level >= 0) return std::min(static_cast<std::size_t>(level), levels.size());
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    if (is_cache(levels[i].kind)) return i;
+  return 0;
+}
+
+// The groups of one level, or one group where the index is past the levels.
+inline Groups groups_at(std::span<const cct_level> levels, int size, std::size_t index) {
+  return index < levels.size() ? groups_of_level(levels[index], size) : one_group(size);
+}
+
+// The `level` parameter of the two_level algorithms (see above).
+inline Groups split_at_level(std::span<const cct_level> levels, int size, int64_t level) {
+  return groups_at(levels, size, split_index(levels, level));
+}
+
+// The index of the NUMA level in `levels`, or levels.size() for one group
+// (see above).
+inline std::size_t numa_index(std::span<const cct_level> levels) {
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    if (levels[i].kind == CCT_LEVEL_NUMA) return i;
+  return levels.size();
 }
 
 // The NUMA nodes of the ranks (see above).
 inline Groups numa_split(std::span<const cct_level> levels, int size) {
-  for (const cct_level& l : levels)
-    if (l.kind == CCT_LEVEL_NUMA) return groups_of_level(l, size);
-  return one_group(size);
+  return groups_at(levels, size, numa_index(levels));
 }
 
 // The levels of a communicator as a span.

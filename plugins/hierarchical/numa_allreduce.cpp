@@ -12,6 +12,29 @@ void NumaAllreduce::check(const cct::sdk::Comm&, const cct_coll_args&,
   validate_chunk(params[0]);
 }
 
+// The leader's loop over the chunks is the critical path: each chunk is
+// handed in by the members and reduced, exchanged with the other leaders
+// at once (the outermost span) and combined, and handed out; the members
+// copy the last chunk out after it.
+cct_cost NumaAllreduce::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                             std::span<const int64_t> params) {
+  const std::size_t chunk = validate_chunk(params[0]);
+  const std::size_t bytes = args.count * elem_size(args);
+  if (bytes == 0 || comm.size() < 2) return {};
+  const std::size_t numa = numa_index(levels_of(*comm.raw()));
+  const Groups nodes = groups_at(levels_of(*comm.raw()), comm.size(), numa);
+  std::size_t members = 0;
+  for (const std::vector<int>& m : nodes.members) members = std::max(members, m.size());
+  const auto chunks = static_cast<double>(chunks_in(bytes, chunk));
+  const auto b = static_cast<double>(bytes);
+  const double shared = members > 1 ? 1 : 0;
+  return cct::sdk::CostShape()
+      .send(static_cast<int>(numa), 2 * chunks * shared, 0)
+      .send(cct::sdk::outer_span(comm), nodes.count() > 1 ? chunks : 0, (nodes.count() - 1) * b)
+      .reduce(static_cast<double>(members - 1 + nodes.count() - 1) * b)
+      .copy(2 * b + shared * static_cast<double>(bytes + std::min(bytes, chunk)));
+}
+
 NumaAllreduce::NumaAllreduce(const cct::sdk::Comm& comm, std::span<const int64_t> params)
     : comm_(comm),
       groups_(numa_split(levels_of(*comm.raw()), comm.size())),

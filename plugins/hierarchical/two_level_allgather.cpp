@@ -22,6 +22,28 @@ void TwoLevelAllgather<C>::check(const cct::sdk::Comm&, const cct_coll_args&,
   validate_chunk(params[1]);
 }
 
+// The largest group's leader copies its members' blocks out of their
+// channels one after another, sends its group's blocks to every other
+// leader at once (the outermost span), and streams the whole result.
+template <cct_collective C>
+cct_cost TwoLevelAllgather<C>::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                                    std::span<const int64_t> params) {
+  const std::size_t split = split_index(levels_of(*comm.raw()), validate_level(params[0]));
+  const Groups groups = groups_at(levels_of(*comm.raw()), comm.size(), split);
+  const std::size_t chunk = validate_chunk(params[1]);
+  const std::size_t block = args.count * elem_size(args);
+  if (block == 0 || comm.size() < 2) return {};
+  std::size_t members = 0;
+  for (const std::vector<int>& m : groups.members) members = std::max(members, m.size());
+  const auto span = static_cast<int>(split);
+  return cct::sdk::CostShape()
+      .send(span, static_cast<double>((members - 1) * chunks_in(block, chunk)), 0)
+      .copy(static_cast<double>(members * block + std::min(block, chunk)))
+      .send(cct::sdk::outer_span(comm), groups.count() > 1 ? 1 : 0,
+            static_cast<double>((groups.count() - 1) * members * block))
+      .then(stream_cost(span, comm.size() * block, chunk));
+}
+
 template <cct_collective C>
 TwoLevelAllgather<C>::TwoLevelAllgather(const cct::sdk::Comm& comm, std::span<const int64_t> params)
     : comm_(comm),

@@ -47,6 +47,9 @@ class TwoLevelAllgather {
 
   static void check(const cct::sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   TwoLevelAllgather(const cct::sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 

@@ -11,6 +11,20 @@ void TwoLevelBcast::check(const cct::sdk::Comm&, const cct_coll_args&,
   validate_chunk(params[1]);
 }
 
+// The deepest leader gets the buffer after the leaders' binomial rounds
+// (between groups: the outermost span), then streams it to its group.
+cct_cost TwoLevelBcast::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                             std::span<const int64_t> params) {
+  const std::size_t bytes = rooted_bytes(args, comm.size());
+  if (bytes == 0 || comm.size() < 2) return {};
+  const std::size_t split = split_index(levels_of(*comm.raw()), validate_level(params[0]));
+  const Groups groups = groups_at(levels_of(*comm.raw()), comm.size(), split);
+  const double rounds = binomial_depth(groups.count());
+  return cct::sdk::CostShape()
+      .send(cct::sdk::outer_span(comm), rounds, rounds * static_cast<double>(bytes))
+      .then(stream_cost(static_cast<int>(split), bytes, validate_chunk(params[1])));
+}
+
 TwoLevelBcast::TwoLevelBcast(const cct::sdk::Comm& comm, std::span<const int64_t> params)
     : comm_(comm),
       groups_(split_at_level(levels_of(*comm.raw()), comm.size(), validate_level(params[0]))),

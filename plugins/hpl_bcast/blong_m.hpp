@@ -22,6 +22,9 @@ class HplBlongM {
       .required_caps = CCT_CAP_P2P,
   };
 
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   HplBlongM(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 

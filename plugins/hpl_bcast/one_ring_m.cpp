@@ -6,6 +6,11 @@ void Hpl1RingM::check(const sdk::Comm&, const cct_coll_args&, std::span<const in
   validate_segment(params[0]);
 }
 
+cct_cost Hpl1RingM::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                         std::span<const int64_t> params) {
+  return SegmentRelay::cost(RingShape::kOneModified, comm, args, params[0]);
+}
+
 Hpl1RingM::Hpl1RingM(const sdk::Comm& comm, std::span<const int64_t> params)
     : relay_(comm, params[0]) {}
 

@@ -12,6 +12,33 @@ std::size_t validate_segment(int64_t segment) {
   return static_cast<std::size_t>(segment);
 }
 
+namespace {
+
+// The pieces of `bytes` as the relay sends them: `segment`, or the whole
+// buffer for 0.
+std::size_t segment_of(std::size_t segment, std::size_t bytes) {
+  return segment == 0 ? bytes : std::min(segment, bytes);
+}
+
+}  // namespace
+
+// A pipeline of s segments over the longest chain's L links (the root's
+// included) takes L - 1 + s steps of one segment; the root sends each
+// segment to every chain head, one after another, in each of its s steps.
+cct_cost SegmentRelay::cost(RingShape shape, const sdk::Comm& comm, const cct_coll_args& args,
+                            int64_t segment) {
+  const std::size_t bytes = rooted_bytes(args, comm.size());
+  if (bytes == 0 || comm.size() < 2) return {};
+  const std::size_t piece = segment_of(validate_segment(segment), bytes);
+  const double segments = static_cast<double>((bytes + piece - 1) / piece);
+  const RingLayout layout = ring_layout(shape, comm.size());
+  int links = 0;
+  for (int c = 0; c < layout.count; ++c)
+    links = std::max(links, layout.chains[c].last - layout.chains[c].first + 1);
+  return sdk::flat_cost(comm, links - 1 + segments,
+                        (links - 1 + segments * layout.count) * static_cast<double>(piece));
+}
+
 SegmentRelay::SegmentRelay(const sdk::Comm& comm, int64_t segment)
     : comm_(comm), segment_(validate_segment(segment)) {}
 
@@ -26,7 +53,7 @@ void SegmentRelay::run(RingShape shape, const cct_coll_args& args) {
 SegmentRelay::Route SegmentRelay::route(RingShape shape, const cct_coll_args& args) const {
   const int size = comm_.size();
   const std::size_t bytes = args.count * elem_size(args);
-  const std::size_t segment = segment_ == 0 ? bytes : std::min(segment_, bytes);
+  const std::size_t segment = segment_of(segment_, bytes);
   const RingLinks links =
       ring_links(ring_layout(shape, size), to_virtual(comm_.rank(), args.root, size));
   Route r{.buf = static_cast<std::byte*>(args.recvbuf),

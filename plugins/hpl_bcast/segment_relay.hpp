@@ -39,6 +39,9 @@ std::size_t validate_segment(int64_t segment);
 
 class SegmentRelay {
  public:
+  // The cost shape of a call along `shape` (cct/sdk/cost.hpp).
+  static cct_cost cost(RingShape shape, const sdk::Comm& comm, const cct_coll_args& args,
+                       int64_t segment);
   SegmentRelay(const sdk::Comm& comm, int64_t segment);
   // Broadcasts the call's buffer along `shape` from args.root.
   void run(RingShape shape, const cct_coll_args& args);

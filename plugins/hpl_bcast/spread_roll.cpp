@@ -11,6 +11,19 @@ int SpreadRoll::Team::rank_of(int k) const {
   return to_real(k == 0 ? 0 : k + skipped, root, size);
 }
 
+// The root posts its whole buffers and q - 1 spread and roll pieces each at
+// once (one latency, bytes one after another), roll piece 0 last; it passes
+// q - 2 more links, and the q - 2 pieces appended behind it cross the last.
+cct_cost SpreadRoll::cost(int skipped, const sdk::Comm& comm, const cct_coll_args& args) {
+  const int size = comm.size();
+  const std::size_t bytes = rooted_bytes(args, size);
+  if (bytes == 0 || size < 2) return {};
+  const int direct = std::min(skipped, size - 1), q = size - direct;
+  const double piece = static_cast<double>(bytes) / q;
+  return sdk::flat_cost(comm, std::max(q - 1, 1),
+                        direct * static_cast<double>(bytes) + std::max(4 * q - 6, 0) * piece);
+}
+
 SpreadRoll::SpreadRoll(const sdk::Comm& comm, int skipped)
     : comm_(comm),
       skipped_(std::min(skipped, comm.size() - 1)),

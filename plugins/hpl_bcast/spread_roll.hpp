@@ -37,6 +37,8 @@ namespace cct::plugins::hpl {
 
 class SpreadRoll {
  public:
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(int skipped, const sdk::Comm& comm, const cct_coll_args& args);
   // `skipped`: virtual ranks 1..skipped get the whole buffer straight from
   // the root, first, and sit out the spread and roll (blongM: 1).
   SpreadRoll(const sdk::Comm& comm, int skipped);

@@ -6,6 +6,11 @@ void Hpl2Ring::check(const sdk::Comm&, const cct_coll_args&, std::span<const int
   validate_segment(params[0]);
 }
 
+cct_cost Hpl2Ring::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                        std::span<const int64_t> params) {
+  return SegmentRelay::cost(RingShape::kTwo, comm, args, params[0]);
+}
+
 Hpl2Ring::Hpl2Ring(const sdk::Comm& comm, std::span<const int64_t> params)
     : relay_(comm, params[0]) {}
 

@@ -28,6 +28,9 @@ class Hpl2RingM {
 
   static void check(const sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   Hpl2RingM(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 

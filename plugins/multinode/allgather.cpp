@@ -13,17 +13,29 @@
 namespace cct::plugins::multinode {
 namespace {
 
+// f.template operator()<A>() with the gather class A that `inner` picks.
+template <class F>
+auto with_gather(int64_t inner, F f) {
+  if (inner == 1) return f.template operator()<gather::Linear>();
+  return f.template operator()<gather::Binomial>();
+}
+
+// f.template operator()<A>() with the class A that `outer` picks.
+template <class F>
+auto with_outer(int64_t outer, F f) {
+  switch (outer) {
+    case 0: return f.template operator()<allgather::Ring>();
+    case 1: return f.template operator()<allgather::Bruck>();
+    default: return f.template operator()<allgather::RecursiveDoubling>();
+  }
+}
+
 std::unique_ptr<Sub> make_gather(int64_t inner, const sdk::Comm& group) {
-  if (inner == 1) return make_sub<gather::Linear>(group);
-  return make_sub<gather::Binomial>(group);
+  return with_gather(inner, [&]<class A>() { return make_sub<A>(group); });
 }
 
 std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {
-  switch (outer) {
-    case 0: return make_sub<allgather::Ring>(leaders);
-    case 1: return make_sub<allgather::Bruck>(leaders);
-    default: return make_sub<allgather::RecursiveDoubling>(leaders);
-  }
+  return with_outer(outer, [&]<class A>() { return make_sub<A>(leaders); });
 }
 
 // Also refuses what only this collective cannot do: groups of unequal size
@@ -51,7 +63,32 @@ int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
 
 void Allgather::check(const sdk::Comm& comm, const cct_coll_args&,
                       std::span<const int64_t> params) {
+  require_nodes(*comm.raw());
   checked_level(comm, params);
+}
+
+// The group's gather to its leader (a copy when alone), the leaders'
+// allgather of the groups' pieces, the unpacking into rank order where the
+// groups are no ranges, and the group's bcast of the whole, one after
+// another.
+cct_cost Allgather::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                         std::span<const int64_t> params) {
+  const int level = checked_level(comm, params);
+  if (args.count == 0) return {};
+  const double all = sdk::bytes_of(args, args.count * comm.size());
+  const GroupShape group(comm, level);
+  const LeadersShape leaders(comm, level);
+  const std::size_t per = group.size();  // the groups are of equal size
+  const cct_coll_args gather = phase(args, CCT_GATHER, nullptr, nullptr, args.count, 0);
+  const cct_coll_args outer =
+      phase(args, CCT_ALLGATHER, CCT_IN_PLACE, nullptr, args.count * per, 0);
+  const cct_coll_args bcast = phase(args, CCT_BCAST, nullptr, nullptr, args.count * comm.size(), 0);
+  return sdk::CostShape()
+      .then(with_gather(params[1], [&]<class A>() { return phase_cost<A>(group, gather); }))
+      .copy(per == 1 ? sdk::bytes_of(args, args.count) : 0)
+      .then(with_outer(params[2], [&]<class A>() { return phase_cost<A>(leaders, outer); }))
+      .copy(groups_are_ranges(comm.level(level), comm.size()) ? 0 : all)
+      .then(with_bcast(params[1], [&]<class A>() { return phase_cost<A>(group, bcast); }));
 }
 
 Allgather::Allgather(const sdk::Comm& comm, std::span<const int64_t> params)

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstring>
 
 #include "allgatherv/bruck.hpp"
@@ -10,9 +11,26 @@
 namespace cct::plugins::multinode {
 namespace {
 
+// f.template operator()<A>() with the class A that `outer` picks.
+template <class F>
+auto with_outer(int64_t outer, F f) {
+  if (outer == 0) return f.template operator()<allgatherv::Ring>();
+  return f.template operator()<allgatherv::Bruck>();
+}
+
 std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {
-  if (outer == 0) return make_sub<allgatherv::Ring>(leaders);
-  return make_sub<allgatherv::Bruck>(leaders);
+  return with_outer(outer, [&]<class A>() { return make_sub<A>(leaders); });
+}
+
+// Counts in elements laid out one after another: their displacements.
+std::vector<std::size_t> packed_displs(const std::vector<std::size_t>& counts) {
+  std::vector<std::size_t> displs(counts.size());
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    displs[i] = at;
+    at += counts[i];
+  }
+  return displs;
 }
 
 int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
@@ -26,7 +44,42 @@ int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
 
 void Allgatherv::check(const sdk::Comm& comm, const cct_coll_args&,
                        std::span<const int64_t> params) {
+  require_nodes(*comm.raw());
   checked_level(comm, params);
+}
+
+// The largest group's gatherv to its leader (a copy when alone), the
+// leaders' allgatherv of the groups' pieces, the group's bcast of the
+// packed whole, and the unpacking, one after another.
+cct_cost Allgatherv::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                          std::span<const int64_t> params) {
+  const int level = checked_level(comm, params);
+  const sdk::Level split = comm.level(level);
+  std::vector<std::size_t> pieces(static_cast<std::size_t>(split.groups()));
+  for (int r = 0; r < comm.size(); ++r) pieces[split.group_of(r)] += args.recvcounts[r];
+  const std::vector<std::size_t> piece_displs = packed_displs(pieces);
+  const std::size_t total = piece_displs.back() + pieces.back();
+  if (total == 0) return {};
+  const GroupShape group(comm, level);
+  const LeadersShape leaders(comm, level);
+  std::vector<std::size_t> member_counts;
+  for (int r : group.members()) member_counts.push_back(args.recvcounts[r]);
+  const std::vector<std::size_t> member_displs = packed_displs(member_counts);
+  cct_coll_args gatherv = phase(args, CCT_GATHERV, nullptr, nullptr, member_counts[0], 0);
+  gatherv.recvcounts = member_counts.data();
+  gatherv.rdispls = member_displs.data();
+  // count: the pieces as the equal blocks a cost reads (cct_algorithm_desc.cost).
+  cct_coll_args outer = phase(args, CCT_ALLGATHERV, CCT_IN_PLACE, nullptr,
+                              *std::max_element(pieces.begin(), pieces.end()), 0);
+  outer.recvcounts = pieces.data();
+  outer.rdispls = piece_displs.data();
+  const cct_coll_args bcast = phase(args, CCT_BCAST, nullptr, nullptr, total, 0);
+  return sdk::CostShape()
+      .then(phase_cost<gatherv::Linear>(group, gatherv))
+      .copy(group.size() == 1 ? sdk::bytes_of(args, member_counts[0]) : 0)
+      .then(with_outer(params[2], [&]<class A>() { return phase_cost<A>(leaders, outer); }))
+      .then(with_bcast(params[1], [&]<class A>() { return phase_cost<A>(group, bcast); }))
+      .copy(sdk::bytes_of(args, total));
 }
 
 // The group's gatherv and bcast are prepared in this order on every

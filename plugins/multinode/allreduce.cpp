@@ -8,12 +8,18 @@
 namespace cct::plugins::multinode {
 namespace {
 
-std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {
+// f.template operator()<A>() with the class A that `outer` picks.
+template <class F>
+auto with_outer(int64_t outer, F f) {
   switch (outer) {
-    case 0: return make_sub<allreduce::RecursiveDoubling>(leaders);
-    case 1: return make_sub<allreduce::Ring>(leaders);
-    default: return make_sub<allreduce::Rabenseifner>(leaders);
+    case 0: return f.template operator()<allreduce::RecursiveDoubling>();
+    case 1: return f.template operator()<allreduce::Ring>();
+    default: return f.template operator()<allreduce::Rabenseifner>();
   }
+}
+
+std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {
+  return with_outer(outer, [&]<class A>() { return make_sub<A>(leaders); });
 }
 
 int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
@@ -27,7 +33,26 @@ int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
 
 void Allreduce::check(const sdk::Comm& comm, const cct_coll_args&,
                       std::span<const int64_t> params) {
+  require_nodes(*comm.raw());
   checked_level(comm, params);
+}
+
+// The group's reduce to its leader, the leaders' allreduce (in place after
+// a group's reduce), and the group's bcast, one after another.
+cct_cost Allreduce::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                         std::span<const int64_t> params) {
+  const int level = checked_level(comm, params);
+  if (args.count == 0) return {};
+  const GroupShape group(comm, level);
+  const LeadersShape leaders(comm, level);
+  const cct_coll_args reduce = phase(args, CCT_REDUCE, nullptr, nullptr, args.count, 0);
+  const cct_coll_args outer =
+      phase(args, CCT_ALLREDUCE, group.size() > 1 ? CCT_IN_PLACE : nullptr, nullptr, args.count, 0);
+  const cct_coll_args bcast = phase(args, CCT_BCAST, nullptr, nullptr, args.count, 0);
+  return sdk::CostShape()
+      .then(with_reduce(params[1], [&]<class A>() { return phase_cost<A>(group, reduce); }))
+      .then(with_outer(params[2], [&]<class A>() { return phase_cost<A>(leaders, outer); }))
+      .then(with_bcast(params[1], [&]<class A>() { return phase_cost<A>(group, bcast); }));
 }
 
 // The group's reduce and bcast are prepared in this order on every member,

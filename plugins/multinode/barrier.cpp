@@ -1,6 +1,7 @@
 #include "barrier/central_counter.hpp"
 #include "barrier/dissemination.hpp"
 #include "barrier/recursive_doubling.hpp"
+#include "common/cost_phases.hpp"
 #include "multinode/multinode.hpp"
 #include "shared_cache_barrier/dual_queue.hpp"
 #include "shared_cache_barrier/multilevel.hpp"
@@ -8,18 +9,30 @@
 namespace cct::plugins::multinode {
 namespace {
 
-std::unique_ptr<Sub> make_inner(int64_t inner, const sdk::Comm& group) {
+// f.template operator()<A>() with the class A that `inner` picks.
+template <class F>
+auto with_inner(int64_t inner, F f) {
   switch (inner) {
-    case 0: return make_sub<shared_cache_barrier::Multilevel>(group);
-    case 1: return make_sub<shared_cache_barrier::DualQueue>(group);
-    case 2: return make_sub<barrier::CentralCounter>(group);
-    default: return make_sub<barrier::Dissemination>(group);
+    case 0: return f.template operator()<shared_cache_barrier::Multilevel>();
+    case 1: return f.template operator()<shared_cache_barrier::DualQueue>();
+    case 2: return f.template operator()<barrier::CentralCounter>();
+    default: return f.template operator()<barrier::Dissemination>();
   }
 }
 
+// f.template operator()<A>() with the class A that `outer` picks.
+template <class F>
+auto with_outer(int64_t outer, F f) {
+  if (outer == 0) return f.template operator()<barrier::Dissemination>();
+  return f.template operator()<barrier::RecursiveDoubling>();
+}
+
+std::unique_ptr<Sub> make_inner(int64_t inner, const sdk::Comm& group) {
+  return with_inner(inner, [&]<class A>() { return make_sub<A>(group); });
+}
+
 std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {
-  if (outer == 0) return make_sub<barrier::Dissemination>(leaders);
-  return make_sub<barrier::RecursiveDoubling>(leaders);
+  return with_outer(outer, [&]<class A>() { return make_sub<A>(leaders); });
 }
 
 int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
@@ -32,7 +45,22 @@ int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
 }  // namespace
 
 void Barrier::check(const sdk::Comm& comm, const cct_coll_args&, std::span<const int64_t> params) {
+  require_nodes(*comm.raw());
   checked_level(comm, params);
+}
+
+// The group's barrier, the leaders' and the group's again, one after another.
+cct_cost Barrier::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params) {
+  const int level = checked_level(comm, params);
+  const GroupShape group(comm, level);
+  const LeadersShape leaders(comm, level);
+  const cct_cost inner =
+      with_inner(params[1], [&]<class A>() { return phase_cost<A>(group, args); });
+  return sdk::CostShape()
+      .then(inner)
+      .then(with_outer(params[2], [&]<class A>() { return phase_cost<A>(leaders, args); }))
+      .then(inner);
 }
 
 Barrier::Barrier(const sdk::Comm& comm, std::span<const int64_t> params)

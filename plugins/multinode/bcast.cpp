@@ -3,24 +3,25 @@
 #include "bcast/knomial.hpp"
 #include "bcast/scatter_allgather.hpp"
 #include "common/rooted.hpp"
-#include "hierarchical/two_level_bcast.hpp"
 #include "multinode/multinode.hpp"
+#include "multinode/phases.hpp"
 
 namespace cct::plugins::multinode {
 namespace {
 
-std::unique_ptr<Sub> make_inner(int64_t inner, const sdk::Comm& group) {
-  if (inner == 0) return make_sub<bcast::Binomial>(group);
-  return make_sub<hierarchical::TwoLevelBcast>(group);
+// f.template operator()<A>() with the class A that `outer` picks.
+template <class F>
+auto with_outer(int64_t outer, F f) {
+  switch (outer) {
+    case 0: return f.template operator()<bcast::Binomial>();
+    case 1: return f.template operator()<bcast::Knomial>();
+    case 2: return f.template operator()<bcast::ScatterAllgather>();
+    default: return f.template operator()<bcast::Chain>();
+  }
 }
 
 std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {
-  switch (outer) {
-    case 0: return make_sub<bcast::Binomial>(leaders);
-    case 1: return make_sub<bcast::Knomial>(leaders);
-    case 2: return make_sub<bcast::ScatterAllgather>(leaders);
-    default: return make_sub<bcast::Chain>(leaders);
-  }
+  return with_outer(outer, [&]<class A>() { return make_sub<A>(leaders); });
 }
 
 int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
@@ -33,12 +34,28 @@ int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
 }  // namespace
 
 void Bcast::check(const sdk::Comm& comm, const cct_coll_args&, std::span<const int64_t> params) {
+  require_nodes(*comm.raw());
   checked_level(comm, params);
+}
+
+// The leaders' bcast from the root, then the group's from its acting rank.
+cct_cost Bcast::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                     std::span<const int64_t> params) {
+  const int level = checked_level(comm, params);
+  if (rooted_bytes(args, comm.size()) == 0) return {};
+  const GroupShape group(comm, level);
+  const LeadersShape leaders(comm, level);
+  const cct_coll_args outer =
+      phase(args, CCT_BCAST, nullptr, nullptr, args.count, comm.level(level).group_of(args.root));
+  const cct_coll_args inner = phase(args, CCT_BCAST, nullptr, nullptr, args.count, 0);
+  return sdk::CostShape()
+      .then(with_outer(params[2], [&]<class A>() { return phase_cost<A>(leaders, outer); }))
+      .then(with_bcast(params[1], [&]<class A>() { return phase_cost<A>(group, inner); }));
 }
 
 Bcast::Bcast(const sdk::Comm& comm, std::span<const int64_t> params)
     : comm_(comm), split_(comm, checked_level(comm, params)) {
-  if (!split_.alone()) inner_ = make_inner(params[1], sdk::Comm(split_.group().raw()));
+  if (!split_.alone()) inner_ = make_bcast(params[1], sdk::Comm(split_.group().raw()));
   leaders_ = std::make_unique<sdk::LeadersComm>(*comm.raw(), split_.level());
   outer_ = make_outer(params[2], sdk::Comm(leaders_->raw()));
 }

@@ -72,6 +72,9 @@ class Barrier {
 
   static void check(const sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   Barrier(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 
@@ -106,6 +109,9 @@ class Bcast {
 
   static void check(const sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   Bcast(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 
@@ -138,6 +144,9 @@ class Reduce {
 
   static void check(const sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   Reduce(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 
@@ -173,6 +182,9 @@ class Allreduce {
 
   static void check(const sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   Allreduce(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 
@@ -213,6 +225,9 @@ class Allgather {
 
   static void check(const sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   Allgather(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 
@@ -257,6 +272,9 @@ class ReduceScatter {
 
   static void check(const sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   ReduceScatter(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 
@@ -301,6 +319,9 @@ class Allgatherv {
 
   static void check(const sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   Allgatherv(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 

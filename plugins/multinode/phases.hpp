@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "bcast/binomial.hpp"
+#include "common/cost_phases.hpp"
 #include "hierarchical/two_level_bcast.hpp"
 #include "multinode/multinode.hpp"
 #include "reduce/binomial.hpp"
@@ -15,17 +16,29 @@
 
 namespace cct::plugins::multinode {
 
-inline std::unique_ptr<Sub> make_reduce(int64_t which, const sdk::Comm& comm) {
+// f.template operator()<A>() with the reduce class A that `which` picks.
+template <class F>
+auto with_reduce(int64_t which, F f) {
   switch (which) {
-    case 0: return make_sub<reduce::Binomial>(comm);
-    case 1: return make_sub<reduce::Rabenseifner>(comm);
-    default: return make_sub<reduce::Chain>(comm);
+    case 0: return f.template operator()<reduce::Binomial>();
+    case 1: return f.template operator()<reduce::Rabenseifner>();
+    default: return f.template operator()<reduce::Chain>();
   }
 }
 
+// f.template operator()<A>() with the bcast class A that `which` picks.
+template <class F>
+auto with_bcast(int64_t which, F f) {
+  if (which == 0) return f.template operator()<bcast::Binomial>();
+  return f.template operator()<hierarchical::TwoLevelBcast>();
+}
+
+inline std::unique_ptr<Sub> make_reduce(int64_t which, const sdk::Comm& comm) {
+  return with_reduce(which, [&]<class A>() { return make_sub<A>(comm); });
+}
+
 inline std::unique_ptr<Sub> make_bcast(int64_t which, const sdk::Comm& group) {
-  if (which == 0) return make_sub<bcast::Binomial>(group);
-  return make_sub<hierarchical::TwoLevelBcast>(group);
+  return with_bcast(which, [&]<class A>() { return make_sub<A>(group); });
 }
 
 }  // namespace cct::plugins::multinode

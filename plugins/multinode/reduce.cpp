@@ -15,7 +15,23 @@ int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
 }  // namespace
 
 void Reduce::check(const sdk::Comm& comm, const cct_coll_args&, std::span<const int64_t> params) {
+  require_nodes(*comm.raw());
   checked_level(comm, params);
+}
+
+// The group's reduce to its acting rank, then the leaders' to the root.
+cct_cost Reduce::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                      std::span<const int64_t> params) {
+  const int level = checked_level(comm, params);
+  if (rooted_bytes(args, comm.size()) == 0) return {};
+  const GroupShape group(comm, level);
+  const LeadersShape leaders(comm, level);
+  const cct_coll_args inner = phase(args, CCT_REDUCE, nullptr, nullptr, args.count, 0);
+  const cct_coll_args outer =
+      phase(args, CCT_REDUCE, nullptr, nullptr, args.count, comm.level(level).group_of(args.root));
+  return sdk::CostShape()
+      .then(with_reduce(params[1], [&]<class A>() { return phase_cost<A>(group, inner); }))
+      .then(with_reduce(params[2], [&]<class A>() { return phase_cost<A>(leaders, outer); }));
 }
 
 Reduce::Reduce(const sdk::Comm& comm, std::span<const int64_t> params)

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstring>
 
 #include "common/args.hpp"
@@ -12,9 +13,14 @@ namespace {
 
 // The leaders' pieces differ in size whenever the groups do, so the outer
 // phase is always the counted form.
+template <class F>
+auto with_outer(int64_t outer, F f) {
+  if (outer == 0) return f.template operator()<reduce_scatter::Ring<CCT_REDUCE_SCATTER>>();
+  return f.template operator()<reduce_scatter::RecursiveHalving<CCT_REDUCE_SCATTER>>();
+}
+
 std::unique_ptr<Sub> make_outer(int64_t outer, const sdk::Comm& leaders) {
-  if (outer == 0) return make_sub<reduce_scatter::Ring<CCT_REDUCE_SCATTER>>(leaders);
-  return make_sub<reduce_scatter::RecursiveHalving<CCT_REDUCE_SCATTER>>(leaders);
+  return with_outer(outer, [&]<class A>() { return make_sub<A>(leaders); });
 }
 
 template <cct_collective C>
@@ -30,7 +36,47 @@ int checked_level(const sdk::Comm& comm, std::span<const int64_t> params) {
 template <cct_collective C>
 void ReduceScatter<C>::check(const sdk::Comm& comm, const cct_coll_args&,
                              std::span<const int64_t> params) {
+  require_nodes(*comm.raw());
   checked_level<C>(comm, params);
+}
+
+// The largest group's reduce of the whole vector to its leader, the
+// leader's packing in group order where the groups are no ranges, the
+// leaders' reduce-scatter of the groups' pieces, and the group's scatterv
+// of its piece, one after another.
+template <cct_collective C>
+cct_cost ReduceScatter<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                                std::span<const int64_t> params) {
+  const int level = checked_level<C>(comm, params);
+  reduce_scatter::RankBlocks ranks;
+  const CountedBlocks& blocks = ranks.of(args, comm.size());
+  if (blocks.total_bytes() == 0) return {};
+  const sdk::Level split = comm.level(level);
+  std::vector<std::size_t> pieces(static_cast<std::size_t>(split.groups()));
+  for (int r = 0; r < comm.size(); ++r) pieces[split.group_of(r)] += blocks.count(r);
+  const GroupShape group(comm, level);
+  const LeadersShape leaders(comm, level);
+  std::vector<std::size_t> member_counts, member_displs;
+  for (int r : group.members()) {
+    member_displs.push_back(member_displs.empty() ? 0
+                                                  : member_displs.back() + member_counts.back());
+    member_counts.push_back(blocks.count(r));
+  }
+  const cct_coll_args reduce =
+      phase(args, CCT_REDUCE, nullptr, nullptr, blocks.total_bytes() / elem_size(args), 0);
+  // count: the pieces as the equal blocks a cost reads (cct_algorithm_desc.cost).
+  cct_coll_args outer = phase(args, CCT_REDUCE_SCATTER, nullptr, nullptr,
+                              *std::max_element(pieces.begin(), pieces.end()), 0);
+  outer.recvcounts = pieces.data();
+  cct_coll_args scatter = phase(args, CCT_SCATTERV, nullptr, nullptr, member_counts[0], 0);
+  scatter.sendcounts = member_counts.data();
+  scatter.sdispls = member_displs.data();
+  const bool packs = !groups_are_ranges(split, comm.size());
+  return sdk::CostShape()
+      .then(with_reduce(params[1], [&]<class A>() { return phase_cost<A>(group, reduce); }))
+      .copy(packs ? static_cast<double>(blocks.total_bytes()) : 0)
+      .then(with_outer(params[2], [&]<class A>() { return phase_cost<A>(leaders, outer); }))
+      .then(phase_cost<scatterv::Linear>(group, scatter));
 }
 
 // The group's reduce and scatterv are prepared in this order on every

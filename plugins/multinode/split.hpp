@@ -74,19 +74,36 @@ inline void check_choice(const char* name, int64_t value, int64_t count) {
 
 // ---------------------------------------------------------------- the split
 
-// The index of the level whose groups get one leader each; throws
-// sdk::Unsupported where this communicator cannot be split so.
-inline int split_level(const cct_comm& comm, int64_t split) {
+// Throws sdk::Unsupported where the communicator does not span nodes.
+// (cost() does not ask: the shapes it gets have no transports.)
+inline void require_nodes(const cct_comm& comm) {
   if (comm.level_transport == nullptr || comm.nlevels == 0)
     throw sdk::Unsupported(
         "the communicator is on one node: its own transport shares memory, use the single-node "
         "algorithms");
+}
+
+// The index of the level whose groups get one leader each; throws
+// sdk::Unsupported where this communicator's levels cannot be split so.
+inline int split_level(const cct_comm& comm, int64_t split) {
   check_choice("split", split, static_cast<int64_t>(kSplitCandidates.size()));
   if (split >= comm.nlevels)
     throw sdk::Unsupported("split " + std::to_string(split) + " needs " +
                            std::to_string(split + 1) + " levels, the communicator has " +
                            std::to_string(comm.nlevels));
   return comm.nlevels - 1 - static_cast<int>(split);
+}
+
+// Whether every group of `level` is a range of consecutive ranks, the
+// groups in rank order: then the groups' members, packed in group order,
+// are in rank order.
+inline bool groups_are_ranges(const sdk::Level& level, int size) {
+  int group = 0;
+  for (int r = 0; r < size; ++r) {
+    if (level.group_of(r) == group + 1 && r > 0) ++group;
+    if (level.group_of(r) != group) return false;
+  }
+  return true;
 }
 
 // The groups of the split level as every rank sees them, and this rank's
@@ -98,7 +115,9 @@ class Split {
         group_(std::make_unique<sdk::GroupComm>(*comm.raw(), level)),
         members_(static_cast<std::size_t>(comm.level(level).groups())),
         group_of_(static_cast<std::size_t>(comm.size())),
-        index_(static_cast<std::size_t>(comm.size())) {
+        index_(static_cast<std::size_t>(comm.size())),
+        ranges_(groups_are_ranges(comm.level(level), comm.size())) {
+    require_nodes(*comm.raw());
     for (int r = 0; r < comm.size(); ++r) {
       auto& m = members_[comm.level(level).group_of(r)];
       group_of_[r] = comm.level(level).group_of(r);
@@ -118,15 +137,8 @@ class Split {
   sdk::GroupComm& group() const { return *group_; }
   bool alone() const { return group_->size() == 1; }
   bool leads() const { return group_->rank() == 0; }
-  // Whether every group is a range of consecutive ranks, the groups in rank
-  // order: then the groups' members, packed in group order, are in rank order.
-  bool ranges() const {
-    int next = 0;
-    for (const auto& m : members_)
-      for (int r : m)
-        if (r != next++) return false;
-    return true;
-  }
+  // Whether every group is a range of consecutive ranks (groups_are_ranges).
+  bool ranges() const { return ranges_; }
 
  private:
   int level_;
@@ -134,6 +146,7 @@ class Split {
   std::vector<std::vector<int>> members_;  // per group, ascending comm ranks
   std::vector<int> group_of_;              // per comm rank
   std::vector<int> index_;                 // per comm rank
+  bool ranges_;
 };
 
 // ------------------------------------------------- algorithms run on a part

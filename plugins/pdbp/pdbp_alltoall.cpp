@@ -1,6 +1,7 @@
 #include "pdbp/pdbp_alltoall.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -23,6 +24,11 @@ constexpr int64_t kMaxThreads = 16;
 // it moves on to its other flows. A single thread does not wait: only its
 // own write flows return blocks (when they see peers' acknowledgements).
 constexpr BufferPolicy::Patience kSharedPoolPatience{20};
+
+// The blocks of `block` bytes in a rank's pool, at least one.
+int pool_blocks(std::size_t block) {
+  return static_cast<int>(std::max<std::size_t>(1, kPoolBytes / block));
+}
 
 constexpr std::size_t round_up(std::size_t bytes, std::size_t to) {
   return (bytes + to - 1) / to * to;
@@ -68,13 +74,31 @@ void PdbpAlltoall::check(const sdk::Comm&, const cct_coll_args&, std::span<const
   checked(p);
 }
 
+// Every flow runs at once, so flag waits on different peers overlap. Rows
+// grow on use, so the pool is what throttles: a reader waits once for the
+// first publish, and every refill of the pool costs one more acknowledgement
+// and publish. Each byte is copied into the pool and out of it by the
+// rank's pool threads together.
+cct_cost PdbpAlltoall::cost(const sdk::Comm& comm, const cct_coll_args& a,
+                            std::span<const int64_t> params) {
+  const Settings settings = checked(params);
+  const int peers = comm.size() - 1;
+  const std::size_t bytes = a.count * elem_size(a);
+  if (bytes == 0 || peers == 0) return {};
+  const double chunks = peers * static_cast<double>((bytes + settings.block - 1) / settings.block);
+  const double refills = std::ceil(chunks / pool_blocks(settings.block)) - 1;
+  return sdk::CostShape()
+      .send(sdk::outer_span(comm), 1 + 2 * refills, 0)
+      .copy(2.0 * peers * static_cast<double>(bytes) / settings.threads);
+}
+
 PdbpAlltoall::PdbpAlltoall(const sdk::Comm& comm, std::span<const int64_t> params)
     : PdbpAlltoall(comm, checked(params)) {}
 
 PdbpAlltoall::PdbpAlltoall(const sdk::Comm& comm, const Settings& settings)
     : comm_(comm),
       block_(settings.block),
-      pool_blocks_(static_cast<int>(std::max<std::size_t>(1, kPoolBytes / block_))),
+      pool_blocks_(pool_blocks(block_)),
       ring_offset_(comm.size() * sizeof(RowCounters)),
       blocks_offset_(ring_offset_ + round_up(comm.size() * pool_blocks_ * sizeof(uint32_t), 64)),
       patience_(settings.threads > 1 ? kSharedPoolPatience : BufferPolicy::Patience{0}),

@@ -92,6 +92,9 @@ class PdbpAlltoall {
   }};
 
   static void check(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t> p);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& a,
+                       std::span<const int64_t> params);
   PdbpAlltoall(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& a);
 

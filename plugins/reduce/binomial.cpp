@@ -5,6 +5,15 @@
 
 namespace cct::plugins::reduce {
 
+// ceil(log2 p) rounds, each receiving and combining a whole vector: the
+// root waits for every round.
+cct_cost Binomial::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                        std::span<const int64_t>) {
+  const double rounds = binomial_depth(comm.size());
+  const double bytes = rounds * rooted_bytes(args, comm.size());
+  return sdk::flat_cost(comm, rounds, bytes, bytes);
+}
+
 Binomial::Binomial(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}
 
 // Virtual rank v = (rank - root) mod n receives from v + mask for each mask

@@ -14,6 +14,11 @@ std::size_t checked_segment(std::span<const int64_t> params) {
   return static_cast<std::size_t>(params[0]);
 }
 
+// A segment: a whole number of elements, at least one.
+std::size_t segment_bytes(std::size_t segment, std::size_t elem) {
+  return std::max<std::size_t>(1, segment / elem) * elem;
+}
+
 }  // namespace
 
 struct Chain::Call {
@@ -29,6 +34,20 @@ struct Chain::Call {
   std::size_t length(std::size_t s) const { return std::min(seg_bytes, bytes - offset(s)); }
   std::size_t slot_bytes() const { return std::min(seg_bytes, bytes); }
 };
+
+// The first segment passes p - 1 links, combined at each rank it reaches;
+// the others follow one step behind each other: p - 2 + segments steps that
+// each send and combine one segment.
+cct_cost Chain::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                     std::span<const int64_t> params) {
+  const std::size_t bytes = rooted_bytes(args, comm.size());
+  if (bytes == 0 || comm.size() < 2) return {};
+  const std::size_t segment =
+      std::min(segment_bytes(checked_segment(params), elem_size(args)), bytes);
+  const double steps = comm.size() - 2 + static_cast<double>((bytes + segment - 1) / segment);
+  const double moved = steps * static_cast<double>(segment);
+  return sdk::flat_cost(comm, steps, moved, moved);
+}
 
 void Chain::check(const sdk::Comm&, const cct_coll_args&, std::span<const int64_t> params) {
   checked_segment(params);
@@ -57,7 +76,7 @@ Chain::Call Chain::call_of(const cct_coll_args& a) const {
   const int n = comm_.size(), rank = comm_.rank();
   const int vrank = to_virtual(rank, a.root, n);
   const std::size_t elem = elem_size(a);
-  const std::size_t seg_bytes = std::max<std::size_t>(1, segment_ / elem) * elem;
+  const std::size_t seg_bytes = segment_bytes(segment_, elem);
   return Call{.a = a,
               .elem = elem,
               .bytes = a.count * elem,

@@ -6,6 +6,20 @@
 
 namespace cct::plugins::reduce {
 
+// The fold's whole vector where p is not a power of two, then log2(p')
+// halving steps that send and combine (p'-1)/p' of the vector, then log2(p')
+// gather steps that bring the root the same (p' the fold's power of two).
+cct_cost Rabenseifner::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                            std::span<const int64_t>) {
+  const double bytes = static_cast<double>(rooted_bytes(args, comm.size()));
+  const Fold fold(comm.size(), 0);
+  const double folded = fold.pof2() < comm.size() ? 1 : 0;
+  const double steps = binomial_depth(fold.pof2());
+  const double spread = bytes * (fold.pof2() - 1) / fold.pof2();
+  return sdk::flat_cost(comm, folded + 2 * steps, folded * bytes + 2 * spread,
+                        folded * bytes + spread);
+}
+
 Rabenseifner::Rabenseifner(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}
 
 // The fold is taken relative to the root, so the root is participant 0 and

@@ -5,6 +5,21 @@
 
 namespace cct::plugins::reduce_scatter {
 
+// Unless p is a power of two, the fold's whole vector first and the block
+// back to the rank that sat out last; between them log2(p') halving steps
+// that send and combine (p'-1)/p' of the vector (p': the fold's power of 2).
+template <cct_collective C>
+cct_cost RecursiveHalving<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                                   std::span<const int64_t>) {
+  const int n = comm.size();
+  const double total = static_cast<double>(RankBlocks().of(args, n).total_bytes());
+  const Fold fold(n, 0);
+  const double folded = fold.pof2() < n ? 1 : 0;
+  const double spread = total * (fold.pof2() - 1) / fold.pof2();
+  return sdk::flat_cost(comm, 2 * folded + binomial_depth(fold.pof2()),
+                        folded * (total + total / n) + spread, folded * total + spread);
+}
+
 template <cct_collective C>
 RecursiveHalving<C>::RecursiveHalving(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), fold_(comm.size(), comm.rank()) {}

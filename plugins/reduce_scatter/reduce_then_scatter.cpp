@@ -1,8 +1,21 @@
 #include "reduce_scatter/reduce_then_scatter.hpp"
 
 #include "common/args.hpp"
+#include "common/rooted.hpp"
 
 namespace cct::plugins::reduce_scatter {
+
+// ceil(log2 p) tree rounds that receive and combine the whole vector at
+// rank 0, then its p - 1 block sends, posted together: one latency, their
+// bytes one after another.
+template <cct_collective C>
+cct_cost ReduceThenScatter<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                                    std::span<const int64_t>) {
+  const int n = comm.size();
+  const double total = static_cast<double>(RankBlocks().of(args, n).total_bytes());
+  const double rounds = binomial_depth(n);
+  return sdk::flat_cost(comm, rounds + 1, rounds * total + total * (n - 1) / n, rounds * total);
+}
 
 template <cct_collective C>
 ReduceThenScatter<C>::ReduceThenScatter(const sdk::Comm& comm, std::span<const int64_t>)

@@ -28,6 +28,9 @@ class ReduceThenScatter {
                                   .required_caps = CCT_CAP_P2P,
                                   .limits = CCT_LIMIT_IN_PLACE | CCT_LIMIT_COMMUTATIVE};
 
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   ReduceThenScatter(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& a);
 

@@ -6,6 +6,15 @@
 
 namespace cct::plugins::reduce_scatter {
 
+// p - 1 steps in a row, each sending one block and combining the one that
+// came in.
+template <cct_collective C>
+cct_cost Ring<C>::cost(const sdk::Comm& comm, const cct_coll_args& args, std::span<const int64_t>) {
+  const int n = comm.size();
+  const double moved = static_cast<double>(RankBlocks().of(args, n).total_bytes()) * (n - 1) / n;
+  return sdk::flat_cost(comm, n - 1, moved, moved);
+}
+
 template <cct_collective C>
 Ring<C>::Ring(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm),

@@ -13,6 +13,19 @@ constexpr std::size_t kFirstSlot = 64 << 10;  // the region a plan starts with, 
 
 }  // namespace
 
+// A rank waits for every peer's done flag, copies all but its own block
+// into its slot, then waits for every peer's arrived flag and combines its
+// block from each peer's slot: 2 (p - 1) waits in a row.
+template <cct_collective C>
+cct_cost ShmDirect<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                            std::span<const int64_t>) {
+  const int n = comm.size();
+  const std::size_t total = RankBlocks().of(args, n).total_bytes();
+  if (n < 2 || total == 0) return {};
+  const double others = static_cast<double>(total) * (n - 1) / n;
+  return sdk::CostShape().send(sdk::outer_span(comm), 2 * (n - 1), 0).reduce(others).copy(others);
+}
+
 template <cct_collective C>
 ShmDirect<C>::ShmDirect(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {
   fit(kFirstSlot);

@@ -13,6 +13,11 @@ std::size_t checked_segment(std::span<const int64_t> params) {
   return static_cast<std::size_t>(params[0]);
 }
 
+// A segment: a whole number of elements, at least one.
+std::size_t segment_bytes(std::size_t segment, std::size_t elem) {
+  return std::max<std::size_t>(1, segment / elem) * elem;
+}
+
 }  // namespace
 
 template <cct_collective C>
@@ -31,6 +36,24 @@ struct Chain<C>::Call {
   std::size_t length(std::size_t s) const { return std::min(seg_bytes, bytes - offset(s)); }
   std::size_t slot_bytes() const { return std::min(seg_bytes, bytes); }
 };
+
+// p - 2 + segments steps of one segment, as the first passes p - 1 links and
+// the others follow a step apart. Each is combined on the way, at ranks 1 to
+// p - 1 (exscan: p - 2), so those steps combine one segment too.
+template <cct_collective C>
+cct_cost Chain<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                        std::span<const int64_t> params) {
+  const std::size_t bytes = args.count * elem_size(args);
+  if (bytes == 0 || comm.size() < 2) return {};
+  const std::size_t segment =
+      std::min(segment_bytes(checked_segment(params), elem_size(args)), bytes);
+  const double segments = static_cast<double>((bytes + segment - 1) / segment);
+  const double steps = comm.size() - 2 + segments;
+  const double combining = comm.size() - (C == CCT_SCAN ? 1 : 2);
+  const double combines = combining > 0 ? combining - 1 + segments : 0;
+  return sdk::flat_cost(comm, steps, steps * static_cast<double>(segment),
+                        combines * static_cast<double>(segment));
+}
 
 template <cct_collective C>
 void Chain<C>::check(const sdk::Comm&, const cct_coll_args&, std::span<const int64_t> params) {
@@ -56,7 +79,7 @@ template <cct_collective C>
 typename Chain<C>::Call Chain<C>::call_of(const cct_coll_args& a) const {
   const int n = comm_.size(), rank = comm_.rank();
   const std::size_t elem = elem_size(a);
-  const std::size_t seg_bytes = std::max<std::size_t>(1, segment_ / elem) * elem;
+  const std::size_t seg_bytes = segment_bytes(segment_, elem);
   return Call{.a = a,
               .in = input_of(a),
               .out = output_of(a),

@@ -17,6 +17,19 @@ bool sends_after(int me, int d, int n) {
 
 }  // namespace
 
+// ceil(log2 p) steps of the whole vector. The top rank receives at every
+// step and combines what came into its result (exscan copies the first)
+// and, at every step but the last, into its partial too.
+template <cct_collective C>
+cct_cost RecursiveDoubling<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
+                                    std::span<const int64_t>) {
+  if (comm.size() < 2) return {};
+  const double bytes = sdk::bytes_of(args, args.count);
+  const double steps = sdk::steps_to_reach(comm.size(), 2);
+  const double combines = 2 * steps - 1 - (C == CCT_EXSCAN ? 1 : 0);
+  return sdk::flat_cost(comm, steps, steps * bytes, combines * bytes);
+}
+
 template <cct_collective C>
 RecursiveDoubling<C>::RecursiveDoubling(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm) {}

@@ -7,6 +7,19 @@
 
 namespace cct::plugins::scatter {
 
+// Each child gets its subtree's blocks as one message: ceil(log2 p) hops,
+// behind the root's p - 1 blocks leaving one after another, which a root
+// other than rank 0 first copies into virtual order (root_blocks).
+cct_cost Binomial::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                        std::span<const int64_t>) {
+  const std::size_t bytes = rooted_bytes(args, comm.size());
+  if (bytes == 0 || comm.size() < 2) return {};
+  const double others = (comm.size() - 1.0) * bytes;
+  return cct::sdk::CostShape()
+      .send(cct::sdk::outer_span(comm), binomial_depth(comm.size()), others)
+      .copy(args.root != 0 ? others : 0);
+}
+
 Binomial::Binomial(const cct::sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), sends_(binomial_depth(comm.size())) {}
 

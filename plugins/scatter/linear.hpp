@@ -26,6 +26,9 @@ class Linear {
       .limits = CCT_LIMIT_IN_PLACE,
   };
 
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   Linear(const cct::sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 

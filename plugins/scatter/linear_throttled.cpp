@@ -1,6 +1,7 @@
 #include "scatter/linear_throttled.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
@@ -8,6 +9,18 @@
 #include "common/window.hpp"
 
 namespace cct::plugins::scatter {
+
+// The root starts send i once send i - window is done: ceil((p - 1) /
+// window) latencies one after another, and the p - 1 blocks leave it one
+// after another.
+cct_cost LinearThrottled::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                               std::span<const int64_t> params) {
+  const std::size_t window = effective_window(params[0], comm.size());
+  const std::size_t bytes = rooted_bytes(args, comm.size());
+  if (bytes == 0 || comm.size() < 2) return {};
+  const double windows = std::ceil((comm.size() - 1.0) / static_cast<double>(window));
+  return cct::sdk::flat_cost(comm, windows, (comm.size() - 1.0) * bytes);
+}
 
 void LinearThrottled::check(const cct::sdk::Comm&, const cct_coll_args&,
                             std::span<const int64_t> params) {

@@ -30,6 +30,9 @@ class LinearThrottled {
   };
   static constexpr std::array<cct_param_desc, 1> params{{kWindowParam}};
 
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   static void check(const cct::sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
   LinearThrottled(const cct::sdk::Comm& comm, std::span<const int64_t> params);

@@ -5,6 +5,20 @@
 
 namespace cct::plugins::scatterv {
 
+// The root packs the p - 1 blocks, then each child gets its subtree's
+// counts and blocks together: ceil(log2 p) hops, behind the root's p - 1
+// blocks (and about as many counts) leaving one after another.
+cct_cost Binomial::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
+  const int size = comm.size();
+  check_root(a.root, size);
+  if (size < 2) return {};
+  const double others = (size - 1.0) * static_cast<double>(a.count * elem_size(a));
+  return sdk::CostShape()
+      .send(sdk::outer_span(comm), binomial_depth(size),
+            others + SubtreeCounts::counts_bytes(size - 1))
+      .copy(others);
+}
+
 Binomial::Binomial(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), subtree_(comm.size()), sends_(2 * binomial_depth(comm.size())) {}
 

@@ -27,6 +27,9 @@ class Binomial {
       .required_caps = CCT_CAP_P2P,
       .limits = CCT_LIMIT_IN_PLACE};
 
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& a,
+                       std::span<const int64_t> params);
   Binomial(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& a);
 

@@ -4,6 +4,13 @@
 
 namespace cct::plugins::scatterv {
 
+// The root posts all p - 1 sends at once: one latency, and the blocks
+// leave it one after another.
+cct_cost Linear::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
+  if (comm.size() < 2) return {};
+  return sdk::flat_cost(comm, 1, (comm.size() - 1.0) * a.count * elem_size(a));
+}
+
 Linear::Linear(const sdk::Comm& comm, std::span<const int64_t>)
     : comm_(comm), sends_(static_cast<std::size_t>(comm.size())) {}
 

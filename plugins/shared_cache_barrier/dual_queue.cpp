@@ -10,6 +10,13 @@ constexpr int kScatterQueue = 1;
 
 }  // namespace
 
+// The two-level tree, gathered up and released down (tree_barrier_cost):
+// the second queue changes which lines a child touches, not the waits.
+cct_cost DualQueue::cost(const cct::sdk::Comm& comm, const cct_coll_args&,
+                         std::span<const int64_t>) {
+  return tree_barrier_cost(comm, kInnermostLevelOnly);
+}
+
 DualQueue::DualQueue(const cct::sdk::Comm& comm, std::span<const int64_t>)
     : tree_(comm, kInnermostLevelOnly, kQueues) {}
 

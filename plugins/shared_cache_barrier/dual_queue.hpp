@@ -32,6 +32,9 @@ class DualQueue {
       .required_caps = CCT_CAP_SHM,
   };
 
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   // Builds the two-level tree and allocates its queues (collective), once
   // per plan.
   DualQueue(const cct::sdk::Comm& comm, std::span<const int64_t> params);

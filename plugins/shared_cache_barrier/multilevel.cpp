@@ -12,6 +12,13 @@ int levels_of(std::span<const int64_t> params) {
 
 }  // namespace
 
+// The tree of the levels used, gathered up and released down
+// (tree_barrier_cost).
+cct_cost Multilevel::cost(const cct::sdk::Comm& comm, const cct_coll_args&,
+                          std::span<const int64_t> params) {
+  return tree_barrier_cost(comm, levels_of(params));
+}
+
 void Multilevel::check(const cct::sdk::Comm&, const cct_coll_args&,
                        std::span<const int64_t> params) {
   levels_of(params);

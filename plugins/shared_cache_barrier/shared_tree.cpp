@@ -25,6 +25,23 @@ std::size_t queue_bytes_for(int slots) {
 
 }  // namespace
 
+// Every child of a group stamps its arrival at once and its leader waits
+// for them, then the leader releases them at once: at each stage with any
+// child, one wait up and one down, at the span of the stage's groups (the
+// top stage joins leaders of anywhere).
+cct_cost tree_barrier_cost(const cct::sdk::Comm& comm, int levels) {
+  const BarrierTree tree = tree_of(comm, levels);
+  cct::sdk::CostShape cost;
+  for (int stage = 0; stage < tree.stages(); ++stage) {
+    const std::vector<Group>& groups = tree.groups(stage);
+    if (std::all_of(groups.begin(), groups.end(),
+                    [](const Group& g) { return g.children.empty(); }))
+      continue;
+    cost.send(stage + 1 < tree.stages() ? stage : comm.levels(), 2, 0);
+  }
+  return cost;
+}
+
 SharedTree::SharedTree(const cct::sdk::Comm& comm, int levels, int queues)
     : SharedTree(comm, tree_of(comm, levels), queues) {}
 

@@ -12,9 +12,14 @@
 #include <cstdint>
 
 #include "cct/sdk/comm.hpp"
+#include "cct/sdk/cost.hpp"
 #include "shared_cache_barrier/tree.hpp"
 
 namespace cct::plugins::shared_cache_barrier {
+
+// The cost shape of one barrier on the tree of the innermost `levels`
+// levels (all of them when 0 or more than comm has), SharedTree's tree.
+cct_cost tree_barrier_cost(const cct::sdk::Comm& comm, int levels);
 
 class SharedTree {
  public:

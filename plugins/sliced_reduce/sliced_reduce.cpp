@@ -44,6 +44,27 @@ void Sliced::check(const cct::sdk::Comm& comm, const cct_coll_args&,
   validate_reducers(params[1], comm.size());
 }
 
+// Per chunk the root (allreduce: rank 0) waits for each peer's done flag,
+// hands in all but slice 0, waits for each peer's input to combine slice 0,
+// publishes it (allreduce), then waits for and copies each other slice.
+cct_cost Sliced::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                      std::span<const int64_t> params) {
+  const std::size_t bytes = args.count * elem_size(args), chunk = validate_chunk(params[0]);
+  const int size = comm.size(), reducers = validate_reducers(params[1], size);
+  const bool everyone = args.collective == CCT_ALLREDUCE;
+  if (!everyone) check_root(args.root, size);
+  if (bytes == 0 || size < 2) return {};
+  cct::sdk::CostShape cost;
+  for (uint64_t i = 0; i < chunks_in(bytes, chunk); ++i) {
+    const std::size_t length = std::min<std::size_t>(chunk, bytes - i * chunk);
+    const auto own = static_cast<double>(Slicing(length, reducers).length(0));
+    cost.send(cct::sdk::outer_span(comm), 2 * (size - 1) + reducers - 1, 0)
+        .reduce((size - 1) * own)
+        .copy(2 * (static_cast<double>(length) - own) + (everyone ? own : 0));
+  }
+  return cost;
+}
+
 Sliced::Sliced(const cct::sdk::Comm& comm, std::span<const int64_t> params)
     : comm_(comm),
       chunk_(validate_chunk(params[0])),

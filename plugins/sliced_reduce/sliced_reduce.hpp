@@ -73,6 +73,9 @@ class Sliced {
   static constexpr std::array<cct_param_desc, 2> params{{kChunkParam, kReducersParam}};
   static void check(const cct::sdk::Comm& comm, const cct_coll_args& args,
                     std::span<const int64_t> params);
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   Sliced(const cct::sdk::Comm& comm, std::span<const int64_t> params);
 
  protected:

@@ -1,11 +1,22 @@
 #include "switch_assisted/counter_barrier.hpp"
 
+#include "switch_assisted/route_depth.hpp"
+
 namespace cct::plugins::switch_assisted {
 namespace {
 
 constexpr uint32_t kCounter = 0;
 
 }  // namespace
+
+// The last rank to arrive waits for its fetch_add's reply from the switch
+// holding the counter, then for its wait_ge's: two round trips of empty
+// control packets, each through the route tree's levels.
+cct_cost CounterBarrier::cost(const sdk::Comm& comm, const cct_coll_args&,
+                              std::span<const int64_t>) {
+  if (comm.size() < 2) return {};
+  return sdk::flat_cost(comm, 4 * route_depth(comm.size()), 0);
+}
 
 CounterBarrier::CounterBarrier(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}
 

@@ -31,6 +31,9 @@ class CounterBarrier {
       .required_caps = CCT_CAP_ATOMIC,
   };
 
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   CounterBarrier(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 

@@ -25,6 +25,9 @@ class SwitchBcast {
       .required_caps = CCT_CAP_MCAST,
   };
 
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   SwitchBcast(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 

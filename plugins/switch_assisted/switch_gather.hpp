@@ -29,6 +29,9 @@ class SwitchGather {
       .limits = CCT_LIMIT_IN_PLACE,
   };
 
+  // The cost shape of a call (cct/sdk/cost.hpp).
+  static cct_cost cost(const sdk::Comm& comm, const cct_coll_args& args,
+                       std::span<const int64_t> params);
   SwitchGather(const sdk::Comm& comm, std::span<const int64_t> params);
   void run(const cct_coll_args& args);
 
