@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,9 @@
 #include "profile_diff.hpp"
 #include "profile_explain.hpp"
 #include "profile_merge.hpp"
+#include "tuner/accuracy.hpp"
 #include "tuner/report_html.hpp"
+#include "tuner/results_csv.hpp"
 #include "tuner/winners.hpp"
 
 namespace {
@@ -121,6 +124,19 @@ cct::MachineInfo machine_of(const std::string& results, const cct::Registry& reg
   return cct::load_profile(profile, &registry, cct::RuleProblems::kDisableRule).machine;
 }
 
+// How the profile's choices do on measurements (of sizes its rules were
+// predicted for, say): one line, status 0.
+int check(const std::string& file, const std::string& results, std::optional<int> np,
+          const cct::Registry& registry) {
+  const cct::Profile profile = cct::load_profile(file, &registry);
+  const cct::tuner::Accuracy a =
+      cct::tuner::measured_accuracy(cct::tuner::read_results(results), profile, registry, np);
+  std::cout << cct::tuner::describe(
+                   a, "measured points" + (np ? " at np=" + std::to_string(*np) : std::string()))
+            << "\n";
+  return 0;
+}
+
 int report(const std::string& results, const std::string& bench, std::string out,
            const std::string& made_by, const cct::Registry& registry) {
   if (!std::filesystem::exists(results))
@@ -154,7 +170,7 @@ std::string command_line(int argc, char** argv) {
 int main(int argc, char** argv) {
   CLI::App app{
       "Look at a ccautotune profile before using it: validate, show, explain, diff, merge; "
-      "report on the results it was built from."};
+      "check it against measurements; report on the results it was built from."};
   app.set_version_flag("--version", "ccprofile " CCT_VERSION);
   app.require_subcommand(1);
   std::vector<std::string> files;
@@ -188,6 +204,15 @@ int main(int argc, char** argv) {
   merge_cmd->add_option("A", file, "base profile")->required();
   merge_cmd->add_option("B", other, "profile whose shapes are added")->required();
   merge_cmd->add_option("--out", merged, "the merged profile's file")->required();
+  std::string results;
+  std::optional<int> check_np;
+  CLI::App* check_cmd = app.add_subcommand(
+      "check",
+      "how the profile's choices compare with the fastest at each point of a results file");
+  check_cmd->add_option("FILE", file, "profile file")->required();
+  check_cmd->add_option("RESULTS", results, "results file (<fingerprint>.csv)")->required();
+  check_cmd->add_option("--np", check_np, "only the points of communicators of this size")
+      ->check(cct::cli::positive());
   std::string bench, report_out;
   CLI::App* report_cmd = app.add_subcommand(
       "report", "an HTML page of a ccautotune results file: plots of every collective and shape");
@@ -209,6 +234,7 @@ int main(int argc, char** argv) {
     if (*show_cmd) return show(file, registry);
     if (*explain_cmd) return explain(file, collective, bytes, query, registry);
     if (*merge_cmd) return merge(file, other, merged, registry);
+    if (*check_cmd) return check(file, results, check_np, registry);
     if (*report_cmd) return report(file, bench, report_out, command_line(argc, argv), registry);
     return diff(file, other, registry);
   } catch (const cct::Error& e) {

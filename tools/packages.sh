@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(g++ cmake make pkg-config libhwloc-dev hwloc libboost-dev libboost-filesystem-dev
           libboost-context-dev
-          libyaml-cpp-dev catch2 libcli11-dev nlohmann-json3-dev libfccp-dev libopenmpi-dev
+          libyaml-cpp-dev catch2 libcli11-dev nlohmann-json3-dev libfccp-dev libeigen3-dev libopenmpi-dev
           openmpi-bin python3)
 # More for a caller that needs them: the packages only the tests or the
 # fuzzers use.

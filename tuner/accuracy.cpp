@@ -69,11 +69,21 @@ Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& pro
   return a;
 }
 
-std::string describe(const Accuracy& a) {
-  if (a.checked == 0) return "off-grid checks: none measured";
+Accuracy measured_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
+                           const Registry& registry, std::optional<int> np) {
+  const Winners measured = pick_winners(rows, registry);
+  Accuracy a;
+  for (const std::vector<Winner>& point : measured.contenders)
+    if (!np || point.front().np == *np)
+      if (const SizeRule* rule = rule_for(profile, point.front())) add_size(point, *rule, a);
+  return a;
+}
+
+std::string describe(const Accuracy& a, const std::string& what) {
+  if (a.checked == 0) return what + ": none measured";
   std::ostringstream out;
   out.precision(3);
-  out << "off-grid checks: " << a.checked << " sizes, the profile's choice within " << kWithin * 100
+  out << what << ": " << a.checked << " sizes, the profile's choice within " << kWithin * 100
       << "% of the fastest at " << a.within << "; mean " << a.mean_ratio << "x, worst "
       << a.worst_ratio << "x";
   if (!a.worst.empty()) out << " (" << a.worst << ")";

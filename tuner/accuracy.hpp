@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,16 @@ struct Accuracy {
 Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
                           const Registry& registry);
 
+// The same over every measured point of rows (the figures that competed
+// for its winner, winners.hpp), of communicators of np ranks only where np
+// is given: how a profile does on measurements it was not built from, such
+// as those of a size its rules were predicted for (ccprofile check).
+Accuracy measured_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
+                           const Registry& registry, std::optional<int> np = std::nullopt);
+
 // One line for people, e.g. "off-grid checks: 21 sizes, the profile's
-// choice within 5% of the fastest at 19; mean 1.02x, worst 1.31x (...)".
-std::string describe(const Accuracy& accuracy);
+// choice within 5% of the fastest at 19; mean 1.02x, worst 1.31x (...)";
+// `what` names the sizes.
+std::string describe(const Accuracy& accuracy, const std::string& what = "off-grid checks");
 
 }  // namespace cct::tuner

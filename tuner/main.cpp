@@ -156,7 +156,10 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   const cct::MachineInfo machine{.fingerprint = platform.fingerprint,
                                  .summary = std::string(transport.desc->name) + " fabric " + name,
                                  .ranks_per_node = max_np};
-  return write_profile(registry, machine, opts) && ok ? 0 : 1;
+  // The simulated DSPs share no caches: every shape is flat.
+  const PredictionPlan plan{.shape = [](int np) { return ShapeComm(np, 1, {}); },
+                            .nps = opts.predict_nps};
+  return write_profile(registry, machine, opts, &plan) && ok ? 0 : 1;
 }
 
 int run(Options opts) {
@@ -190,7 +193,10 @@ int run(Options opts) {
     ok = run_jobs(registry, topo, opts, known);
   }
   opts.noise = {before, announce(probe_noise(topo.cores()), "after tuning")};
-  return write_profile(registry, describe_machine(topo, max_np), opts) && ok ? 0 : 1;
+  const PredictionPlan plan{
+      .shape = [&](int np) { return local_shape(topo, np); },
+      .nps = opts.predict_nps.empty() ? default_nps(topo.cores()) : opts.predict_nps};
+  return write_profile(registry, describe_machine(topo, max_np), opts, &plan) && ok ? 0 : 1;
 }
 
 }  // namespace

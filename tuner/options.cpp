@@ -74,6 +74,10 @@ CLI::Option* add_list(CLI::App& app, const std::string& flag, std::vector<T>& it
 void add_run_options(CLI::App& app, Options& opts) {
   add_list(app, "--np", opts.nps, "N,N,..",
            "rank counts (default: 2, 4, .. up to the cores, and the cores)");
+  add_list(app, "--predict-np", opts.predict_nps, "N,N,..",
+           "rank counts whose rules the cost model predicts from the\n"
+           "measured ones, where not measured (default: those of the\n"
+           "default --np; on a simulated fabric, none)");
   add_list(app, "--collectives", opts.filter.collectives, "a,b",
            "only these collectives (default: all)");
   add_list(app, "--transports", opts.filter.transports, "a,b",
@@ -223,6 +227,8 @@ void validate(const Options& opts) {
     if (n < 1) throw UsageError("--np: rank counts start at 1");
     check_np_fits(n);
   }
+  for (int n : opts.predict_nps)
+    if (n < 1) throw UsageError("--predict-np: rank counts start at 1");
   for (int n : opts.nodes)
     if (n < 1) throw UsageError("--nodes: node counts start at 1");
   for (int n : opts.ranks_per_node)

@@ -21,6 +21,10 @@ struct Options {
   MeasureOptions measure;
   SearchOptions search;
   std::vector<int> nps;
+  // Rank counts whose rules the cost model predicts from the measured ones
+  // (predict.hpp); those also in nps are measured. Empty: on a machine the
+  // default --np, on a simulated fabric none.
+  std::vector<int> predict_nps;
   std::string fabric;   // a simulated platform's config ("" : none given)
   std::string out;      // default: cct::default_profile_out_dir()
   std::string results;  // <out>/<fingerprint>.csv

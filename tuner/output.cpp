@@ -126,7 +126,8 @@ std::string write_report_page(const std::vector<ResultRow>& rows, const Registry
 
 }  // namespace
 
-bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts) {
+bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts,
+                   const PredictionPlan* plan) {
   std::vector<ResultRow> rows = read_results(opts.results);
   std::erase_if(rows, [&](const ResultRow& r) { return excluded(opts.filter, r.algorithm); });
   const Winners winners = pick_winners(rows, registry);
@@ -137,18 +138,20 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
     std::cerr << "ccautotune: nothing measured in " << opts.results << "; no profile written\n";
     return false;
   }
+  const Predictions predicted = plan ? predict(winners, registry, *plan) : Predictions{};
   Profile profile{.tool_version = CCT_VERSION,
                   .date = utc_now(),
                   .machine = machine,
                   .tuning = tuning_settings(opts),
-                  .rules = build_rules(winners.best)};
+                  .rules = rules_with_predictions(winners.best, predicted)};
   const std::string accuracy = describe(profile_accuracy(rows, profile, registry));
   profile.tuning["accuracy"] = accuracy;
   const std::string path = (fs::path(opts.out) / (profile.machine.fingerprint + ".yaml")).string();
   save_profile(profile, path);
   load_profile(path, &registry);
   std::cout << rules_table(profile.rules, registry) << library_kept(profile.rules, registry)
-            << failures(rows) << accuracy << "\n";
+            << failures(rows) << accuracy << "\n"
+            << predicted.report;
   if (const std::string warning =
           opts.noise ? noise_warning(opts.noise->first, opts.noise->second) : "";
       !warning.empty())

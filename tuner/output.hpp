@@ -8,6 +8,7 @@
 #include "cct/registry.hpp"
 #include "tuner/options.hpp"
 #include "tuner/out_lock.hpp"
+#include "tuner/predict.hpp"
 #include "tuner/results_csv.hpp"
 
 namespace cct::tuner {
@@ -28,9 +29,12 @@ OpenedResults open_results(Options& opts, const std::string& fingerprint);
 
 // The profile of every row of the results file, with its accuracy at the
 // off-grid checks, saved as <out>/<fingerprint>.yaml, loaded back with the
-// registry as a check, and shown. Without a single usable row nothing is
-// written, so a failed run never replaces an earlier profile with an empty
-// one; returns whether one was written.
-bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts);
+// registry as a check, and shown. With a plan, the rules of the sizes it
+// names that were not measured are predicted (predict.hpp) and the cost
+// model's check is shown. Without a single usable row nothing is written,
+// so a failed run never replaces an earlier profile with an empty one;
+// returns whether one was written.
+bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts,
+                   const PredictionPlan* plan = nullptr);
 
 }  // namespace cct::tuner

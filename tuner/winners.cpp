@@ -497,6 +497,8 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
     const Winner* previous = out.best.empty() ? nullptr : &out.best.back();
     const std::vector<const Winner*> rows = competing(group.winners, group.stages);
     out.best.push_back(*choose(rows, previous));
+    out.contenders.emplace_back();
+    for (const Winner* w : rows) out.contenders.back().push_back(*w);
     sizes.push_back({.rows = with_pruned(rows, group.winners)});
   }
   for (std::size_t i = 0; i < sizes.size(); ++i) sizes[i].winner = &out.best[i];

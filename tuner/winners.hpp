@@ -74,6 +74,9 @@ struct Winners {
   std::vector<std::string> ignored;
   // Buckets given one rule for every size (one_rule.hpp), one line each.
   std::vector<std::string> one_rule;
+  // Per point group, in best's order: the rows that competed for it, each
+  // with its figure (the cost model's samples, tuner/predict.hpp).
+  std::vector<std::vector<Winner>> contenders;
 };
 
 // One candidate of a point group, as the choice of its winner sees it.

@@ -45,6 +45,7 @@ class Reader {
   std::string text(const YAML::Node& node, const std::string& ctx) const;
   int64_t integer(const YAML::Node& node, const std::string& ctx, int64_t lo, int64_t hi) const;
   int64_t size(const YAML::Node& node, const std::string& ctx) const;
+  double number(const YAML::Node& node, const std::string& what) const;
 
   MachineInfo machine(const YAML::Node& node) const;
   std::map<std::string, std::string> tuning(const YAML::Node& node) const;
@@ -53,6 +54,7 @@ class Reader {
                                   const std::string& ctx) const;
   RankBucket bucket(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
   int32_t nodes(const YAML::Node& node, int32_t np_hi, const std::string& ctx) const;
+  Prediction prediction(const YAML::Node& node, const RankBucket& b, const std::string& ctx) const;
   SizeRule size_rule(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
   void rule_contents(cct_collective c, const YAML::Node& node, const std::string& ctx,
                      SizeRule* r) const;
@@ -236,7 +238,7 @@ std::vector<RankBucket> Reader::buckets(cct_collective c, const YAML::Node& node
 }
 
 RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::string& ctx) const {
-  check_keys(node, ctx, {"np", "sizes"}, {"nodes", "measured_np"});
+  check_keys(node, ctx, {"np", "sizes"}, {"nodes", "measured_np", "predicted"});
   const YAML::Node np = node["np"];
   expect_seq(np, ctx + ".np", 2);
   RankBucket b;
@@ -249,6 +251,9 @@ RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::s
   if (const YAML::Node measured = node["measured_np"])
     b.measured_np =
         static_cast<int32_t>(integer(measured, ctx + ".measured_np (within np)", b.np_lo, b.np_hi));
+  if (const YAML::Node predicted = node["predicted"]) b.predicted = prediction(predicted, b, ctx);
+  if (b.measured_np && b.predicted)
+    fail(node["predicted"], ctx + ": both measured_np and predicted: a bucket is one or the other");
   const YAML::Node sizes = node["sizes"];
   if (!sizes.IsSequence() || sizes.size() == 0)
     fail(sizes, ctx + ".sizes: expected a non-empty list of size ranges");
@@ -256,6 +261,21 @@ RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::s
     b.sizes.push_back(size_rule(c, sizes[i], ctx + ".sizes[" + std::to_string(i) + "]"));
   check_coverage(b.sizes, sizes, ctx + ".sizes");
   return b;
+}
+
+// A bucket's `predicted` map: the size predicted (within np), the size
+// it was predicted from, and the model's error where it was checked.
+Prediction Reader::prediction(const YAML::Node& node, const RankBucket& b,
+                              const std::string& ctx) const {
+  const std::string at = ctx + ".predicted";
+  if (!node.IsMap()) fail(node, at + ": expected a map of np, from_np and error");
+  check_keys(node, at, {"np", "from_np"}, {"error"});
+  Prediction p;
+  p.np = static_cast<int32_t>(integer(node["np"], at + ".np (within np)", b.np_lo, b.np_hi));
+  p.from_np = static_cast<int32_t>(integer(node["from_np"], at + ".from_np", 1, kMaxRanks));
+  if (const YAML::Node error = node["error"])
+    p.error = number(error, at + ".error: expected a relative error");
+  return p;
 }
 
 // A bucket's optional node count; 1 when absent, as in every profile
@@ -336,13 +356,17 @@ void Reader::candidate(cct_collective c, const YAML::Node& node, const std::stri
   if (registry_ && !(alg = detail::find_algorithm_or_why(*registry_, c, out->algorithm, &why)))
     fail(node["algorithm"], ctx + ".algorithm: " + why);
   if (const YAML::Node params = node["params"]) out->params = this->params(alg, params, ctx);
-  if (const YAML::Node median = node["median_s"]) {
-    double value = 0;
-    const bool number = median.IsScalar() && YAML::convert<double>::decode(median, value);
-    if (!number || !(value >= 0 && std::isfinite(value)))
-      fail(median, ctx + ".median_s: expected seconds (a number >= 0), got " + quoted(median));
-    out->median_s = value;
-  }
+  if (const YAML::Node median = node["median_s"])
+    out->median_s = number(median, ctx + ".median_s: expected seconds");
+}
+
+// A finite number >= 0; `what` says what was expected.
+double Reader::number(const YAML::Node& node, const std::string& what) const {
+  double value = 0;
+  const bool number = node.IsScalar() && YAML::convert<double>::decode(node, value);
+  if (!number || !(value >= 0 && std::isfinite(value)))
+    fail(node, what + " (a number >= 0), got " + quoted(node));
+  return value;
 }
 
 std::map<std::string, int64_t> Reader::params(const AlgorithmEntry* alg, const YAML::Node& node,

@@ -2,8 +2,10 @@
 // list of ranges per collective, resolved against the registry up front so
 // that select() only compares integers.
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
@@ -48,6 +50,21 @@ int closest_tuned_nodes(const Profile& profile, std::string_view transport, int 
   return below ? *below : above ? *above : nodes;
 }
 
+// What the runtime says once of rules the cost model predicted.
+std::string prediction_note(const Prediction& p, int np, std::string_view transport) {
+  std::ostringstream note;
+  note << "profile rules predicted by the cost model for " << p.np
+       << " ranks from those measured at " << p.from_np << " ranks used for " << np << " ranks on "
+       << transport << " (";
+  if (p.error)
+    note << "its median time error where it could be checked: " << std::lround(*p.error * 100)
+         << "%";
+  else
+    note << "its error unchecked: one communicator size measured";
+  note << "): tune with --np " << np << " for rules measured there";
+  return note.str();
+}
+
 std::size_t to_size(int64_t bytes) {
   return bytes == kMaxBytes ? SIZE_MAX : static_cast<std::size_t>(bytes);
 }
@@ -56,32 +73,36 @@ std::size_t to_size(int64_t bytes) {
 
 Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
                    const Registry& registry, std::string_view transport, int np, int nodes) {
-  for (const ForceRule& f : force) add(f.collective, f.rule, true, registry, "CCT_FORCE");
+  for (const ForceRule& f : force) add(f.collective, f.rule, true, false, registry, "CCT_FORCE");
   const int tuned = closest_tuned_nodes(profile, transport, nodes);
   if (tuned != nodes)
     warnings_.push_back("profile tuned on " + std::to_string(tuned) + " node" +
                         (tuned == 1 ? "" : "s") + ", not " + std::to_string(nodes) +
                         ": using its " + std::to_string(tuned) + "-node rules");
-  std::set<int32_t> stretched_from;  // the measured sizes this communicator's rules come from
+  std::set<int32_t> stretched_from;   // the measured sizes this communicator's rules come from
+  std::set<std::string> predictions;  // what was said of the predicted buckets used
   for (int i = 0; i < CCT_COLLECTIVE_COUNT; ++i) {
     const auto c = static_cast<cct_collective>(i);
     const RankBucket* b = bucket_for(profile, c, transport, tuned, np);
     if (b == nullptr) continue;
     if (b->measured_np && *b->measured_np != np) stretched_from.insert(*b->measured_np);
-    for (const SizeRule& r : b->sizes) add(c, r, false, registry, "profile");
+    if (b->predicted) predictions.insert(prediction_note(*b->predicted, np, transport));
+    for (const SizeRule& r : b->sizes)
+      add(c, r, false, b->predicted.has_value(), registry, "profile");
   }
   for (int32_t measured : stretched_from)
     warnings_.push_back("profile rules measured at " + std::to_string(measured) +
                         " ranks used for " + std::to_string(np) + " ranks on " +
                         std::string(transport) + ": tune with --np " + std::to_string(np) +
                         " for rules measured there");
+  warnings_.insert(warnings_.end(), predictions.begin(), predictions.end());
 }
 
 // A rule's candidates in order; each one the reader or the registry
 // rejects is left out alone, with a warning. With none left, the rule's
 // sizes take the built-in default.
-void Selector::add(cct_collective c, const SizeRule& rule, bool forced, const Registry& registry,
-                   const std::string& origin) {
+void Selector::add(cct_collective c, const SizeRule& rule, bool forced, bool predicted,
+                   const Registry& registry, const std::string& origin) {
   const std::string rule_name = std::string(collective_name(c)) + " [" +
                                 detail::format_size(rule.lo) + ", " + detail::format_size(rule.hi) +
                                 ")";
@@ -105,8 +126,8 @@ void Selector::add(cct_collective c, const SizeRule& rule, bool forced, const Re
       return;
     }
     const AlgorithmEntry* alg = registry.find_algorithm(c, candidate.algorithm);
-    candidates.push_back({alg, detail::param_values(*alg, candidate.params), forced, selections_++,
-                          fallback, rule.lo, rule.hi, candidate.median_s});
+    candidates.push_back({alg, detail::param_values(*alg, candidate.params), forced, predicted,
+                          selections_++, fallback, rule.lo, rule.hi, candidate.median_s});
   };
   take(rule, 0);
   for (std::size_t i = 0; i < rule.fallbacks.size(); ++i)

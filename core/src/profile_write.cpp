@@ -75,6 +75,13 @@ void emit_bucket(YAML::Emitter& out, const RankBucket& b) {
   // (a bad count is still written, for save_profile's load-back to refuse).
   if (b.nodes != 1) out << YAML::Key << "nodes" << YAML::Value << b.nodes;
   if (b.measured_np) out << YAML::Key << "measured_np" << YAML::Value << *b.measured_np;
+  if (b.predicted) {
+    out << YAML::Key << "predicted" << YAML::Value << YAML::Flow << YAML::BeginMap;
+    out << YAML::Key << "np" << YAML::Value << b.predicted->np;
+    out << YAML::Key << "from_np" << YAML::Value << b.predicted->from_np;
+    if (b.predicted->error) out << YAML::Key << "error" << YAML::Value << *b.predicted->error;
+    out << YAML::EndMap;
+  }
   out << YAML::Key << "sizes" << YAML::Value << YAML::BeginSeq;
   for (const auto& r : b.sizes) emit_size_rule(out, r);
   out << YAML::EndSeq << YAML::EndMap;

@@ -286,9 +286,11 @@ struct Runtime::Placed {
 Runtime::Placed Runtime::placed(const Selection& s, bool device_rules) {
   if (!device_rules)
     return {comm_.get(), &by_selection_,
-            s.forced     ? "CCT_FORCE"
-            : s.fallback ? "profile, a fallback"
-                         : "profile"};
+            s.forced                    ? "CCT_FORCE"
+            : s.fallback && s.predicted ? "profile, a fallback, predicted by the cost model"
+            : s.fallback                ? "profile, a fallback"
+            : s.predicted               ? "profile, predicted by the cost model"
+                                        : "profile"};
   if (s.algorithm->runs_on_device_memory())
     return {device_->comm.get(), &device_->by_selection,
             s.forced ? "CCT_FORCE, on device memory" : "profile's device rules, on device memory"};

@@ -6,7 +6,8 @@
 # CCT_FORCE, run as printed. A malformed profile costs only itself, named
 # with its file and line. A profile whose rules keep the MPI library runs
 # their fallbacks in a program without MPI, and says so. A machine with no
-# profile of its own takes that of a machine of its kind, saying so.
+# profile of its own takes that of a machine of its kind, saying so. Rules
+# the cost model predicted are said to be, once and on each call.
 # usage: profile_end_to_end.sh <bin dir>
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -152,7 +153,23 @@ for want in "  $dir/kind/p.yaml (a machine of the same kind (fingerprint 0000000
   "  it differs from this machine in: packages: 1 there, 2 here"; do
   grep -qxF "$want" "$dir/kind.info" || fail "ccinfo does not say: $want" "$dir/kind.info"
 done
+# Rules the cost model predicted: the runtime says once which and from
+# what, and CCT_LOG=info marks the calls they serve.
+sed 's/^\( *\)measured_np: 2$/\1predicted: {np: 2, from_np: 1, error: 0.25}/' "$yaml" \
+  >"$dir/predicted.yaml"
+grep -q "predicted: {np: 2" "$dir/predicted.yaml" || fail "no bucket to mark predicted" "$yaml"
+CCT_PROFILE=$dir/predicted.yaml CCT_LOG=info "$bin/cclaunch" -n 2 "$bin/cct_example_app" \
+  >"$dir/predicted.log" 2>&1 || fail "the app failed on predicted rules" "$dir/predicted.log"
+grep -q "2 ranks, all results correct" "$dir/predicted.log" || fail "wrong results" "$dir/predicted.log"
+said="^cct: profile rules predicted by the cost model for 2 ranks from those measured at 1 ranks "
+said+="used for 2 ranks on shm \(its median time error where it could be checked: 25%\)"
+[ "$(grep -Ec "$said" "$dir/predicted.log")" -eq 1 ] ||
+  fail "the predicted rules not said once" "$dir/predicted.log"
+grep -Eq '^cct: rank 0: (bcast|allreduce) .*\(profile, predicted by the cost model\)$' \
+  "$dir/predicted.log" || fail "no call marked as served by predicted rules" "$dir/predicted.log"
+grep -E '^cct: rank 0: (bcast|allreduce) .*\(profile\)$' "$dir/predicted.log" &&
+  fail "calls above served by predicted rules were not marked so" "$dir/predicted.log"
 echo "PASS: $calls calls served by the tuned profile; its printed rules pasted into CCT_FORCE ran" \
   "as printed ($forced_calls calls); a malformed profile is refused with file:line;" \
   "CCT_PROFILE=none runs the defaults and says so; a profile tuned under MPI runs its fallbacks;" \
-  "a similar machine's profile is taken, saying how it differs"
+  "a similar machine's profile is taken, saying how it differs; predicted rules are said"

@@ -411,6 +411,47 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("profile: rules the cost model predicted are read, written, chosen and said",
+          "[profile]") {
+  const std::string yaml =
+      with_line(34, "      - np: [1, max]\n        predicted: {np: 64, from_np: 16, error: 0.12}");
+  const cct::Profile p = cct::profile_from_yaml(yaml, "p.yaml", &cct::test::registry());
+  const std::optional<cct::Prediction>& predicted =
+      p.rules.at(CCT_ALLREDUCE).at("shm")[0].predicted;
+  REQUIRE(predicted);
+  CHECK(*predicted == cct::Prediction{.np = 64, .from_np = 16, .error = 0.12});
+  CHECK(cct::profile_from_yaml(cct::profile_to_yaml(p), "again", &cct::test::registry()) == p);
+  const cct::Selector at64(p, {}, cct::test::registry(), "shm", 64);
+  CHECK(at64.warnings() ==
+        std::vector<std::string>{"profile rules predicted by the cost model for 64 ranks from "
+                                 "those measured at 16 ranks used for 64 ranks on shm (its median "
+                                 "time error where it could be checked: 12%): tune with --np 64 "
+                                 "for rules measured there"});
+  REQUIRE(at64.select(CCT_ALLREDUCE, 100));
+  CHECK(at64.select(CCT_ALLREDUCE, 100)->predicted);
+  REQUIRE(at64.select(CCT_BCAST, 100));
+  CHECK_FALSE(at64.select(CCT_BCAST, 100)->predicted);  // a measured bucket
+  const cct::Profile unchecked = cct::profile_from_yaml(
+      with_line(34, "      - np: [1, max]\n        predicted: {np: 8, from_np: 2}"), "u.yaml",
+      nullptr);
+  CHECK_THAT(cct::Selector(unchecked, {}, cct::test::registry(), "shm", 8).warnings().at(0),
+             Catch::Contains("(its error unchecked: one communicator size measured)"));
+  const auto rejects = [](const std::string& text, const std::string& why) {
+    CHECK_THROWS_WITH(cct::profile_from_yaml(with_line(20, text), "p.yaml", nullptr),
+                      Catch::Contains(why));
+  };
+  rejects("      - np: [2, 8]\n        predicted: {np: 9, from_np: 4}",
+          "p.yaml:21: rules.bcast.shm[0].predicted.np (within np): expected an integer in 2..8");
+  rejects("      - np: [2, 8]\n        predicted: {np: 8, from_np: 4, error: -1}",
+          "rules.bcast.shm[0].predicted.error: expected a relative error (a number >= 0)");
+  rejects("      - np: [2, 8]\n        predicted: {np: 8, from: 4}",
+          "rules.bcast.shm[0].predicted: unknown field 'from'");
+  rejects("      - np: [2, 8]\n        predicted: 8",
+          "rules.bcast.shm[0].predicted: expected a map of np, from_np and error");
+  rejects("      - np: [2, 8]\n        measured_np: 2\n        predicted: {np: 8, from_np: 2}",
+          "rules.bcast.shm[0]: both measured_np and predicted: a bucket is one or the other");
+}
+
 TEST_CASE("profile: rules used beyond the communicator size they were measured at are said",
           "[profile]") {
   const std::string yaml = with_line(34, "      - np: [1, max]\n        measured_np: 2");

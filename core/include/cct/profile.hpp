@@ -79,6 +79,19 @@ struct SizeRule {
   bool operator==(const SizeRule&) const = default;
 };
 
+// Rules the tuner's cost model predicted for a communicator size it did not
+// measure (tuner/predict.hpp): each candidate's figure measured at from_np,
+// scaled by the ratio of its modelled times at np and at from_np.
+struct Prediction {
+  int32_t np = 0;       // the size predicted, within the bucket's np range
+  int32_t from_np = 0;  // the measured size the figures were scaled from
+  // How far the model was off where it could be checked: the median
+  // relative error of its predicted times when it predicted one measured
+  // size from another; absent where only one size was measured.
+  std::optional<double> error;
+  bool operator==(const Prediction&) const = default;
+};
+
 // The rules of one communicator shape: communicators of np_lo..np_hi ranks
 // spanning `nodes` nodes. Ordered size ranges that cover 0..max without gaps
 // or overlaps.
@@ -93,6 +106,8 @@ struct RankBucket {
   // np_hi]); the other sizes of the range are stretched from it, which the
   // runtime says. Absent in profiles written before it was recorded.
   std::optional<int32_t> measured_np;
+  // Set where the cost model predicted the rules instead (Prediction).
+  std::optional<Prediction> predicted;
   std::vector<SizeRule> sizes;
   bool operator==(const RankBucket&) const = default;
 };
@@ -242,9 +257,10 @@ std::string param_value_problem(const cct_param_desc& param, int64_t value);
 struct Selection {
   const AlgorithmEntry* algorithm = nullptr;
   std::vector<int64_t> params;
-  bool forced = false;    // from CCT_FORCE rather than the profile
-  uint32_t index = 0;     // 0..Selector::selections()-1, for the caller's caches
-  uint32_t fallback = 0;  // 0: the rule's first choice; n: its n-th fallback
+  bool forced = false;     // from CCT_FORCE rather than the profile
+  bool predicted = false;  // from a bucket the cost model predicted (RankBucket::predicted)
+  uint32_t index = 0;      // 0..Selector::selections()-1, for the caller's caches
+  uint32_t fallback = 0;   // 0: the rule's first choice; n: its n-th fallback
   // The rule it came from, for tools that explain a choice (ccprofile).
   int64_t lo = 0;
   int64_t hi = kMaxBytes;
@@ -298,8 +314,8 @@ class Selector {
     std::size_t last;                   // inclusive, so that an unbounded range holds SIZE_MAX too
     std::vector<Selection> candidates;  // not empty
   };
-  void add(cct_collective c, const SizeRule& rule, bool forced, const Registry& registry,
-           const std::string& origin);
+  void add(cct_collective c, const SizeRule& rule, bool forced, bool predicted,
+           const Registry& registry, const std::string& origin);
   // Whether `same(piece, first piece)` holds for each piece of c's sizes
   // (a range of one rule or of no rule, from 0 up).
   template <class Same>

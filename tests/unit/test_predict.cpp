@@ -1,0 +1,184 @@
+// The cost model: the fit recovers known coefficients from synthetic
+// figures, with and without noise, never below 0; and the prediction of
+// a communicator size not measured picks, from figures that follow a
+// known model, the candidate that model says is fastest there, in a
+// bucket marked predicted.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support/harness.hpp"
+#include "tuner/cost_model.hpp"
+#include "tuner/predict.hpp"
+
+namespace {
+
+using cct::tuner::CostModel;
+using cct::tuner::CostSample;
+
+double coefficient(const CostModel& model, const std::string& name) {
+  for (const CostModel::Term& t : model.terms())
+    if (t.name == name) return t.value;
+  FAIL("no term " << name);
+  return 0;
+}
+
+// Samples of calls with varied shapes, their seconds from known
+// coefficients, scaled by 1 + noise * (a uniform draw in [-1, 1]).
+std::vector<CostSample> synthetic(double noise) {
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> draw(-1, 1);
+  std::vector<CostSample> samples;
+  for (int messages = 1; messages <= 12; ++messages)
+    for (double bytes : {0.0, 512.0, 65536.0, 1048576.0})
+      for (int two_kinds = 0; two_kinds < 2; ++two_kinds) {
+        CostSample s;
+        s.span_kinds =
+            two_kinds ? std::vector<std::string>{"numa", "node"} : std::vector<std::string>{"node"};
+        s.cost.spans[0] = {static_cast<double>(messages), bytes};
+        if (two_kinds) s.cost.spans[1] = {2.0, bytes / 4};
+        s.cost.reduced_bytes = messages % 3 == 0 ? bytes : 0;
+        const double node_messages = two_kinds ? 2.0 : messages;
+        const double node_bytes = two_kinds ? bytes / 4 : bytes;
+        const double numa_messages = two_kinds ? messages : 0;
+        const double numa_bytes = two_kinds ? bytes : 0;
+        const double truth = 2e-7 + 1e-6 * node_messages + 1e-9 * node_bytes +
+                             3e-7 * numa_messages + 2e-10 * numa_bytes +
+                             5e-10 * s.cost.reduced_bytes;
+        s.seconds = truth * (1 + noise * draw(random));
+        samples.push_back(s);
+      }
+  return samples;
+}
+
+}  // namespace
+
+TEST_CASE("cost model: the fit recovers the coefficients of synthetic figures", "[cost]") {
+  const std::map<std::string, double> truth{
+      {"overhead", 2e-7},   {"message.node", 1e-6},  {"byte.node", 1e-9}, {"message.numa", 3e-7},
+      {"byte.numa", 2e-10}, {"reduced byte", 5e-10}, {"copied byte", 0}};
+  SECTION("exact figures: every coefficient to a part in a million") {
+    const CostModel model = CostModel::fit(synthetic(0));
+    for (const auto& [name, value] : truth) {
+      INFO(name);
+      CHECK(coefficient(model, name) == Approx(value).margin(1e-15).epsilon(1e-6));
+    }
+  }
+  SECTION("figures with 2% noise: the coefficients that weigh, within 10%") {
+    const CostModel model = CostModel::fit(synthetic(0.02));
+    for (const char* name : {"message.node", "byte.node", "message.numa", "reduced byte"}) {
+      INFO(name);
+      CHECK(coefficient(model, name) == Approx(truth.at(name)).epsilon(0.10));
+    }
+  }
+}
+
+TEST_CASE("cost model: least squares never go below 0", "[cost]") {
+  // Unconstrained, x = (-1, 1); with x >= 0 the first is 0 and the second
+  // the best fit of the rest, (1 + 0) / 2.
+  const std::vector<double> x =
+      cct::tuner::nonnegative_least_squares({{1, 0}, {0, 1}, {1, 1}}, {-1, 1, 0});
+  REQUIRE(x.size() == 2);
+  CHECK(x[0] == 0);
+  CHECK(x[1] == Approx(0.5));
+  // A column of zeros gets 0.
+  CHECK(cct::tuner::nonnegative_least_squares({{0, 2}, {0, 4}}, {1, 2})[0] == 0);
+}
+
+namespace {
+
+// The figure of a bcast call on a flat communicator of np ranks by the
+// known model: 0.2 us + 1 us a message + 1 ns a byte.
+double true_seconds(const cct::AlgorithmEntry& a, const std::map<std::string, int64_t>& params,
+                    int np, int64_t bytes) {
+  std::vector<int64_t> values = a.default_params();
+  for (uint32_t i = 0; i < a.desc->nparams; ++i)
+    if (const auto it = params.find(a.desc->params[i].name); it != params.end())
+      values[i] = it->second;
+  std::string why;
+  const auto cost =
+      cct::tuner::cost_of_call(a, values, cct::tuner::ShapeComm(np, 1, {}), CCT_BCAST, bytes, &why);
+  REQUIRE(cost);
+  return 2e-7 + 1e-6 * cost->spans[0].messages + 1e-9 * cost->spans[0].bytes;
+}
+
+struct Candidate {
+  const char* algorithm;
+  std::map<std::string, int64_t> params;
+  const char* choice;
+};
+
+const std::vector<Candidate> kCandidates{{"binomial", {}, "binomial"},
+                                         {"scatter_allgather", {}, "scatter_allgather"},
+                                         {"chain", {{"segment", 8192}}, "chain(segment=8k)"}};
+
+cct::tuner::Winner figure(const Candidate& c, int np, int64_t bytes) {
+  const cct::AlgorithmEntry& a = cct::test::algorithm(CCT_BCAST, c.algorithm);
+  const double seconds = true_seconds(a, c.params, np, bytes);
+  return {.collective = CCT_BCAST,
+          .transport = "shm",
+          .np = np,
+          .bytes = bytes,
+          .algorithm = c.algorithm,
+          .params = c.params,
+          .choice = c.choice,
+          .min_s = seconds,
+          .median_s = seconds};
+}
+
+const std::vector<int64_t> kSizes{64, 4096, 262144, 4194304};
+
+// The winners of np 4 and 16 as pick_winners gives them, every candidate's
+// figure from the known model.
+cct::tuner::Winners measured() {
+  cct::tuner::Winners w;
+  for (int np : {4, 16})
+    for (int64_t bytes : kSizes) {
+      std::vector<cct::tuner::Winner> rows;
+      for (const Candidate& c : kCandidates) rows.push_back(figure(c, np, bytes));
+      w.best.push_back(*std::min_element(rows.begin(), rows.end(),
+                                         [](auto& a, auto& b) { return a.median_s < b.median_s; }));
+      w.contenders.push_back(rows);
+    }
+  return w;
+}
+
+}  // namespace
+
+TEST_CASE("predict: a size not measured gets the known model's fastest, marked predicted",
+          "[cost]") {
+  const cct::tuner::Winners w = measured();
+  const cct::tuner::PredictionPlan plan{
+      .shape = [](int np) { return cct::tuner::ShapeComm(np, 1, {}); }, .nps = {4, 16, 64}};
+  const cct::tuner::Predictions predicted = predict(w, cct::test::registry(), plan);
+  INFO(predicted.report);
+  REQUIRE(predicted.winners.size() == kSizes.size());
+  for (const cct::tuner::Winner& p : predicted.winners) {
+    INFO(p.bytes);
+    CHECK(p.np == 64);
+    const cct::tuner::Winner* best = nullptr;
+    std::vector<cct::tuner::Winner> truth;
+    for (const Candidate& c : kCandidates) truth.push_back(figure(c, 64, p.bytes));
+    best = &*std::min_element(truth.begin(), truth.end(),
+                              [](auto& a, auto& b) { return a.median_s < b.median_s; });
+    CHECK(p.choice == best->choice);
+    CHECK(p.median_s == Approx(best->median_s).epsilon(1e-6));
+  }
+  // The model fitted on np 4 alone predicts np 16 exactly: the check says 0%.
+  CHECK_THAT(predicted.report, Catch::Contains("time error median 0%"));
+  const auto rules = cct::tuner::rules_with_predictions(w.best, predicted);
+  const std::vector<cct::RankBucket>& buckets = rules.at(CCT_BCAST).at("shm");
+  REQUIRE(buckets.size() == 3);
+  CHECK(buckets[1].measured_np == 16);
+  CHECK_FALSE(buckets[1].predicted);
+  REQUIRE(buckets[2].predicted);
+  CHECK(buckets[2].np_lo == 64);
+  CHECK(buckets[2].predicted->np == 64);
+  CHECK(buckets[2].predicted->from_np == 16);
+  REQUIRE(buckets[2].predicted->error);
+  CHECK(*buckets[2].predicted->error < 1e-6);
+  CHECK_FALSE(buckets[2].measured_np);
+}

@@ -1,0 +1,66 @@
+// ccautotune tuner: rules for communicator sizes that were not measured,
+// predicted by the cost model (tuner/cost_model.hpp).
+//
+// Per transport, the model is fitted from every competing figure of the
+// measured shapes (Winners::contenders) and the cost shape of its call
+// (tuner/cost_shape.hpp). A size P that was not measured is predicted from
+// the nearest measured size M (the largest below P, else the smallest
+// above): at each measured message size, each candidate's figure at M is
+// scaled by the ratio of its modelled times at P and at M, so that what
+// the model misses about a candidate (its constant costs, its
+// implementation) cancels, and only how it scales with the communicator is
+// modelled. The fastest so predicted wins; where M's winner states no cost
+// (the MPI library's own call), it is kept, since nothing says how it
+// scales and a candidate replaces the library only where that is shown.
+//
+// Checked where it can be: each measured size is predicted from the one
+// below it, with a model fitted on the sizes up to that one alone, and
+// compared with what was measured there: the median relative error of the
+// predicted times (RankBucket::predicted's error) and how often the
+// predicted pick is within 5% of the measured best.
+//
+// Shapes spanning several nodes are measured, never predicted.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "cct/profile.hpp"
+#include "cct/registry.hpp"
+#include "tuner/cost_shape.hpp"
+#include "tuner/winners.hpp"
+
+namespace cct::tuner {
+
+// What to predict and on what: the shape of np ranks on this platform
+// (local_shape on a machine; flat on a simulated fabric), and the
+// communicator sizes wanted.
+struct PredictionPlan {
+  std::function<ShapeComm(int np)> shape;
+  std::vector<int> nps;  // those that were measured are left alone
+};
+
+struct Predictions {
+  // One per (collective, transport, np, message size) predicted, ordered as
+  // Winners::best orders its own; median_s the predicted figure.
+  std::vector<Winner> winners;
+  // By (collective, transport, np): what a bucket of predicted rules says.
+  std::map<std::tuple<cct_collective, std::string, int>, Prediction> buckets;
+  // For people: per transport the model's coefficients, its check, and the
+  // sizes predicted; one line each.
+  std::string report;
+};
+
+Predictions predict(const Winners& measured, const Registry& registry, const PredictionPlan& plan);
+
+// The winners and the predicted ones in one list, ordered as build_rules
+// wants them, and the rules built from it with the predicted buckets
+// marked (RankBucket::predicted in place of measured_np).
+std::map<cct_collective, TransportRules> rules_with_predictions(const std::vector<Winner>& best,
+                                                                const Predictions& predicted);
+
+}  // namespace cct::tuner
