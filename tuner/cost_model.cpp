@@ -74,8 +74,10 @@ std::vector<double> nonnegative_least_squares(const std::vector<std::vector<doub
 
 std::map<std::string, double> cost_terms(const cct_cost& cost,
                                          const std::vector<std::string>& span_kinds) {
-  std::map<std::string, double> terms{
-      {"overhead", 1.0}, {"reduced byte", cost.reduced_bytes}, {"copied byte", cost.copied_bytes}};
+  std::map<std::string, double> terms{{"overhead", 1.0},
+                                      {"reduced byte", cost.reduced_bytes},
+                                      {"copied byte", cost.copied_bytes},
+                                      {"bisection byte", cost.bisection_bytes}};
   for (std::size_t s = 0; s < span_kinds.size() && s < CCT_COST_SPANS; ++s) {
     terms["message." + span_kinds[s]] += cost.spans[s].messages;
     terms["byte." + span_kinds[s]] += cost.spans[s].bytes;

@@ -3,7 +3,7 @@
 //
 //   time = o + sum over spans s of (alpha[kind of s] * messages[s] +
 //          beta[kind of s] * bytes[s]) + gamma * reduced_bytes
-//          + delta * copied_bytes
+//          + delta * copied_bytes + epsilon * bisection_bytes
 //
 // one alpha and beta per kind of span ("node", "network", "numa", ...: what
 // the span's messages cross, ShapeComm::span_kinds), every coefficient >= 0,
@@ -31,7 +31,9 @@ class CostModel {
  public:
   // One coefficient of the model and what it multiplies.
   struct Term {
-    std::string name;  // "overhead", "message.node", "byte.node", "reduced byte", "copied byte"
+    // "overhead", "message.node", "byte.node", "reduced byte", "copied
+    // byte", "bisection byte"
+    std::string name;
     double value = 0;  // seconds per unit
   };
 

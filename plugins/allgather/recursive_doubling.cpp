@@ -2,6 +2,7 @@
 
 #include <bit>
 
+#include "allgather/crossings.hpp"
 #include "common/args.hpp"
 #include "common/blocks.hpp"
 #include "common/doubling.hpp"
@@ -25,12 +26,14 @@ void RecursiveDoubling::check(const sdk::Comm& comm, const cct_coll_args&,
 }
 
 // log2(n) exchanges whose windows double: 1, 2, .., n/2 blocks, n - 1 in
-// all.
+// all. Only the last (d = n/2) crosses the halves, at every rank.
 cct_cost RecursiveDoubling::cost(const sdk::Comm& comm, const cct_coll_args& a,
                                  std::span<const int64_t>) {
   require_pow2(comm);
   const int n = comm.size();
-  return sdk::flat_cost(comm, sdk::steps_to_reach(n, 2), (n - 1.0) * a.count * elem_size(a));
+  const double block = a.count * elem_size(a);
+  return sdk::flat_cost(comm, sdk::steps_to_reach(n, 2), (n - 1.0) * block)
+      .cross(doubling_crossings(n) * block);
 }
 
 RecursiveDoubling::RecursiveDoubling(const sdk::Comm& comm, std::span<const int64_t>)

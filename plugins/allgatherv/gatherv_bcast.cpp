@@ -7,7 +7,9 @@ namespace cct::plugins::allgatherv {
 
 // The gatherv: rank 0's receives all posted at once, one latency, the n - 1
 // blocks arriving one after another; the bcast: ceil(log2 n) rounds of the
-// whole packed result; then the others' blocks copied out of it.
+// whole packed result; then the others' blocks copied out of it. Across
+// the halves: the upper half's blocks into rank 0, then the whole result on
+// the tree's crossing edges.
 cct_cost GathervBcast::cost(const sdk::Comm& comm, const cct_coll_args& a,
                             std::span<const int64_t>) {
   const int n = comm.size();
@@ -16,7 +18,8 @@ cct_cost GathervBcast::cost(const sdk::Comm& comm, const cct_coll_args& a,
   const double rounds = binomial_depth(n);
   return sdk::CostShape()
       .send(sdk::outer_span(comm), 1 + rounds, (n - 1) * block + rounds * n * block)
-      .copy((n - 1) * block);
+      .copy((n - 1) * block)
+      .cross(cct::sdk::upper_half(n) * block + binomial_crossings(n) * n * block);
 }
 
 // n - 1 receives at rank 0 outnumber the binomial tree's children anywhere.

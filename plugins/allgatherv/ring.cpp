@@ -1,14 +1,17 @@
 #include "allgatherv/ring.hpp"
 
+#include "allgather/crossings.hpp"
 #include "common/args.hpp"
 
 namespace cct::plugins::allgatherv {
 
 // n - 1 neighbour steps of one block each (the tuner's equal blocks of
-// count elements), every step waiting for the one before it.
+// count elements), every step waiting for the one before it. Each step's
+// block crosses the halves at two places.
 cct_cost Ring::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const double steps = comm.size() - 1;
-  return sdk::flat_cost(comm, steps, steps * a.count * elem_size(a));
+  const double block = a.count * elem_size(a);
+  return sdk::flat_cost(comm, steps, steps * block).cross(ring_crossings(comm.size()) * block);
 }
 
 Ring::Ring(const sdk::Comm& comm, std::span<const int64_t>)

@@ -1,5 +1,6 @@
 #include "allreduce/rabenseifner.hpp"
 
+#include "allgather/crossings.hpp"
 #include "common/args.hpp"
 #include "common/blocks.hpp"
 #include "common/doubling.hpp"
@@ -11,16 +12,21 @@ namespace cct::plugins::allreduce {
 // On the p = 2^floor(log2 n) participants, log2(p) halving steps send and
 // reduce (p - 1) / p of the vector in all, and log2(p) doubling steps send
 // as much; off powers of two the fold adds a whole-vector step in (reduced)
-// and one out.
+// and one out. Across the halves: the windows of the halving and doubling
+// exchanges that cross (on a power of two, half the vector at every rank
+// in the first halving and the last doubling step), and the whole vector
+// on the fold messages that cross.
 cct_cost Rabenseifner::cost(const sdk::Comm& comm, const cct_coll_args& a,
                             std::span<const int64_t>) {
-  const Fold fold(comm.size(), 0);
+  const int n = comm.size();
+  const Fold fold(n, 0);
   const int p = fold.pof2();
-  const double folds = p < comm.size() ? 1 : 0;
+  const double folds = p < n ? 1 : 0;
   const double bytes = a.count * elem_size(a);
   const double spread = bytes * (p - 1) / p;
   return sdk::flat_cost(comm, 2 * (sdk::steps_to_reach(p, 2) + folds), 2 * (spread + folds * bytes),
-                        spread + folds * bytes);
+                        spread + folds * bytes)
+      .cross(2 * (doubling_crossings(n) * bytes / p + fold_pair_crossing(n) * bytes));
 }
 
 Rabenseifner::Rabenseifner(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}

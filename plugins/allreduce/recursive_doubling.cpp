@@ -1,5 +1,6 @@
 #include "allreduce/recursive_doubling.hpp"
 
+#include "allgather/crossings.hpp"
 #include "common/args.hpp"
 #include "common/fold.hpp"
 
@@ -7,15 +8,20 @@ namespace cct::plugins::allreduce {
 
 // log2(p) whole-vector exchanges, each reduced, on the p = 2^floor(log2 n)
 // participants; off powers of two the fold adds a whole-vector step in
-// (reduced) before them and one out after them.
+// (reduced) before them and one out after them. The whole vector crosses
+// the halves on every exchange and fold message that does.
 cct_cost RecursiveDoubling::cost(const sdk::Comm& comm, const cct_coll_args& a,
                                  std::span<const int64_t>) {
-  const Fold fold(comm.size(), 0);
-  const double folds = fold.pof2() < comm.size() ? 1 : 0;
+  const int n = comm.size();
+  const Fold fold(n, 0);
+  const double folds = fold.pof2() < n ? 1 : 0;
   const double steps = sdk::steps_to_reach(fold.pof2(), 2);
   const double bytes = a.count * elem_size(a);
+  double crossings = 2 * fold_pair_crossing(n);
+  for (int d = 1; d < fold.pof2(); d *= 2) crossings += fold_crossing(n, d);
   return sdk::flat_cost(comm, steps + 2 * folds, (steps + 2 * folds) * bytes,
-                        (steps + folds) * bytes);
+                        (steps + folds) * bytes)
+      .cross(crossings * bytes);
 }
 
 RecursiveDoubling::RecursiveDoubling(const sdk::Comm& comm, std::span<const int64_t>)

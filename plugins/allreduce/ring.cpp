@@ -1,15 +1,19 @@
 #include "allreduce/ring.hpp"
 
+#include "allgather/crossings.hpp"
 #include "common/args.hpp"
 
 namespace cct::plugins::allreduce {
 
 // n - 1 reduce-scatter steps, each sending and reducing one block of
-// bytes / n, then n - 1 allgather steps of one block each.
+// bytes / n, then n - 1 allgather steps of one block each. Each step's
+// block crosses the halves at two places, in both rings.
 cct_cost Ring::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const int n = comm.size();
-  const double spread = static_cast<double>(a.count * elem_size(a)) * (n - 1) / n;
-  return sdk::flat_cost(comm, 2.0 * (n - 1), 2 * spread, spread);
+  const double block = static_cast<double>(a.count * elem_size(a)) / n;
+  const double spread = block * (n - 1);
+  return sdk::flat_cost(comm, 2.0 * (n - 1), 2 * spread, spread)
+      .cross(2 * ring_crossings(n) * block);
 }
 
 Ring::Ring(const sdk::Comm& comm, std::span<const int64_t>)

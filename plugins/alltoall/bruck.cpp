@@ -19,15 +19,23 @@ int for_each_with_bit(int n, int k, F&& f) {
 
 // ceil(log2 n) steps, step k packing the blocks whose index has bit k set;
 // each packed block is copied in and out of the packing buffers, and the
-// two rotations copy every block once more each.
+// two rotations copy every block once more each. A step's packed blocks
+// cross the halves on the sends to rank + k that do, so a block may cross
+// more than once on its way.
 cct_cost Bruck::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const int n = comm.size();
   int packed = 0;
-  for (int k = 1; k < n; k *= 2) packed += for_each_with_bit(n, k, [](int, int) {});
+  double crossing = 0;
+  for (int k = 1; k < n; k *= 2) {
+    const int m = for_each_with_bit(n, k, [](int, int) {});
+    packed += m;
+    crossing += sdk::shift_crossing(n, k) * m;
+  }
   const double block = a.count * elem_size(a);
   return sdk::CostShape()
       .send(sdk::outer_span(comm), sdk::steps_to_reach(n, 2), packed * block)
-      .copy(2 * (n + packed) * block);
+      .copy(2 * (n + packed) * block)
+      .cross(crossing * block);
 }
 
 Bruck::Bruck(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "alltoall/crossings.hpp"
 #include "alltoall/outgoing.hpp"
 #include "common/args.hpp"
 
@@ -25,13 +26,15 @@ std::size_t checked_window(std::span<const int64_t> params) {
 
 // The n - 1 receives and sends, paired, fill the window of max_requests in
 // turn: ceil(2 (n - 1) / max_requests) batches whose latencies follow each
-// other, while every block leaves this rank one after another.
+// other, while every block leaves this rank one after another. Every
+// rank's blocks for the other half cross it once.
 cct_cost LinearThrottled::cost(const sdk::Comm& comm, const cct_coll_args& a,
                                std::span<const int64_t> params) {
   const auto requests = static_cast<int64_t>(checked_window(params));
   const int64_t peers = comm.size() - 1;
   const double batches = static_cast<double>((2 * peers + requests - 1) / requests);
-  return sdk::flat_cost(comm, batches, peers * a.count * elem_size(a));
+  const double block = a.count * elem_size(a);
+  return sdk::flat_cost(comm, batches, peers * block).cross(direct_crossings(comm.size()) * block);
 }
 
 void LinearThrottled::check(const sdk::Comm&, const cct_coll_args&,

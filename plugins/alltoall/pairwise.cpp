@@ -2,15 +2,18 @@
 
 #include <bit>
 
+#include "alltoall/crossings.hpp"
 #include "alltoall/outgoing.hpp"
 #include "common/args.hpp"
 
 namespace cct::plugins::alltoall {
 
-// n - 1 exchanges of one block each, one at a time.
+// n - 1 exchanges of one block each, one at a time. Every rank's blocks
+// for the other half cross it once.
 cct_cost Pairwise::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const double steps = comm.size() - 1;
-  return sdk::flat_cost(comm, steps, steps * a.count * elem_size(a));
+  const double block = a.count * elem_size(a);
+  return sdk::flat_cost(comm, steps, steps * block).cross(direct_crossings(comm.size()) * block);
 }
 
 Pairwise::Pairwise(const sdk::Comm& comm, std::span<const int64_t>)

@@ -2,15 +2,19 @@
 
 #include <algorithm>
 
+#include "alltoall/crossings.hpp"
 #include "alltoallv/blocks.hpp"
 
 namespace cct::plugins::alltoallv {
 
 // Everything posted at once and waited for together: one latency, the n - 1
-// blocks (count elements each) leaving this rank one after another.
+// blocks (count elements each) leaving this rank one after another. Every
+// rank's blocks for the other half cross it once.
 cct_cost Linear::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const int peers = comm.size() - 1;
-  return sdk::flat_cost(comm, std::min(peers, 1), peers * a.count * elem_size(a));
+  const double block = a.count * elem_size(a);
+  return sdk::flat_cost(comm, std::min(peers, 1), peers * block)
+      .cross(alltoall::direct_crossings(comm.size()) * block);
 }
 
 Linear::Linear(const sdk::Comm& comm, std::span<const int64_t>)

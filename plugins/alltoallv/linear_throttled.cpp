@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "alltoall/crossings.hpp"
 #include "alltoallv/blocks.hpp"
 #include "common/window.hpp"
 
@@ -9,13 +10,16 @@ namespace cct::plugins::alltoallv {
 
 // Step k waits for step k - window: ceil((n - 1) / window) batches whose
 // latencies follow each other, while the n - 1 blocks (count elements
-// each) leave this rank one after another.
+// each) leave this rank one after another. Every rank's blocks for the
+// other half cross it once.
 cct_cost LinearThrottled::cost(const sdk::Comm& comm, const cct_coll_args& a,
                                std::span<const int64_t> params) {
   const std::size_t window = effective_window(params[0], comm.size());
   const std::size_t peers = comm.size() - 1;
   const double batches = static_cast<double>((peers + window - 1) / window);
-  return sdk::flat_cost(comm, batches, peers * a.count * elem_size(a));
+  const double block = a.count * elem_size(a);
+  return sdk::flat_cost(comm, batches, peers * block)
+      .cross(alltoall::direct_crossings(comm.size()) * block);
 }
 
 void LinearThrottled::check(const sdk::Comm&, const cct_coll_args&,

@@ -2,15 +2,19 @@
 
 #include <bit>
 
+#include "alltoall/crossings.hpp"
 #include "alltoallv/blocks.hpp"
 
 namespace cct::plugins::alltoallv {
 
 // n - 1 exchanges, one at a time, of one block each (the tuner's equal
-// blocks of count elements).
+// blocks of count elements). Every rank's blocks for the other half cross
+// it once.
 cct_cost Pairwise::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const double steps = comm.size() - 1;
-  return sdk::flat_cost(comm, steps, steps * a.count * elem_size(a));
+  const double block = a.count * elem_size(a);
+  return sdk::flat_cost(comm, steps, steps * block)
+      .cross(alltoall::direct_crossings(comm.size()) * block);
 }
 
 Pairwise::Pairwise(const sdk::Comm& comm, std::span<const int64_t>)

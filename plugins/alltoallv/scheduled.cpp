@@ -1,5 +1,6 @@
 #include "alltoallv/scheduled.hpp"
 
+#include "alltoall/crossings.hpp"
 #include "alltoallv/blocks.hpp"
 #include "scheduled_alltoall/one_factor.hpp"
 
@@ -7,10 +8,13 @@ namespace cct::plugins::alltoallv {
 
 // One pair swap of one block (count elements) per round of the
 // one-factorisation; on odd n a chain of swaps can run through a busy rank
-// every round.
+// every round. Every pair meets once, so every rank's blocks for the
+// other half cross it once.
 cct_cost Scheduled::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const double rounds = alltoall::one_factor_rounds(comm.size());
-  return sdk::flat_cost(comm, rounds, rounds * a.count * elem_size(a));
+  const double block = a.count * elem_size(a);
+  return sdk::flat_cost(comm, rounds, rounds * block)
+      .cross(alltoall::direct_crossings(comm.size()) * block);
 }
 
 Scheduled::Scheduled(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}

@@ -5,11 +5,14 @@
 namespace cct::plugins::bcast {
 
 // ceil(log2 p) rounds, each a whole-buffer send: the last leaf waits for
-// every round.
+// every round. The buffer crosses the halves on the tree's crossing edges
+// (the bisection is counted with the root at rank 0, as the tuner times it).
 cct_cost Binomial::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                         std::span<const int64_t>) {
   const double rounds = binomial_depth(comm.size());
-  return cct::sdk::flat_cost(comm, rounds, rounds * rooted_bytes(args, comm.size()));
+  const double bytes = rooted_bytes(args, comm.size());
+  return cct::sdk::flat_cost(comm, rounds, rounds * bytes)
+      .cross(binomial_crossings(comm.size()) * bytes);
 }
 
 Binomial::Binomial(const cct::sdk::Comm& comm, std::span<const int64_t>)

@@ -16,14 +16,16 @@ std::size_t validate_segment(int64_t segment) {
 }  // namespace
 
 // The first segment passes p - 1 links, the others follow one step behind
-// each other: p - 2 + segments steps of one segment each.
+// each other: p - 2 + segments steps of one segment each. The buffer
+// crosses the halves once, on the link into rank p / 2.
 cct_cost Chain::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                      std::span<const int64_t> params) {
   const std::size_t bytes = rooted_bytes(args, comm.size());
   if (bytes == 0 || comm.size() < 2) return {};
   const std::size_t segment = std::min(validate_segment(params[0]), bytes);
   const double steps = comm.size() - 2 + static_cast<double>((bytes + segment - 1) / segment);
-  return cct::sdk::flat_cost(comm, steps, steps * static_cast<double>(segment));
+  return cct::sdk::flat_cost(comm, steps, steps * static_cast<double>(segment))
+      .cross(static_cast<double>(bytes));
 }
 
 void Chain::check(const cct::sdk::Comm&, const cct_coll_args&, std::span<const int64_t> params) {

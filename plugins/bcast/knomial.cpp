@@ -26,17 +26,30 @@ std::size_t max_children(int64_t radix, int size) {
   return std::min<std::size_t>(levels * (radix - 1), size - 1);
 }
 
+// The edges of the tree rooted at rank 0 (vrank v to v + j m, 0 < j <
+// radix, for v a multiple of radix m) that cross between the halves.
+double crossings(int64_t radix, int size) {
+  double crossing = 0;
+  for (int64_t m = 1; m < size; m *= radix)
+    for (int64_t j = 1; j < radix; ++j)
+      crossing += cct::sdk::crossing_ranks(
+          size, [&](int v) { return v % (radix * m) == 0 ? static_cast<int>(v + j * m) : -1; });
+  return crossing;
+}
+
 }  // namespace
 
 // ceil(log_radix p) levels. A level's radix - 1 sends leave together, so
 // their latencies overlap but their bytes leave the sender one after
-// another.
+// another. The buffer crosses the halves on the tree's crossing edges.
 cct_cost Knomial::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                        std::span<const int64_t> params) {
   const int64_t radix = effective_radix(params[0], comm.size());
   const double levels = cct::sdk::steps_to_reach(comm.size(), radix);
   const double sends = std::min<double>(radix - 1, comm.size() - 1);
-  return cct::sdk::flat_cost(comm, levels, levels * sends * rooted_bytes(args, comm.size()));
+  const double bytes = rooted_bytes(args, comm.size());
+  return cct::sdk::flat_cost(comm, levels, levels * sends * bytes)
+      .cross(crossings(radix, comm.size()) * bytes);
 }
 
 void Knomial::check(const cct::sdk::Comm&, const cct_coll_args&, std::span<const int64_t> params) {

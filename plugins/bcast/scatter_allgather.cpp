@@ -8,12 +8,16 @@ namespace cct::plugins::bcast {
 
 // The scatter: ceil(log2 p) rounds that halve what is sent, about n (p -
 // 1) / p bytes in all on the deepest path; the ring: p - 1 steps of one
-// piece each.
+// piece each. Across the halves: the upper half's pieces once in the
+// scatter, then two pieces a ring step.
 cct_cost ScatterAllgather::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                                 std::span<const int64_t>) {
   const int size = comm.size();
   const double spread = static_cast<double>(rooted_bytes(args, size)) * (size - 1) / size;
-  return cct::sdk::flat_cost(comm, binomial_depth(size) + size - 1.0, 2 * spread);
+  const double piece = static_cast<double>(rooted_bytes(args, size)) / size;
+  return cct::sdk::flat_cost(comm, binomial_depth(size) + size - 1.0, 2 * spread)
+      .cross(piece * cct::sdk::upper_half(size) +
+             piece * cct::sdk::shift_crossing(size, 1) * (size - 1));
 }
 
 ScatterAllgather::ScatterAllgather(const cct::sdk::Comm& comm, std::span<const int64_t>)

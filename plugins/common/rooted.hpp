@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <stdexcept>
 
+#include "cct/sdk/cost.hpp"
 #include "common/args.hpp"
 
 namespace cct::plugins {
@@ -43,6 +44,17 @@ inline int binomial_span(int vrank, int size) {
 // Depth of the binomial tree: ceil(log2 size), the most children a rank has.
 inline int binomial_depth(int size) {
   return static_cast<int>(std::bit_width(static_cast<unsigned>(size - 1)));
+}
+
+// The edges of the binomial tree rooted at rank 0 (vrank v to v + m, for v
+// a multiple of 2m) that cross between the communicator's halves: the
+// messages of a whole-buffer tree that cct_cost.bisection_bytes counts.
+// With a power of two, the root's first send alone.
+inline double binomial_crossings(int size) {
+  double crossings = 0;
+  for (int m = 1; m < size; m *= 2)
+    crossings += sdk::crossing_ranks(size, [&](int v) { return v % (2 * m) == 0 ? v + m : -1; });
+  return crossings;
 }
 
 }  // namespace cct::plugins

@@ -5,14 +5,17 @@
 namespace cct::plugins::device {
 
 // The own block copied into place, then n - 1 ring steps of one block
-// each, staged, one after another.
+// each, staged, one after another. Across the halves: two blocks a step
+// (the ring crosses them at two places).
 cct_cost AllgatherRing::cost(const sdk::Comm& comm, const cct_coll_args& a,
                              std::span<const int64_t> params) {
   const StagingChunk chunk(params[0]);
   const std::size_t bytes = a.count * elem_size(a);
   if (bytes == 0 || comm.size() < 2) return {};
   return staged_cost(comm, comm.size() - 1.0, bytes, chunk.bytes())
-      .copy(in_place(a) ? 0 : static_cast<double>(bytes));
+      .copy(in_place(a) ? 0 : static_cast<double>(bytes))
+      .cross((comm.size() - 1.0) * sdk::shift_crossing(comm.size(), 1) *
+             static_cast<double>(bytes));
 }
 
 AllgatherRing::AllgatherRing(const sdk::Comm& comm, std::span<const int64_t> params)

@@ -7,6 +7,8 @@ namespace cct::plugins::device {
 
 // The vector copied into place, then 2 (n - 1) ring steps of one block each,
 // staged, one after another; each reduce-scatter step reduces its block.
+// Across the halves: two blocks a step (the ring crosses them at two
+// places).
 cct_cost AllreduceRing::cost(const sdk::Comm& comm, const cct_coll_args& a,
                              std::span<const int64_t> params) {
   const StagingChunk chunk(params[0]);
@@ -15,7 +17,9 @@ cct_cost AllreduceRing::cost(const sdk::Comm& comm, const cct_coll_args& a,
   const double steps = comm.size() - 1.0;
   return staged_cost(comm, 2 * steps, blocks.bytes(0), chunk.bytes())
       .reduce(steps * static_cast<double>(blocks.bytes(0)))
-      .copy(sdk::bytes_of(a, a.count));
+      .copy(sdk::bytes_of(a, a.count))
+      .cross(2 * steps * sdk::shift_crossing(comm.size(), 1) *
+             static_cast<double>(blocks.bytes(0)));
 }
 
 AllreduceRing::AllreduceRing(const sdk::Comm& comm, std::span<const int64_t> params)

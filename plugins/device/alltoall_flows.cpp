@@ -10,7 +10,8 @@ namespace cct::plugins::device {
 // The own block copied into place (the whole input first, in place), then
 // the n - 1 exchanges in waves of `flows`: a wave's staged messages overlap
 // their chunks' latencies, but all their bytes leave this rank one after
-// another.
+// another. Across the halves: exchange k's blocks that cross them, every
+// rank's to its other half.
 cct_cost AlltoallFlows::cost(const sdk::Comm& comm, const cct_coll_args& a, int flows,
                              int64_t chunk) {
   const std::size_t bytes = a.count * elem_size(a);
@@ -18,9 +19,12 @@ cct_cost AlltoallFlows::cost(const sdk::Comm& comm, const cct_coll_args& a, int 
   if (bytes == 0 || n < 2) return {};
   const int peers = n - 1, in_flight = std::clamp(flows, 1, peers);
   const double waves = (peers + in_flight - 1) / in_flight;
+  double crossings = 0;
+  for (int k = 1; k < n; ++k) crossings += sdk::shift_crossing(n, k);
   return staged_cost(comm, waves, bytes, chunk)
       .send(sdk::outer_span(comm), 0, (peers - waves) * static_cast<double>(bytes))
-      .copy(static_cast<double>((in_place(a) ? n + 1 : 1) * bytes));
+      .copy(static_cast<double>((in_place(a) ? n + 1 : 1) * bytes))
+      .cross(crossings * static_cast<double>(bytes));
 }
 
 AlltoallFlows::AlltoallFlows(const sdk::Comm& comm, int flows)

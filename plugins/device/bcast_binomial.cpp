@@ -5,13 +5,15 @@
 namespace cct::plugins::device {
 
 // ceil(log2 n) rounds, each a whole-buffer message, staged: the last leaf
-// waits for every round.
+// waits for every round. Across the halves: the buffer on the tree's
+// crossing edges (root at rank 0).
 cct_cost BcastBinomial::cost(const sdk::Comm& comm, const cct_coll_args& a,
                              std::span<const int64_t> params) {
   const StagingChunk chunk(params[0]);
   const std::size_t bytes = rooted_bytes(a, comm.size());
   if (bytes == 0) return {};
-  return staged_cost(comm, binomial_depth(comm.size()), bytes, chunk.bytes());
+  return staged_cost(comm, binomial_depth(comm.size()), bytes, chunk.bytes())
+      .cross(binomial_crossings(comm.size()) * static_cast<double>(bytes));
 }
 
 BcastBinomial::BcastBinomial(const sdk::Comm& comm, std::span<const int64_t> params)

@@ -5,7 +5,8 @@
 namespace cct::plugins::device {
 
 // The input copied into the accumulator, then ceil(log2 n) rounds up to
-// the root, each a whole-vector message, staged, and its reduction.
+// the root, each a whole-vector message, staged, and its reduction. Across
+// the halves: the vector on the tree's crossing edges (root at rank 0).
 cct_cost ReduceBinomial::cost(const sdk::Comm& comm, const cct_coll_args& a,
                               std::span<const int64_t> params) {
   const StagingChunk chunk(params[0]);
@@ -14,7 +15,8 @@ cct_cost ReduceBinomial::cost(const sdk::Comm& comm, const cct_coll_args& a,
   const double rounds = binomial_depth(comm.size());
   return staged_cost(comm, rounds, bytes, chunk.bytes())
       .reduce(rounds * static_cast<double>(bytes))
-      .copy(static_cast<double>(bytes));
+      .copy(static_cast<double>(bytes))
+      .cross(binomial_crossings(comm.size()) * static_cast<double>(bytes));
 }
 
 ReduceBinomial::ReduceBinomial(const sdk::Comm& comm, std::span<const int64_t> params)

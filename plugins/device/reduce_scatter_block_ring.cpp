@@ -6,7 +6,8 @@
 namespace cct::plugins::device {
 
 // The input copied into scratch, n - 1 ring steps of one block each,
-// staged, each reducing its block, and the own block copied out.
+// staged, each reducing its block, and the own block copied out. Across
+// the halves: two blocks a step (the ring crosses them at two places).
 cct_cost ReduceScatterBlockRing::cost(const sdk::Comm& comm, const cct_coll_args& a,
                                       std::span<const int64_t> params) {
   const StagingChunk chunk(params[0]);
@@ -15,7 +16,8 @@ cct_cost ReduceScatterBlockRing::cost(const sdk::Comm& comm, const cct_coll_args
   const double steps = comm.size() - 1.0;
   return staged_cost(comm, steps, bytes, chunk.bytes())
       .reduce(steps * static_cast<double>(bytes))
-      .copy(static_cast<double>((comm.size() + 1) * bytes));
+      .copy(static_cast<double>((comm.size() + 1) * bytes))
+      .cross(steps * sdk::shift_crossing(comm.size(), 1) * static_cast<double>(bytes));
 }
 
 ReduceScatterBlockRing::ReduceScatterBlockRing(const sdk::Comm& comm,

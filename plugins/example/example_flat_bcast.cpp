@@ -42,13 +42,20 @@ class ExampleFlatBcast {
   // batch are in flight together, so they pay one latency (one message),
   // but their bytes leave the root one after another (all of them count).
   // A flat algorithm puts everything at the outermost span (flat_cost).
+  // Also state bisection_bytes (.cross): the bytes that cross between
+  // ranks [0, p/2) and [p/2, p), summed over every rank and step (not the
+  // critical path), counted with the root at rank 0 as the tuner times it.
+  // Here the root (in the lower half) sends the buffer to each of the
+  // p - p/2 ranks of the upper half: (p - p/2) * n (none for p = 1, with
+  // no one to send to); its sends inside its own half cross nothing.
   // comm holds the shape only: never call its p2p functions here.
   static cct_cost cost(const cct::sdk::Comm& comm, const cct_coll_args& a,
                        std::span<const int64_t> p) {
     check(comm, a, p);
     const int64_t peers = comm.size() - 1;
     const auto batches = static_cast<double>((peers + p[0] - 1) / p[0]);
-    return cct::sdk::flat_cost(comm, batches, cct::sdk::bytes_of(a, a.count * peers));
+    return cct::sdk::flat_cost(comm, batches, cct::sdk::bytes_of(a, a.count * peers))
+        .cross(cct::sdk::upper_half(comm.size()) * cct::sdk::bytes_of(a, a.count));
   }
 
   // prepare: everything a call needs is allocated here, once.

@@ -10,7 +10,8 @@ namespace cct::plugins::gather {
 // Each subtree's blocks go up as one message: ceil(log2 p) hops, the last
 // of which bring the root all p - 1 blocks one after another. After them
 // the root copies its own block, and the others too when it is not rank 0
-// (unrotate).
+// (unrotate). Across the halves: each upper-half block once, on the one
+// edge where its climb to rank 0 leaves the upper half.
 cct_cost Binomial::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                         std::span<const int64_t>) {
   const std::size_t bytes = rooted_bytes(args, comm.size());
@@ -18,7 +19,8 @@ cct_cost Binomial::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
   const double others = (comm.size() - 1.0) * bytes;
   return cct::sdk::CostShape()
       .send(cct::sdk::outer_span(comm), binomial_depth(comm.size()), others)
-      .copy(static_cast<double>(bytes) + (args.root != 0 ? others : 0));
+      .copy(static_cast<double>(bytes) + (args.root != 0 ? others : 0))
+      .cross(cct::sdk::upper_half(comm.size()) * static_cast<double>(bytes));
 }
 
 Binomial::Binomial(const cct::sdk::Comm& comm, std::span<const int64_t>)

@@ -7,12 +7,14 @@
 namespace cct::plugins::gather {
 
 // The root has all p - 1 receives posted at once: one latency, and the
-// blocks reach it one after another.
+// blocks reach it one after another. Across the halves: the upper half's
+// blocks, to root 0.
 cct_cost Linear::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                       std::span<const int64_t>) {
   const std::size_t bytes = rooted_bytes(args, comm.size());
   if (bytes == 0 || comm.size() < 2) return {};
-  return cct::sdk::flat_cost(comm, 1, (comm.size() - 1.0) * bytes);
+  return cct::sdk::flat_cost(comm, 1, (comm.size() - 1.0) * bytes)
+      .cross(cct::sdk::upper_half(comm.size()) * static_cast<double>(bytes));
 }
 
 Linear::Linear(const cct::sdk::Comm& comm, std::span<const int64_t>)

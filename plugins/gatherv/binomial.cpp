@@ -9,6 +9,8 @@ namespace cct::plugins::gatherv {
 // blocks one after another; from p = 4 on, the counts climb a hop ahead of
 // it (a rank takes its children's data once it has their counts), which
 // adds the first counts message. The root then unpacks every block.
+// Across the halves: each upper-half block once, where its climb to rank 0
+// leaves the upper half (the few counts that go along are left out).
 cct_cost Binomial::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const int size = comm.size();
   check_root(a.root, size);
@@ -18,7 +20,8 @@ cct_cost Binomial::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span
   return sdk::CostShape()
       .send(sdk::outer_span(comm), binomial_depth(size) + counts_hop,
             (size - 1) * bytes + (counts_hop ? SubtreeCounts::counts_bytes(1) : 0))
-      .copy(size * bytes);
+      .copy(size * bytes)
+      .cross(cct::sdk::upper_half(size) * bytes);
 }
 
 Binomial::Binomial(const sdk::Comm& comm, std::span<const int64_t>)

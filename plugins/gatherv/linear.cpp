@@ -5,10 +5,13 @@
 namespace cct::plugins::gatherv {
 
 // The root has all p - 1 receives posted at once: one latency, and the
-// blocks reach it one after another.
+// blocks reach it one after another. Across the halves: the upper half's
+// blocks, to root 0.
 cct_cost Linear::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   if (comm.size() < 2) return {};
-  return sdk::flat_cost(comm, 1, (comm.size() - 1.0) * a.count * elem_size(a));
+  const auto bytes = static_cast<double>(a.count * elem_size(a));
+  return sdk::flat_cost(comm, 1, (comm.size() - 1.0) * bytes)
+      .cross(cct::sdk::upper_half(comm.size()) * bytes);
 }
 
 Linear::Linear(const sdk::Comm& comm, std::span<const int64_t>)

@@ -11,13 +11,16 @@ namespace cct::plugins::gatherv {
 
 // Per window of admitted senders, a go message and then their blocks: the
 // root waits for ceil((p - 1) / window) of both, the p - 1 blocks one
-// after another.
+// after another. Across the halves: the upper half's blocks, to root 0
+// (the go messages are empty).
 cct_cost LinearThrottled::cost(const sdk::Comm& comm, const cct_coll_args& a,
                                std::span<const int64_t> params) {
   const std::size_t window = effective_window(params[0], comm.size());
   if (comm.size() < 2) return {};
   const double windows = std::ceil((comm.size() - 1.0) / static_cast<double>(window));
-  return sdk::flat_cost(comm, 2 * windows, (comm.size() - 1.0) * a.count * elem_size(a));
+  const auto bytes = static_cast<double>(a.count * elem_size(a));
+  return sdk::flat_cost(comm, 2 * windows, (comm.size() - 1.0) * bytes)
+      .cross(cct::sdk::upper_half(comm.size()) * bytes);
 }
 
 void LinearThrottled::check(const sdk::Comm&, const cct_coll_args&,

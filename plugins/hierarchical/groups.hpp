@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "cct/abi/algorithm.h"
+#include "cct/sdk/cost.hpp"
 
 namespace cct::plugins::hierarchical {
 
@@ -115,6 +116,28 @@ inline std::size_t numa_index(std::span<const cct_level> levels) {
 // The NUMA nodes of the ranks (see above).
 inline Groups numa_split(std::span<const cct_level> levels, int size) {
   return groups_at(levels, size, numa_index(levels));
+}
+
+// Of the groups' members, those on the other side of the communicator's
+// halves (ranks below size / 2 and the rest) from their group's leader:
+// what a leader writes to its group through shared memory, or reads from
+// it, crosses the halves once per such member (cct_cost.bisection_bytes).
+// Only groups that hold ranks of both halves have any.
+inline double members_across(const Groups& groups, int size) {
+  const int half = size / 2;
+  double across = 0;
+  for (int r = 0; r < size; ++r)
+    if ((r < half) != (groups.leader(groups.group_of[r]) < half)) ++across;
+  return across;
+}
+
+// The leaders' sends that cross their halves when each sends to every
+// other (in rank order, they stand for the communicator's halves): the
+// crossings of n - 1 pairwise steps.
+inline double all_pairs_crossings(int leaders) {
+  double crossings = 0;
+  for (int d = 1; d < leaders; ++d) crossings += cct::sdk::shift_crossing(leaders, d);
+  return crossings;
 }
 
 // The levels of a communicator as a span.

@@ -15,7 +15,10 @@ void NumaAllreduce::check(const cct::sdk::Comm&, const cct_coll_args&,
 // The leader's loop over the chunks is the critical path: each chunk is
 // handed in by the members and reduced, exchanged with the other leaders
 // at once (the outermost span) and combined, and handed out; the members
-// copy the last chunk out after it.
+// copy the last chunk out after it. Across the halves: the leaders'
+// partials sent to every other leader that cross theirs, and, in a node
+// that spans both halves, the vector of each member on the other side from
+// its leader, in and out.
 cct_cost NumaAllreduce::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                              std::span<const int64_t> params) {
   const std::size_t chunk = validate_chunk(params[0]);
@@ -32,7 +35,8 @@ cct_cost NumaAllreduce::cost(const cct::sdk::Comm& comm, const cct_coll_args& ar
       .send(static_cast<int>(numa), 2 * chunks * shared, 0)
       .send(cct::sdk::outer_span(comm), nodes.count() > 1 ? chunks : 0, (nodes.count() - 1) * b)
       .reduce(static_cast<double>(members - 1 + nodes.count() - 1) * b)
-      .copy(2 * b + shared * static_cast<double>(bytes + std::min(bytes, chunk)));
+      .copy(2 * b + shared * static_cast<double>(bytes + std::min(bytes, chunk)))
+      .cross((all_pairs_crossings(nodes.count()) + 2 * members_across(nodes, comm.size())) * b);
 }
 
 NumaAllreduce::NumaAllreduce(const cct::sdk::Comm& comm, std::span<const int64_t> params)

@@ -25,6 +25,9 @@ void TwoLevelAllgather<C>::check(const cct::sdk::Comm&, const cct_coll_args&,
 // The largest group's leader copies its members' blocks out of their
 // channels one after another, sends its group's blocks to every other
 // leader at once (the outermost span), and streams the whole result.
+// Across the halves: the leaders' sends of their groups' blocks that cross
+// theirs, and, in a group that spans both halves, the block of each member
+// on the other side from its leader and the result streamed to it.
 template <cct_collective C>
 cct_cost TwoLevelAllgather<C>::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                                     std::span<const int64_t> params) {
@@ -36,12 +39,15 @@ cct_cost TwoLevelAllgather<C>::cost(const cct::sdk::Comm& comm, const cct_coll_a
   std::size_t members = 0;
   for (const std::vector<int>& m : groups.members) members = std::max(members, m.size());
   const auto span = static_cast<int>(split);
+  const auto b = static_cast<double>(block);
+  const double across = members_across(groups, comm.size()) * (1 + comm.size()) * b;
   return cct::sdk::CostShape()
       .send(span, static_cast<double>((members - 1) * chunks_in(block, chunk)), 0)
       .copy(static_cast<double>(members * block + std::min(block, chunk)))
       .send(cct::sdk::outer_span(comm), groups.count() > 1 ? 1 : 0,
             static_cast<double>((groups.count() - 1) * members * block))
-      .then(stream_cost(span, comm.size() * block, chunk));
+      .then(stream_cost(span, comm.size() * block, chunk))
+      .cross(all_pairs_crossings(groups.count()) * static_cast<double>(members) * b + across);
 }
 
 template <cct_collective C>

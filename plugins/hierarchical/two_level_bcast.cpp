@@ -13,6 +13,9 @@ void TwoLevelBcast::check(const cct::sdk::Comm&, const cct_coll_args&,
 
 // The deepest leader gets the buffer after the leaders' binomial rounds
 // (between groups: the outermost span), then streams it to its group.
+// Across the halves: the buffer on the leaders' tree edges that cross
+// theirs, and to each member of a group that spans both halves on the
+// other side from its leader.
 cct_cost TwoLevelBcast::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                              std::span<const int64_t> params) {
   const std::size_t bytes = rooted_bytes(args, comm.size());
@@ -20,9 +23,11 @@ cct_cost TwoLevelBcast::cost(const cct::sdk::Comm& comm, const cct_coll_args& ar
   const std::size_t split = split_index(levels_of(*comm.raw()), validate_level(params[0]));
   const Groups groups = groups_at(levels_of(*comm.raw()), comm.size(), split);
   const double rounds = binomial_depth(groups.count());
+  const double crossings = binomial_crossings(groups.count()) + members_across(groups, comm.size());
   return cct::sdk::CostShape()
       .send(cct::sdk::outer_span(comm), rounds, rounds * static_cast<double>(bytes))
-      .then(stream_cost(static_cast<int>(split), bytes, validate_chunk(params[1])));
+      .then(stream_cost(static_cast<int>(split), bytes, validate_chunk(params[1])))
+      .cross(crossings * static_cast<double>(bytes));
 }
 
 TwoLevelBcast::TwoLevelBcast(const cct::sdk::Comm& comm, std::span<const int64_t> params)

@@ -20,11 +20,25 @@ std::size_t segment_of(std::size_t segment, std::size_t bytes) {
   return segment == 0 ? bytes : std::min(segment, bytes);
 }
 
+// The links of `layout` on `size` ranks, root 0 (virtual ranks are real
+// ones), that cross the halves: each rank's t-th successor, t < 3.
+double crossing_links(const RingLayout& layout, int size) {
+  double links = 0;
+  for (int t = 0; t < 3; ++t)
+    links += sdk::crossing_ranks(size, [&](int r) {
+      const RingLinks out = ring_links(layout, r);
+      return t < out.nnext ? out.next[t] : -1;
+    });
+  return links;
+}
+
 }  // namespace
 
 // A pipeline of s segments over the longest chain's L links (the root's
 // included) takes L - 1 + s steps of one segment; the root sends each
 // segment to every chain head, one after another, in each of its s steps.
+// The buffer crosses the halves on each of the layout's crossing links
+// (root 0).
 cct_cost SegmentRelay::cost(RingShape shape, const sdk::Comm& comm, const cct_coll_args& args,
                             int64_t segment) {
   const std::size_t bytes = rooted_bytes(args, comm.size());
@@ -36,7 +50,8 @@ cct_cost SegmentRelay::cost(RingShape shape, const sdk::Comm& comm, const cct_co
   for (int c = 0; c < layout.count; ++c)
     links = std::max(links, layout.chains[c].last - layout.chains[c].first + 1);
   return sdk::flat_cost(comm, links - 1 + segments,
-                        (links - 1 + segments * layout.count) * static_cast<double>(piece));
+                        (links - 1 + segments * layout.count) * static_cast<double>(piece))
+      .cross(crossing_links(layout, comm.size()) * static_cast<double>(bytes));
 }
 
 SegmentRelay::SegmentRelay(const sdk::Comm& comm, int64_t segment)

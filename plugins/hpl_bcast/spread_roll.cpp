@@ -14,14 +14,32 @@ int SpreadRoll::Team::rank_of(int k) const {
 // The root posts its whole buffers and q - 1 spread and roll pieces each at
 // once (one latency, bytes one after another), roll piece 0 last; it passes
 // q - 2 more links, and the q - 2 pieces appended behind it cross the last.
+// Across the halves (root 0): the whole buffer to each skipped rank and a
+// piece to each participant of the upper half, and q - 1 pieces along each
+// roll link that crosses.
 cct_cost SpreadRoll::cost(int skipped, const sdk::Comm& comm, const cct_coll_args& args) {
   const int size = comm.size();
   const std::size_t bytes = rooted_bytes(args, size);
   if (bytes == 0 || size < 2) return {};
   const int direct = std::min(skipped, size - 1), q = size - direct;
   const double piece = static_cast<double>(bytes) / q;
+  // The root's messages to the skipped ranks (whole buffers) or to the
+  // other participants (pieces), counted at the receiver; then the roll's
+  // links, participant k to k + 1, counted at the sender.
+  const auto from_root = [&](bool to_skipped) {
+    return sdk::crossing_ranks(
+        size, [&](int r) { return r > 0 && (r <= direct) == to_skipped ? 0 : -1; });
+  };
+  const Team team{.q = q, .id = 0, .root = 0, .skipped = direct, .size = size};
+  const double rolled = sdk::crossing_ranks(size, [&](int r) {
+    if (r > 0 && r <= direct) return -1;  // skipped: not in the roll
+    const int k = r == 0 ? 0 : r - direct;
+    return k + 1 < q ? team.rank_of(k + 1) : -1;
+  });
   return sdk::flat_cost(comm, std::max(q - 1, 1),
-                        direct * static_cast<double>(bytes) + std::max(4 * q - 6, 0) * piece);
+                        direct * static_cast<double>(bytes) + std::max(4 * q - 6, 0) * piece)
+      .cross(from_root(true) * static_cast<double>(bytes) +
+             (from_root(false) + rolled * (q - 1)) * piece);
 }
 
 SpreadRoll::SpreadRoll(const sdk::Comm& comm, int skipped)

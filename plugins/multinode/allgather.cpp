@@ -70,7 +70,8 @@ void Allgather::check(const sdk::Comm& comm, const cct_coll_args&,
 // The group's gather to its leader (a copy when alone), the leaders'
 // allgather of the groups' pieces, the unpacking into rank order where the
 // groups are no ranges, and the group's bcast of the whole, one after
-// another.
+// another. Across the halves: the leaders' phase's crossings, and a group
+// phase's in each group that spans both halves (cost_phases.hpp).
 cct_cost Allgather::cost(const sdk::Comm& comm, const cct_coll_args& args,
                          std::span<const int64_t> params) {
   const int level = checked_level(comm, params);

@@ -50,7 +50,9 @@ void Allgatherv::check(const sdk::Comm& comm, const cct_coll_args&,
 
 // The largest group's gatherv to its leader (a copy when alone), the
 // leaders' allgatherv of the groups' pieces, the group's bcast of the
-// packed whole, and the unpacking, one after another.
+// packed whole, and the unpacking, one after another. Across the halves:
+// the leaders' phase's crossings, and a group phase's in each group that
+// spans both halves (cost_phases.hpp).
 cct_cost Allgatherv::cost(const sdk::Comm& comm, const cct_coll_args& args,
                           std::span<const int64_t> params) {
   const int level = checked_level(comm, params);

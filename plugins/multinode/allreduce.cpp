@@ -38,7 +38,9 @@ void Allreduce::check(const sdk::Comm& comm, const cct_coll_args&,
 }
 
 // The group's reduce to its leader, the leaders' allreduce (in place after
-// a group's reduce), and the group's bcast, one after another.
+// a group's reduce), and the group's bcast, one after another. Across the
+// halves: the leaders' phase's crossings, and a group phase's in each group
+// that spans both halves (cost_phases.hpp).
 cct_cost Allreduce::cost(const sdk::Comm& comm, const cct_coll_args& args,
                          std::span<const int64_t> params) {
   const int level = checked_level(comm, params);

@@ -50,6 +50,8 @@ void Barrier::check(const sdk::Comm& comm, const cct_coll_args&, std::span<const
 }
 
 // The group's barrier, the leaders' and the group's again, one after another.
+// Across the halves: what the phases state, the leaders' as is and a
+// group's per group that spans both halves (cost_phases.hpp).
 cct_cost Barrier::cost(const sdk::Comm& comm, const cct_coll_args& args,
                        std::span<const int64_t> params) {
   const int level = checked_level(comm, params);

@@ -39,6 +39,8 @@ void Bcast::check(const sdk::Comm& comm, const cct_coll_args&, std::span<const i
 }
 
 // The leaders' bcast from the root, then the group's from its acting rank.
+// Across the halves: the leaders' bcast's crossings, and the group's in
+// each group that spans both halves (cost_phases.hpp).
 cct_cost Bcast::cost(const sdk::Comm& comm, const cct_coll_args& args,
                      std::span<const int64_t> params) {
   const int level = checked_level(comm, params);

@@ -20,6 +20,8 @@ void Reduce::check(const sdk::Comm& comm, const cct_coll_args&, std::span<const 
 }
 
 // The group's reduce to its acting rank, then the leaders' to the root.
+// Across the halves: the group's reduce's crossings in each group that
+// spans both halves, and the leaders' (cost_phases.hpp).
 cct_cost Reduce::cost(const sdk::Comm& comm, const cct_coll_args& args,
                       std::span<const int64_t> params) {
   const int level = checked_level(comm, params);

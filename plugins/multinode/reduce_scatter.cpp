@@ -43,7 +43,9 @@ void ReduceScatter<C>::check(const sdk::Comm& comm, const cct_coll_args&,
 // The largest group's reduce of the whole vector to its leader, the
 // leader's packing in group order where the groups are no ranges, the
 // leaders' reduce-scatter of the groups' pieces, and the group's scatterv
-// of its piece, one after another.
+// of its piece, one after another. Across the halves: the leaders' phase's
+// crossings, and a group phase's in each group that spans both halves
+// (cost_phases.hpp).
 template <cct_collective C>
 cct_cost ReduceScatter<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
                                 std::span<const int64_t> params) {

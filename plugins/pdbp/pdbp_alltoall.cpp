@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "alltoall/crossings.hpp"
 #include "alltoall/outgoing.hpp"
 #include "common/args.hpp"
 
@@ -78,7 +79,8 @@ void PdbpAlltoall::check(const sdk::Comm&, const cct_coll_args&, std::span<const
 // grow on use, so the pool is what throttles: a reader waits once for the
 // first publish, and every refill of the pool costs one more acknowledgement
 // and publish. Each byte is copied into the pool and out of it by the
-// rank's pool threads together.
+// rank's pool threads together. Every rank's blocks for the other half
+// cross it once, written into the writer's pool and read by the reader.
 cct_cost PdbpAlltoall::cost(const sdk::Comm& comm, const cct_coll_args& a,
                             std::span<const int64_t> params) {
   const Settings settings = checked(params);
@@ -89,7 +91,8 @@ cct_cost PdbpAlltoall::cost(const sdk::Comm& comm, const cct_coll_args& a,
   const double refills = std::ceil(chunks / pool_blocks(settings.block)) - 1;
   return sdk::CostShape()
       .send(sdk::outer_span(comm), 1 + 2 * refills, 0)
-      .copy(2.0 * peers * static_cast<double>(bytes) / settings.threads);
+      .copy(2.0 * peers * static_cast<double>(bytes) / settings.threads)
+      .cross(alltoall::direct_crossings(comm.size()) * static_cast<double>(bytes));
 }
 
 PdbpAlltoall::PdbpAlltoall(const sdk::Comm& comm, std::span<const int64_t> params)

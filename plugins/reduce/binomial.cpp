@@ -6,12 +6,14 @@
 namespace cct::plugins::reduce {
 
 // ceil(log2 p) rounds, each receiving and combining a whole vector: the
-// root waits for every round.
+// root waits for every round. The vector crosses the halves on the tree's
+// crossing edges (counted with the root at rank 0).
 cct_cost Binomial::cost(const sdk::Comm& comm, const cct_coll_args& args,
                         std::span<const int64_t>) {
   const double rounds = binomial_depth(comm.size());
-  const double bytes = rounds * rooted_bytes(args, comm.size());
-  return sdk::flat_cost(comm, rounds, bytes, bytes);
+  const double vector = static_cast<double>(rooted_bytes(args, comm.size()));
+  const double bytes = rounds * vector;
+  return sdk::flat_cost(comm, rounds, bytes, bytes).cross(binomial_crossings(comm.size()) * vector);
 }
 
 Binomial::Binomial(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}

@@ -37,7 +37,8 @@ struct Chain::Call {
 
 // The first segment passes p - 1 links, combined at each rank it reaches;
 // the others follow one step behind each other: p - 2 + segments steps that
-// each send and combine one segment.
+// each send and combine one segment. The vector crosses the halves once,
+// on the link from rank p / 2 to p / 2 - 1 (root 0).
 cct_cost Chain::cost(const sdk::Comm& comm, const cct_coll_args& args,
                      std::span<const int64_t> params) {
   const std::size_t bytes = rooted_bytes(args, comm.size());
@@ -46,7 +47,7 @@ cct_cost Chain::cost(const sdk::Comm& comm, const cct_coll_args& args,
       std::min(segment_bytes(checked_segment(params), elem_size(args)), bytes);
   const double steps = comm.size() - 2 + static_cast<double>((bytes + segment - 1) / segment);
   const double moved = steps * static_cast<double>(segment);
-  return sdk::flat_cost(comm, steps, moved, moved);
+  return sdk::flat_cost(comm, steps, moved, moved).cross(static_cast<double>(bytes));
 }
 
 void Chain::check(const sdk::Comm&, const cct_coll_args&, std::span<const int64_t> params) {

@@ -1,14 +1,34 @@
 #include "reduce/rabenseifner.hpp"
 
+#include "allgather/crossings.hpp"
 #include "common/args.hpp"
 #include "common/halving.hpp"
 #include "common/rooted.hpp"
 
 namespace cct::plugins::reduce {
+namespace {
+
+// gather_to_root's messages, in blocks: at mask m, participant id with m
+// its lowest set bit sends m blocks to id - m; those that cross the halves.
+double gather_crossings(int n) {
+  const int p = Fold(n, 0).pof2();
+  double blocks = 0;
+  for (int m = 1; m < p; m *= 2)
+    blocks +=
+        m * sdk::crossing_ranks(n, [&](int r) {
+          const Fold fold(n, r);
+          return !fold.sits_out() && fold.id() % (2 * m) == m ? fold.rank_of(fold.id() - m) : -1;
+        });
+  return blocks;
+}
+
+}  // namespace
 
 // The fold's whole vector where p is not a power of two, then log2(p')
 // halving steps that send and combine (p'-1)/p' of the vector, then log2(p')
 // gather steps that bring the root the same (p' the fold's power of two).
+// Across the halves: the fold's crossing vectors, the halving's crossing
+// windows, and the gather's crossing edges, each with its blocks of 1/p'.
 cct_cost Rabenseifner::cost(const sdk::Comm& comm, const cct_coll_args& args,
                             std::span<const int64_t>) {
   const double bytes = static_cast<double>(rooted_bytes(args, comm.size()));
@@ -16,8 +36,11 @@ cct_cost Rabenseifner::cost(const sdk::Comm& comm, const cct_coll_args& args,
   const double folded = fold.pof2() < comm.size() ? 1 : 0;
   const double steps = binomial_depth(fold.pof2());
   const double spread = bytes * (fold.pof2() - 1) / fold.pof2();
+  const double block = bytes / fold.pof2();
   return sdk::flat_cost(comm, folded + 2 * steps, folded * bytes + 2 * spread,
-                        folded * bytes + spread);
+                        folded * bytes + spread)
+      .cross(fold_pair_crossing(comm.size()) * bytes +
+             (doubling_crossings(comm.size()) + gather_crossings(comm.size())) * block);
 }
 
 Rabenseifner::Rabenseifner(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}

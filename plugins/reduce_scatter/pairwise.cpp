@@ -1,17 +1,20 @@
 #include "reduce_scatter/pairwise.hpp"
 
+#include "alltoall/crossings.hpp"
 #include "common/args.hpp"
 
 namespace cct::plugins::reduce_scatter {
 
 // p - 1 exchanges in a row (each sendrecv waits for the last), each sending
-// one block and combining the one that came in.
+// one block and combining the one that came in. Every rank's block for each
+// rank of the other half crosses the halves, as in an alltoall.
 template <cct_collective C>
 cct_cost Pairwise<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
                            std::span<const int64_t>) {
   const int n = comm.size();
-  const double moved = static_cast<double>(RankBlocks().of(args, n).total_bytes()) * (n - 1) / n;
-  return sdk::flat_cost(comm, n - 1, moved, moved);
+  const double total = static_cast<double>(RankBlocks().of(args, n).total_bytes());
+  const double moved = total * (n - 1) / n;
+  return sdk::flat_cost(comm, n - 1, moved, moved).cross(alltoall::direct_crossings(n) * total / n);
 }
 
 template <cct_collective C>

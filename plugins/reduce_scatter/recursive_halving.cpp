@@ -1,5 +1,6 @@
 #include "reduce_scatter/recursive_halving.hpp"
 
+#include "allgather/crossings.hpp"
 #include "common/args.hpp"
 #include "common/halving.hpp"
 
@@ -8,6 +9,8 @@ namespace cct::plugins::reduce_scatter {
 // Unless p is a power of two, the fold's whole vector first and the block
 // back to the rank that sat out last; between them log2(p') halving steps
 // that send and combine (p'-1)/p' of the vector (p': the fold's power of 2).
+// Across the halves: the fold's crossing vectors and blocks back, and the
+// halving's crossing windows (blocks of 1/p' on average).
 template <cct_collective C>
 cct_cost RecursiveHalving<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
                                    std::span<const int64_t>) {
@@ -17,7 +20,9 @@ cct_cost RecursiveHalving<C>::cost(const sdk::Comm& comm, const cct_coll_args& a
   const double folded = fold.pof2() < n ? 1 : 0;
   const double spread = total * (fold.pof2() - 1) / fold.pof2();
   return sdk::flat_cost(comm, 2 * folded + binomial_depth(fold.pof2()),
-                        folded * (total + total / n) + spread, folded * total + spread);
+                        folded * (total + total / n) + spread, folded * total + spread)
+      .cross(fold_pair_crossing(n) * (total + total / n) +
+             doubling_crossings(n) * total / fold.pof2());
 }
 
 template <cct_collective C>

@@ -7,14 +7,16 @@ namespace cct::plugins::reduce_scatter {
 
 // ceil(log2 p) tree rounds that receive and combine the whole vector at
 // rank 0, then its p - 1 block sends, posted together: one latency, their
-// bytes one after another.
+// bytes one after another. Across the halves: the vector on the tree's
+// crossing edges, then the upper half's blocks.
 template <cct_collective C>
 cct_cost ReduceThenScatter<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
                                     std::span<const int64_t>) {
   const int n = comm.size();
   const double total = static_cast<double>(RankBlocks().of(args, n).total_bytes());
   const double rounds = binomial_depth(n);
-  return sdk::flat_cost(comm, rounds + 1, rounds * total + total * (n - 1) / n, rounds * total);
+  return sdk::flat_cost(comm, rounds + 1, rounds * total + total * (n - 1) / n, rounds * total)
+      .cross(binomial_crossings(n) * total + cct::sdk::upper_half(n) * total / n);
 }
 
 template <cct_collective C>

@@ -2,17 +2,19 @@
 
 #include <algorithm>
 
+#include "allgather/crossings.hpp"
 #include "common/args.hpp"
 
 namespace cct::plugins::reduce_scatter {
 
 // p - 1 steps in a row, each sending one block and combining the one that
-// came in.
+// came in. Each step's block crosses the halves at two links.
 template <cct_collective C>
 cct_cost Ring<C>::cost(const sdk::Comm& comm, const cct_coll_args& args, std::span<const int64_t>) {
   const int n = comm.size();
-  const double moved = static_cast<double>(RankBlocks().of(args, n).total_bytes()) * (n - 1) / n;
-  return sdk::flat_cost(comm, n - 1, moved, moved);
+  const double total = static_cast<double>(RankBlocks().of(args, n).total_bytes());
+  const double moved = total * (n - 1) / n;
+  return sdk::flat_cost(comm, n - 1, moved, moved).cross(ring_crossings(n) * total / n);
 }
 
 template <cct_collective C>

@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 
+#include "alltoall/crossings.hpp"
 #include "common/args.hpp"
 #include "common/chunks.hpp"
 
@@ -15,7 +16,8 @@ constexpr std::size_t kFirstSlot = 64 << 10;  // the region a plan starts with, 
 
 // A rank waits for every peer's done flag, copies all but its own block
 // into its slot, then waits for every peer's arrived flag and combines its
-// block from each peer's slot: 2 (p - 1) waits in a row.
+// block from each peer's slot: 2 (p - 1) waits in a row. Across the halves:
+// each rank's block of every slot of the other half, as in an alltoall.
 template <cct_collective C>
 cct_cost ShmDirect<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
                             std::span<const int64_t>) {
@@ -23,7 +25,11 @@ cct_cost ShmDirect<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
   const std::size_t total = RankBlocks().of(args, n).total_bytes();
   if (n < 2 || total == 0) return {};
   const double others = static_cast<double>(total) * (n - 1) / n;
-  return sdk::CostShape().send(sdk::outer_span(comm), 2 * (n - 1), 0).reduce(others).copy(others);
+  return sdk::CostShape()
+      .send(sdk::outer_span(comm), 2 * (n - 1), 0)
+      .reduce(others)
+      .copy(others)
+      .cross(alltoall::direct_crossings(n) * static_cast<double>(total) / n);
 }
 
 template <cct_collective C>

@@ -39,7 +39,8 @@ struct Chain<C>::Call {
 
 // p - 2 + segments steps of one segment, as the first passes p - 1 links and
 // the others follow a step apart. Each is combined on the way, at ranks 1 to
-// p - 1 (exscan: p - 2), so those steps combine one segment too.
+// p - 1 (exscan: p - 2), so those steps combine one segment too. The
+// vector crosses the halves once, from rank p / 2 - 1 to p / 2.
 template <cct_collective C>
 cct_cost Chain<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
                         std::span<const int64_t> params) {
@@ -52,7 +53,8 @@ cct_cost Chain<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
   const double combining = comm.size() - (C == CCT_SCAN ? 1 : 2);
   const double combines = combining > 0 ? combining - 1 + segments : 0;
   return sdk::flat_cost(comm, steps, steps * static_cast<double>(segment),
-                        combines * static_cast<double>(segment));
+                        combines * static_cast<double>(segment))
+      .cross(static_cast<double>(bytes));
 }
 
 template <cct_collective C>

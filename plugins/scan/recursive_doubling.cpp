@@ -15,11 +15,26 @@ bool sends_after(int me, int d, int n) {
   return false;
 }
 
+// The messages of run() that cross the halves: at step d, rank r sends to
+// r ^ d (below p) if r is the lower of the two, or if the lower one's
+// partial goes to a peer after step d.
+double crossings(int n) {
+  double messages = 0;
+  for (int d = 1; d < n; d *= 2)
+    messages += sdk::crossing_ranks(n, [&](int r) {
+      const int peer = r ^ d;
+      return peer > r || sends_after(peer, d, n) ? peer : -1;
+    });
+  return messages;
+}
+
 }  // namespace
 
 // ceil(log2 p) steps of the whole vector. The top rank receives at every
 // step and combines what came into its result (exscan copies the first)
-// and, at every step but the last, into its partial too.
+// and, at every step but the last, into its partial too. Across the
+// halves: the vectors of the steps' crossing pairs, the lower rank's always
+// and the higher one's where the lower one's partial goes on.
 template <cct_collective C>
 cct_cost RecursiveDoubling<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
                                     std::span<const int64_t>) {
@@ -27,7 +42,8 @@ cct_cost RecursiveDoubling<C>::cost(const sdk::Comm& comm, const cct_coll_args& 
   const double bytes = sdk::bytes_of(args, args.count);
   const double steps = sdk::steps_to_reach(comm.size(), 2);
   const double combines = 2 * steps - 1 - (C == CCT_EXSCAN ? 1 : 0);
-  return sdk::flat_cost(comm, steps, steps * bytes, combines * bytes);
+  return sdk::flat_cost(comm, steps, steps * bytes, combines * bytes)
+      .cross(crossings(comm.size()) * bytes);
 }
 
 template <cct_collective C>

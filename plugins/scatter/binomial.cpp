@@ -9,7 +9,9 @@ namespace cct::plugins::scatter {
 
 // Each child gets its subtree's blocks as one message: ceil(log2 p) hops,
 // behind the root's p - 1 blocks leaving one after another, which a root
-// other than rank 0 first copies into virtual order (root_blocks).
+// other than rank 0 first copies into virtual order (root_blocks). Across
+// the halves: each upper-half block once, on the one edge where its path
+// from rank 0 enters the upper half.
 cct_cost Binomial::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                         std::span<const int64_t>) {
   const std::size_t bytes = rooted_bytes(args, comm.size());
@@ -17,7 +19,8 @@ cct_cost Binomial::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
   const double others = (comm.size() - 1.0) * bytes;
   return cct::sdk::CostShape()
       .send(cct::sdk::outer_span(comm), binomial_depth(comm.size()), others)
-      .copy(args.root != 0 ? others : 0);
+      .copy(args.root != 0 ? others : 0)
+      .cross(cct::sdk::upper_half(comm.size()) * static_cast<double>(bytes));
 }
 
 Binomial::Binomial(const cct::sdk::Comm& comm, std::span<const int64_t>)

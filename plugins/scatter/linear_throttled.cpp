@@ -12,14 +12,15 @@ namespace cct::plugins::scatter {
 
 // The root starts send i once send i - window is done: ceil((p - 1) /
 // window) latencies one after another, and the p - 1 blocks leave it one
-// after another.
+// after another. Across the halves: the upper half's blocks, from root 0.
 cct_cost LinearThrottled::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                                std::span<const int64_t> params) {
   const std::size_t window = effective_window(params[0], comm.size());
   const std::size_t bytes = rooted_bytes(args, comm.size());
   if (bytes == 0 || comm.size() < 2) return {};
   const double windows = std::ceil((comm.size() - 1.0) / static_cast<double>(window));
-  return cct::sdk::flat_cost(comm, windows, (comm.size() - 1.0) * bytes);
+  return cct::sdk::flat_cost(comm, windows, (comm.size() - 1.0) * bytes)
+      .cross(cct::sdk::upper_half(comm.size()) * static_cast<double>(bytes));
 }
 
 void LinearThrottled::check(const cct::sdk::Comm&, const cct_coll_args&,

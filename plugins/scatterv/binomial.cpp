@@ -7,16 +7,20 @@ namespace cct::plugins::scatterv {
 
 // The root packs the p - 1 blocks, then each child gets its subtree's
 // counts and blocks together: ceil(log2 p) hops, behind the root's p - 1
-// blocks (and about as many counts) leaving one after another.
+// blocks (and about as many counts) leaving one after another. Across the
+// halves: each upper-half block once, where its path from rank 0 enters the
+// upper half (the few counts that go along are left out).
 cct_cost Binomial::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const int size = comm.size();
   check_root(a.root, size);
   if (size < 2) return {};
-  const double others = (size - 1.0) * static_cast<double>(a.count * elem_size(a));
+  const auto bytes = static_cast<double>(a.count * elem_size(a));
+  const double others = (size - 1.0) * bytes;
   return sdk::CostShape()
       .send(sdk::outer_span(comm), binomial_depth(size),
             others + SubtreeCounts::counts_bytes(size - 1))
-      .copy(others);
+      .copy(others)
+      .cross(cct::sdk::upper_half(size) * bytes);
 }
 
 Binomial::Binomial(const sdk::Comm& comm, std::span<const int64_t>)

@@ -11,13 +11,15 @@ namespace cct::plugins::scatterv {
 
 // The root starts send i once send i - window is done: ceil((p - 1) /
 // window) latencies one after another, and the p - 1 blocks leave it one
-// after another.
+// after another. Across the halves: the upper half's blocks, from root 0.
 cct_cost LinearThrottled::cost(const sdk::Comm& comm, const cct_coll_args& a,
                                std::span<const int64_t> params) {
   const std::size_t window = effective_window(params[0], comm.size());
   if (comm.size() < 2) return {};
   const double windows = std::ceil((comm.size() - 1.0) / static_cast<double>(window));
-  return sdk::flat_cost(comm, windows, (comm.size() - 1.0) * a.count * elem_size(a));
+  const auto bytes = static_cast<double>(a.count * elem_size(a));
+  return sdk::flat_cost(comm, windows, (comm.size() - 1.0) * bytes)
+      .cross(cct::sdk::upper_half(comm.size()) * bytes);
 }
 
 void LinearThrottled::check(const sdk::Comm&, const cct_coll_args&,

@@ -1,15 +1,18 @@
 #include "scheduled_alltoall/scheduled.hpp"
 
+#include "alltoall/crossings.hpp"
 #include "common/args.hpp"
 #include "scheduled_alltoall/one_factor.hpp"
 
 namespace cct::plugins::alltoall {
 
 // One pair swap of one block per round of the one-factorisation; on odd n
-// a chain of swaps can run through a busy rank every round.
+// a chain of swaps can run through a busy rank every round. Every pair
+// meets once, so every rank's blocks for the other half cross it once.
 cct_cost Scheduled::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const double rounds = one_factor_rounds(comm.size());
-  return sdk::flat_cost(comm, rounds, rounds * a.count * elem_size(a));
+  const double block = a.count * elem_size(a);
+  return sdk::flat_cost(comm, rounds, rounds * block).cross(direct_crossings(comm.size()) * block);
 }
 
 Scheduled::Scheduled(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}

@@ -14,6 +14,21 @@ int validate_reducers(int64_t reducers, int size) {
   return reducers == 0 || reducers > size ? size : static_cast<int>(reducers);
 }
 
+// The bytes of a chunk sliced as `slicing` that move between the halves
+// with the root at 0 (so reducer k holds slice k): reducer k reads its
+// slice of each input of the other half, and the receivers (all ranks, or
+// the root) read its result slice where they lie on the other side of it.
+double crossing(const Slicing& slicing, int size, int reducers, bool everyone) {
+  double bytes = 0;
+  for (int k = 0; k < reducers; ++k) {
+    const double others = cct::sdk::crossing_ranks(size, [&](int) { return k; });
+    const double receivers =
+        everyone ? others : cct::sdk::crossing_ranks(size, [&](int r) { return r == 0 ? k : -1; });
+    bytes += static_cast<double>(slicing.length(k)) * (others + receivers);
+  }
+  return bytes;
+}
+
 }  // namespace
 
 // One call as this rank sees it: the vector, who reduces which slice, who
@@ -47,6 +62,8 @@ void Sliced::check(const cct::sdk::Comm& comm, const cct_coll_args&,
 // Per chunk the root (allreduce: rank 0) waits for each peer's done flag,
 // hands in all but slice 0, waits for each peer's input to combine slice 0,
 // publishes it (allreduce), then waits for and copies each other slice.
+// Across the halves (root 0): each reducer's slice of every input of the
+// other half, and each receiver's copy of the other half's result slices.
 cct_cost Sliced::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                       std::span<const int64_t> params) {
   const std::size_t bytes = args.count * elem_size(args), chunk = validate_chunk(params[0]);
@@ -60,7 +77,8 @@ cct_cost Sliced::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
     const auto own = static_cast<double>(Slicing(length, reducers).length(0));
     cost.send(cct::sdk::outer_span(comm), 2 * (size - 1) + reducers - 1, 0)
         .reduce((size - 1) * own)
-        .copy(2 * (static_cast<double>(length) - own) + (everyone ? own : 0));
+        .copy(2 * (static_cast<double>(length) - own) + (everyone ? own : 0))
+        .cross(crossing(Slicing(length, reducers), size, reducers, everyone));
   }
   return cost;
 }

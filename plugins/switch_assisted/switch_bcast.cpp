@@ -8,12 +8,13 @@ namespace cct::plugins::switch_assisted {
 
 // The root sends the buffer once and the switches replicate it: the last
 // rank waits for the buffer to pass every level of the route tree, streamed
-// through them once.
+// through them once. Across the halves' subtrees: the buffer once.
 cct_cost SwitchBcast::cost(const sdk::Comm& comm, const cct_coll_args& args,
                            std::span<const int64_t>) {
   const std::size_t bytes = rooted_bytes(args, comm.size());
   if (bytes == 0 || comm.size() < 2) return {};
-  return sdk::flat_cost(comm, route_depth(comm.size()), static_cast<double>(bytes));
+  return sdk::flat_cost(comm, route_depth(comm.size()), static_cast<double>(bytes))
+      .cross(static_cast<double>(bytes));
 }
 
 SwitchBcast::SwitchBcast(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}

@@ -1,8 +1,8 @@
 // Every algorithm of the tree states its cost shape (cct_algorithm_desc.cost),
 // but the MPI library's own call, whose cost nobody here knows: at every
 // shape it can run on, for every parameter value, a cost that is finite,
-// not negative, moves something between two ranks or more, and grows with
-// the message.
+// not negative, moves something between two ranks or more, grows with the
+// message and crosses between the halves of the ranks.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -77,8 +77,10 @@ void check_sane(const cct_cost& c, const ShapeComm& shape) {
   }
   CHECK(std::isfinite(c.reduced_bytes));
   CHECK(std::isfinite(c.copied_bytes));
+  CHECK(std::isfinite(c.bisection_bytes));
   CHECK(c.reduced_bytes >= 0);
   CHECK(c.copied_bytes >= 0);
+  CHECK(c.bisection_bytes >= 0);
 }
 
 // Whether the shape is one the algorithm's declared limits allow.
@@ -125,7 +127,11 @@ TEST_CASE("every algorithm but the library's call states a sane cost shape", "[c
         check_sane(*large, shape);
         if (shape.np() < 2) continue;
         CHECK(moved(*small) > 0);
-        if (a.desc->collective != CCT_BARRIER) CHECK(bytes_moved(*large) > bytes_moved(*small));
+        if (a.desc->collective == CCT_BARRIER) continue;
+        CHECK(bytes_moved(*large) > bytes_moved(*small));
+        // Every collective but the barrier moves data from one half of
+        // the ranks to the other.
+        CHECK(large->bisection_bytes > 0);
       }
     }
     CHECK(answered > 0);
@@ -141,9 +147,11 @@ TEST_CASE("a cost shape follows the algorithm's structure", "[cost]") {
   std::string why;
   const auto c = cct::tuner::cost_of_call(*binomial, {}, flat16, CCT_BCAST, 4096, &why);
   REQUIRE(c);
-  // log2(16) rounds of the whole buffer, between any ranks.
+  // log2(16) rounds of the whole buffer, between any ranks; the root's
+  // first send, to rank 8, alone crosses the halves.
   CHECK(c->spans[0].messages == 4);
   CHECK(c->spans[0].bytes == 4 * 4096);
+  CHECK(c->bisection_bytes == 4096);
   const cct::AlgorithmEntry* chain = registry.find_algorithm(CCT_BCAST, "chain");
   REQUIRE(chain);
   const std::vector<int64_t> segment{32 << 10};

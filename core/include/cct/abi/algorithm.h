@@ -234,9 +234,12 @@ typedef struct cct_param_desc {
  * the tuner can predict an algorithm at communicator sizes it did not
  * measure. The tuner fits, per transport and span, a cost per message
  * (alpha) and per byte (beta), and per byte combined by the op (gamma)
- * or copied through memory (delta), Hockney style, from what it measured:
+ * or copied through memory (delta), Hockney style, and per byte crossing
+ * the communicator's bisection (epsilon: contention), from what it
+ * measured:
  *   time = o + sum over spans s of (alpha[s] * messages[s] + beta[s] *
  *          bytes[s]) + gamma * reduced_bytes + delta * copied_bytes
+ *          + epsilon * bisection_bytes
  * and predicts a communicator size from the nearest measured one by the
  * ratio of this time at the two sizes. An algorithm states the critical
  * path of one call: the longest chain of steps that wait for each other,
@@ -264,6 +267,13 @@ typedef struct cct_cost {
   /* Bytes copied through memory without a message along the critical path
    * (a shared-memory algorithm's copies into and out of shared buffers). */
   double copied_bytes;
+  /* Bytes that cross between the communicator's two halves (ranks below
+   * size / 2 and the rest), both ways, summed over every rank and step of
+   * the call, not along the critical path: what the links between the
+   * halves carry, which a network (or memory system) of limited bisection
+   * bandwidth serves one after another. A ring's step crosses at two
+   * places; recursive doubling's last step at every rank. */
+  double bisection_bytes;
 } cct_cost;
 
 typedef struct cct_algorithm_desc {
