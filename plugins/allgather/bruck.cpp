@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "allgather/crossings.hpp"
 #include "common/args.hpp"
+#include "common/crossings.hpp"
 
 namespace cct::plugins::allgather {
 

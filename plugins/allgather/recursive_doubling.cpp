@@ -2,9 +2,9 @@
 
 #include <bit>
 
-#include "allgather/crossings.hpp"
 #include "common/args.hpp"
 #include "common/blocks.hpp"
+#include "common/crossings.hpp"
 #include "common/doubling.hpp"
 #include "common/fold.hpp"
 

@@ -1,7 +1,7 @@
 #include "allgather/ring.hpp"
 
-#include "allgather/crossings.hpp"
 #include "common/args.hpp"
+#include "common/crossings.hpp"
 
 namespace cct::plugins::allgather {
 

@@ -1,7 +1,7 @@
 #include "allgatherv/ring.hpp"
 
-#include "allgather/crossings.hpp"
 #include "common/args.hpp"
+#include "common/crossings.hpp"
 
 namespace cct::plugins::allgatherv {
 

@@ -1,8 +1,8 @@
 #include "allreduce/rabenseifner.hpp"
 
-#include "allgather/crossings.hpp"
 #include "common/args.hpp"
 #include "common/blocks.hpp"
+#include "common/crossings.hpp"
 #include "common/doubling.hpp"
 #include "common/fold.hpp"
 #include "common/halving.hpp"

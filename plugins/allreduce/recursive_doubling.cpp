@@ -1,7 +1,7 @@
 #include "allreduce/recursive_doubling.hpp"
 
-#include "allgather/crossings.hpp"
 #include "common/args.hpp"
+#include "common/crossings.hpp"
 #include "common/fold.hpp"
 
 namespace cct::plugins::allreduce {

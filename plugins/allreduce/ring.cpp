@@ -1,7 +1,7 @@
 #include "allreduce/ring.hpp"
 
-#include "allgather/crossings.hpp"
 #include "common/args.hpp"
+#include "common/crossings.hpp"
 
 namespace cct::plugins::allreduce {
 

@@ -2,9 +2,9 @@
 
 #include <bit>
 
-#include "alltoall/crossings.hpp"
 #include "alltoall/outgoing.hpp"
 #include "common/args.hpp"
+#include "common/crossings.hpp"
 
 namespace cct::plugins::alltoall {
 

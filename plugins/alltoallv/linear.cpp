@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "alltoall/crossings.hpp"
 #include "alltoallv/blocks.hpp"
+#include "common/crossings.hpp"
 
 namespace cct::plugins::alltoallv {
 
@@ -14,7 +14,7 @@ cct_cost Linear::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<c
   const int peers = comm.size() - 1;
   const double block = a.count * elem_size(a);
   return sdk::flat_cost(comm, std::min(peers, 1), peers * block)
-      .cross(alltoall::direct_crossings(comm.size()) * block);
+      .cross(direct_crossings(comm.size()) * block);
 }
 
 Linear::Linear(const sdk::Comm& comm, std::span<const int64_t>)

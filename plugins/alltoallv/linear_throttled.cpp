@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "alltoall/crossings.hpp"
 #include "alltoallv/blocks.hpp"
+#include "common/crossings.hpp"
 #include "common/window.hpp"
 
 namespace cct::plugins::alltoallv {
@@ -18,8 +18,7 @@ cct_cost LinearThrottled::cost(const sdk::Comm& comm, const cct_coll_args& a,
   const std::size_t peers = comm.size() - 1;
   const double batches = static_cast<double>((peers + window - 1) / window);
   const double block = a.count * elem_size(a);
-  return sdk::flat_cost(comm, batches, peers * block)
-      .cross(alltoall::direct_crossings(comm.size()) * block);
+  return sdk::flat_cost(comm, batches, peers * block).cross(direct_crossings(comm.size()) * block);
 }
 
 void LinearThrottled::check(const sdk::Comm&, const cct_coll_args&,

@@ -2,8 +2,8 @@
 
 #include <bit>
 
-#include "alltoall/crossings.hpp"
 #include "alltoallv/blocks.hpp"
+#include "common/crossings.hpp"
 
 namespace cct::plugins::alltoallv {
 
@@ -13,8 +13,7 @@ namespace cct::plugins::alltoallv {
 cct_cost Pairwise::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const double steps = comm.size() - 1;
   const double block = a.count * elem_size(a);
-  return sdk::flat_cost(comm, steps, steps * block)
-      .cross(alltoall::direct_crossings(comm.size()) * block);
+  return sdk::flat_cost(comm, steps, steps * block).cross(direct_crossings(comm.size()) * block);
 }
 
 Pairwise::Pairwise(const sdk::Comm& comm, std::span<const int64_t>)

@@ -1,7 +1,7 @@
 #include "alltoallv/scheduled.hpp"
 
-#include "alltoall/crossings.hpp"
 #include "alltoallv/blocks.hpp"
+#include "common/crossings.hpp"
 #include "scheduled_alltoall/one_factor.hpp"
 
 namespace cct::plugins::alltoallv {
@@ -13,8 +13,7 @@ namespace cct::plugins::alltoallv {
 cct_cost Scheduled::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   const double rounds = alltoall::one_factor_rounds(comm.size());
   const double block = a.count * elem_size(a);
-  return sdk::flat_cost(comm, rounds, rounds * block)
-      .cross(alltoall::direct_crossings(comm.size()) * block);
+  return sdk::flat_cost(comm, rounds, rounds * block).cross(direct_crossings(comm.size()) * block);
 }
 
 Scheduled::Scheduled(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}

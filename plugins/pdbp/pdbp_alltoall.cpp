@@ -7,9 +7,9 @@
 #include <string>
 #include <thread>
 
-#include "alltoall/crossings.hpp"
 #include "alltoall/outgoing.hpp"
 #include "common/args.hpp"
+#include "common/crossings.hpp"
 
 namespace cct::plugins::pdbp {
 namespace {
@@ -92,7 +92,7 @@ cct_cost PdbpAlltoall::cost(const sdk::Comm& comm, const cct_coll_args& a,
   return sdk::CostShape()
       .send(sdk::outer_span(comm), 1 + 2 * refills, 0)
       .copy(2.0 * peers * static_cast<double>(bytes) / settings.threads)
-      .cross(alltoall::direct_crossings(comm.size()) * static_cast<double>(bytes));
+      .cross(direct_crossings(comm.size()) * static_cast<double>(bytes));
 }
 
 PdbpAlltoall::PdbpAlltoall(const sdk::Comm& comm, std::span<const int64_t> params)

@@ -1,7 +1,7 @@
 #include "reduce/rabenseifner.hpp"
 
-#include "allgather/crossings.hpp"
 #include "common/args.hpp"
+#include "common/crossings.hpp"
 #include "common/halving.hpp"
 #include "common/rooted.hpp"
 

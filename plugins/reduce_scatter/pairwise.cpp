@@ -1,7 +1,7 @@
 #include "reduce_scatter/pairwise.hpp"
 
-#include "alltoall/crossings.hpp"
 #include "common/args.hpp"
+#include "common/crossings.hpp"
 
 namespace cct::plugins::reduce_scatter {
 
@@ -14,7 +14,7 @@ cct_cost Pairwise<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
   const int n = comm.size();
   const double total = static_cast<double>(RankBlocks().of(args, n).total_bytes());
   const double moved = total * (n - 1) / n;
-  return sdk::flat_cost(comm, n - 1, moved, moved).cross(alltoall::direct_crossings(n) * total / n);
+  return sdk::flat_cost(comm, n - 1, moved, moved).cross(direct_crossings(n) * total / n);
 }
 
 template <cct_collective C>

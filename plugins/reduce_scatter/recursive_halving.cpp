@@ -1,7 +1,7 @@
 #include "reduce_scatter/recursive_halving.hpp"
 
-#include "allgather/crossings.hpp"
 #include "common/args.hpp"
+#include "common/crossings.hpp"
 #include "common/halving.hpp"
 
 namespace cct::plugins::reduce_scatter {

@@ -3,9 +3,9 @@
 #include <bit>
 #include <cstring>
 
-#include "alltoall/crossings.hpp"
 #include "common/args.hpp"
 #include "common/chunks.hpp"
+#include "common/crossings.hpp"
 
 namespace cct::plugins::reduce_scatter {
 namespace {
@@ -29,7 +29,7 @@ cct_cost ShmDirect<C>::cost(const sdk::Comm& comm, const cct_coll_args& args,
       .send(sdk::outer_span(comm), 2 * (n - 1), 0)
       .reduce(others)
       .copy(others)
-      .cross(alltoall::direct_crossings(n) * static_cast<double>(total) / n);
+      .cross(direct_crossings(n) * static_cast<double>(total) / n);
 }
 
 template <cct_collective C>

@@ -1,7 +1,7 @@
 #include "scheduled_alltoall/scheduled.hpp"
 
-#include "alltoall/crossings.hpp"
 #include "common/args.hpp"
+#include "common/crossings.hpp"
 #include "scheduled_alltoall/one_factor.hpp"
 
 namespace cct::plugins::alltoall {

@@ -1,6 +1,9 @@
-// What the allgather schedules carry across the communicator's halves
+// What the common schedules carry across the communicator's halves
 // (cct_cost.bisection_bytes), in blocks summed over every rank and step:
-// shared by the allgatherv and allreduce algorithms that run the same steps.
+// a ring's, Bruck's, recursive doubling's and halving's over the fold, and
+// a direct exchange's (every block straight to its destination, whatever
+// the schedule: pairwise, linear, a one-factorisation, shared-memory
+// flows). Shared by every algorithm that runs these steps.
 #pragma once
 
 #include <algorithm>
@@ -51,6 +54,14 @@ inline double doubling_crossings(int n) {
   double blocks = 0;
   for (int d = 1; d < p; d *= 2) blocks += fold_crossing(n, d) * d;
   return blocks;
+}
+
+// The blocks between ranks of different halves in a direct exchange: each
+// of the p / 2 lower ranks sends one to each of the p - p / 2 upper ones
+// and back, the sum over k of sdk::shift_crossing(p, k) (or of
+// xor_crossing on powers of two).
+inline double direct_crossings(int p) {
+  return 2.0 * (p / 2) * (p - p / 2);
 }
 
 }  // namespace cct::plugins
