@@ -14,8 +14,8 @@
 namespace cct::tuner {
 namespace {
 
-// A pick within this much of the best counts as right (the and
-// accuracy.hpp's 5%).
+// A pick within this much of the best counts as right (as in
+// accuracy.hpp: timing noise).
 constexpr double kWithin = 1.05;
 
 // A prediction replaces the measured neighbour's winner only where it is
