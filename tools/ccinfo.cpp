@@ -97,7 +97,8 @@ void print_text(const cct::Registry& reg, const TopologyInfo& topo) {
       std::cout << "  " << cct::collective_name(d.collective) << "/" << d.name
                 << "  needs: " << cct::capability_names(d.required_caps)
                 << "  limits: " << cct::limit_names(d.limits) << "  ranks: " << ranks_text(d)
-                << "\n    " << d.doc << "\n";
+                << (a.states_cost() ? "" : "  measured only (states no cost shape)") << "\n    "
+                << d.doc << "\n";
       for (uint32_t i = 0; i < d.nparams; ++i) {
         const cct_param_desc& p = d.params[i];
         std::cout << "    param " << p.name << " " << param_domain(p) << " default "
@@ -287,6 +288,7 @@ Json json_algorithms(const cct::Registry& reg) {
                           {"limits", cct::limit_names(d.limits)},
                           {"min_ranks", d.min_ranks},
                           {"max_ranks", d.max_ranks},
+                          {"cost_shape", a.states_cost()},
                           {"params", json_params(d)}});
   }
   return algorithms;

@@ -46,7 +46,9 @@ for lib in info["libraries"]:
 for t in info["transports"]:
     keys(t, "name doc library capabilities latency_ns bandwidth_bytes_per_ns")
 for a in algs:
-    keys(a, "collective name doc library requires limits min_ranks max_ranks params")
+    keys(a, "collective name doc library requires limits min_ranks max_ranks cost_shape params")
+    # Every algorithm but the MPI library's own call states its cost shape.
+    assert a["cost_shape"] == ("library" not in a["requires"]), a
     for p in a["params"]:
         keys(p, "name doc type default " + ("candidates" if "candidates" in p else
                                              "lo hi step step_kind"))
