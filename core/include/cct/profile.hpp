@@ -81,7 +81,7 @@ struct SizeRule {
 
 // Rules the tuner's cost model predicted for a communicator size it did not
 // measure (tuner/predict.hpp): each candidate's figure measured at from_np,
-// scaled by the ratio of its modelled times at np and at from_np.
+// scaled by the model to np.
 struct Prediction {
   int32_t np = 0;       // the size predicted, within the bucket's np range
   int32_t from_np = 0;  // the measured size the figures were scaled from

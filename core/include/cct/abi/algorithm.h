@@ -240,10 +240,10 @@ typedef struct cct_param_desc {
  *   time = o + sum over spans s of (alpha[s] * messages[s] + beta[s] *
  *          bytes[s]) + gamma * reduced_bytes + delta * copied_bytes
  *          + epsilon * bisection_bytes
- * and predicts a communicator size from the nearest measured one by the
- * ratio of this time at the two sizes. An algorithm states the critical
- * path of one call: the longest chain of steps that wait for each other,
- * whichever rank it runs through.
+ * and predicts a communicator size from the measured ones by how this
+ * time changes between them (docs/cost_model.md). An algorithm states the
+ * critical path of one call: the longest chain of steps that wait for each
+ * other, whichever rank it runs through.
  * ---------------------------------------------------------------------- */
 
 /* Spans: span i < comm->nlevels holds the messages between ranks in one
