@@ -46,6 +46,15 @@ inline int binomial_depth(int size) {
   return static_cast<int>(std::bit_width(static_cast<unsigned>(size - 1)));
 }
 
+// The cost of moving each other rank's block of `bytes` to or from the
+// root (a gather's or a scatter's, linear or down a tree): `messages`
+// latencies, the p - 1 blocks reaching or leaving the root one after
+// another; across the halves, each upper-half block once (root at rank 0).
+inline sdk::CostShape root_blocks_cost(const sdk::Comm& comm, double messages, double bytes) {
+  return sdk::flat_cost(comm, messages, (comm.size() - 1.0) * bytes)
+      .cross(sdk::upper_half(comm.size()) * bytes);
+}
+
 // The edges of the binomial tree rooted at rank 0 (vrank v to v + m, for v
 // a multiple of 2m) that cross between the communicator's halves: the
 // messages of a whole-buffer tree that cct_cost.bisection_bytes counts.

@@ -20,8 +20,7 @@ cct_cost LinearThrottled::cost(const cct::sdk::Comm& comm, const cct_coll_args& 
   const std::size_t bytes = rooted_bytes(args, comm.size());
   if (bytes == 0 || comm.size() < 2) return {};
   const double windows = std::ceil((comm.size() - 1.0) / static_cast<double>(window));
-  return cct::sdk::flat_cost(comm, 2 * windows, (comm.size() - 1.0) * bytes)
-      .cross(cct::sdk::upper_half(comm.size()) * static_cast<double>(bytes));
+  return root_blocks_cost(comm, 2 * windows, static_cast<double>(bytes));
 }
 
 void LinearThrottled::check(const cct::sdk::Comm&, const cct_coll_args&,

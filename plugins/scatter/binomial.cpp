@@ -17,10 +17,8 @@ cct_cost Binomial::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
   const std::size_t bytes = rooted_bytes(args, comm.size());
   if (bytes == 0 || comm.size() < 2) return {};
   const double others = (comm.size() - 1.0) * bytes;
-  return cct::sdk::CostShape()
-      .send(cct::sdk::outer_span(comm), binomial_depth(comm.size()), others)
-      .copy(args.root != 0 ? others : 0)
-      .cross(cct::sdk::upper_half(comm.size()) * static_cast<double>(bytes));
+  return root_blocks_cost(comm, binomial_depth(comm.size()), static_cast<double>(bytes))
+      .copy(args.root != 0 ? others : 0);
 }
 
 Binomial::Binomial(const cct::sdk::Comm& comm, std::span<const int64_t>)

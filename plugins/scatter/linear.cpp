@@ -13,8 +13,7 @@ cct_cost Linear::cost(const cct::sdk::Comm& comm, const cct_coll_args& args,
                       std::span<const int64_t>) {
   const std::size_t bytes = rooted_bytes(args, comm.size());
   if (bytes == 0 || comm.size() < 2) return {};
-  return cct::sdk::flat_cost(comm, 1, (comm.size() - 1.0) * bytes)
-      .cross(cct::sdk::upper_half(comm.size()) * static_cast<double>(bytes));
+  return root_blocks_cost(comm, 1, static_cast<double>(bytes));
 }
 
 Linear::Linear(const cct::sdk::Comm& comm, std::span<const int64_t>)

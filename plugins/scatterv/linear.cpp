@@ -1,6 +1,7 @@
 #include "scatterv/linear.hpp"
 
 #include "common/args.hpp"
+#include "common/rooted.hpp"
 
 namespace cct::plugins::scatterv {
 
@@ -10,8 +11,7 @@ namespace cct::plugins::scatterv {
 cct_cost Linear::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
   if (comm.size() < 2) return {};
   const auto bytes = static_cast<double>(a.count * elem_size(a));
-  return sdk::flat_cost(comm, 1, (comm.size() - 1.0) * bytes)
-      .cross(cct::sdk::upper_half(comm.size()) * bytes);
+  return root_blocks_cost(comm, 1, bytes);
 }
 
 Linear::Linear(const sdk::Comm& comm, std::span<const int64_t>)

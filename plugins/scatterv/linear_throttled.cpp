@@ -18,8 +18,7 @@ cct_cost LinearThrottled::cost(const sdk::Comm& comm, const cct_coll_args& a,
   if (comm.size() < 2) return {};
   const double windows = std::ceil((comm.size() - 1.0) / static_cast<double>(window));
   const auto bytes = static_cast<double>(a.count * elem_size(a));
-  return sdk::flat_cost(comm, windows, (comm.size() - 1.0) * bytes)
-      .cross(cct::sdk::upper_half(comm.size()) * bytes);
+  return root_blocks_cost(comm, windows, bytes);
 }
 
 void LinearThrottled::check(const sdk::Comm&, const cct_coll_args&,

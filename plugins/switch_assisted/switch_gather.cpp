@@ -13,8 +13,7 @@ cct_cost SwitchGather::cost(const sdk::Comm& comm, const cct_coll_args& args,
                             std::span<const int64_t>) {
   const std::size_t bytes = rooted_bytes(args, comm.size());
   if (bytes == 0 || comm.size() < 2) return {};
-  return sdk::flat_cost(comm, route_depth(comm.size()), (comm.size() - 1.0) * bytes)
-      .cross(cct::sdk::upper_half(comm.size()) * static_cast<double>(bytes));
+  return root_blocks_cost(comm, route_depth(comm.size()), static_cast<double>(bytes));
 }
 
 SwitchGather::SwitchGather(const sdk::Comm& comm, std::span<const int64_t>) : comm_(comm) {}
