@@ -29,6 +29,7 @@
 #include "tuner/machine.hpp"
 #include "tuner/noise.hpp"
 #include "tuner/output.hpp"
+#include "tuner/predict.hpp"
 #include "tuner/shape_pinning.hpp"
 
 extern char** environ;
@@ -325,7 +326,12 @@ int tune_cluster(Options& opts, int rank) {
     machine.ranks_per_node = std::max(machine.ranks_per_node, s.ranks_per_node);
     add_once(opts.nodes, s.nodes), add_once(opts.ranks_per_node, s.ranks_per_node);
   }
-  return write_profile(registry, machine, opts) ? 0 : 1;
+  // Communicators on one node not measured are predicted (predict.hpp);
+  // shapes across nodes are measured only.
+  const PredictionPlan plan{
+      .shape = [&](int np) { return local_shape(topo, np); },
+      .nps = opts.predict_nps.empty() ? default_nps(topo.cores()) : opts.predict_nps};
+  return write_profile(registry, machine, opts, &plan) ? 0 : 1;
 }
 
 }  // namespace

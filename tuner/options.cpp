@@ -77,7 +77,8 @@ void add_run_options(CLI::App& app, Options& opts) {
   add_list(app, "--predict-np", opts.predict_nps, "N,N,..",
            "rank counts whose rules the cost model predicts from the\n"
            "measured ones, where not measured (default: those of the\n"
-           "default --np; on a simulated fabric, none)");
+           "default --np; on a simulated fabric, none; under mpirun,\n"
+           "communicators on one node only)");
   add_list(app, "--collectives", opts.filter.collectives, "a,b",
            "only these collectives (default: all)");
   add_list(app, "--transports", opts.filter.transports, "a,b",

@@ -273,10 +273,10 @@ std::optional<Winner> predicted_winner(const Point& from, const Point* other, in
   if (const Winner* kept = find_choice(rows, from.best->choice);
       kept && kept->median_s <= pick->median_s * (1 + margin))
     pick = kept;
+  Winner out = *pick;  // before rows grow: pick may point into them
+  out.np = np;
   for (const Winner& w : *from.contenders)
     if (w.library && !find_choice(rows, w.choice)) rows.push_back(w);
-  Winner out = *pick;
-  out.np = np;
   std::vector<const Winner*> all;
   for (const Winner& w : rows) all.push_back(&w);
   out.fallbacks = fallbacks_of(out, all);
