@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
-#include <memory>
 #include <set>
 #include <sstream>
 
@@ -92,14 +91,9 @@ class Coster {
   std::optional<CostSample> at(const Winner& w, int np) {
     const AlgorithmEntry* a = registry_.find_algorithm(w.collective, w.algorithm);
     if (a == nullptr || !a->states_cost() || !fits(*a, np)) return std::nullopt;
-    std::vector<int64_t> values;
-    for (uint32_t i = 0; i < a->desc->nparams; ++i) {
-      const auto it = w.params.find(a->desc->params[i].name);
-      values.push_back(it != w.params.end() ? it->second : a->desc->params[i].default_value);
-    }
     const ShapeComm& s = shape(np);
     const std::optional<cct_cost> cost =
-        cost_of_call(*a, values, s, w.collective, w.bytes, nullptr);
+        cost_of_call(*a, a->param_values(w.params), s, w.collective, w.bytes, nullptr);
     if (!cost) return std::nullopt;
     return CostSample{*cost, s.span_kinds(), w.median_s};
   }
@@ -107,14 +101,13 @@ class Coster {
  private:
   const ShapeComm& shape(int np) {
     auto it = shapes_.find(np);
-    if (it == shapes_.end())
-      it = shapes_.emplace(np, std::make_unique<ShapeComm>(plan_.shape(np))).first;
-    return *it->second;
+    if (it == shapes_.end()) it = shapes_.try_emplace(np, plan_.shape(np)).first;
+    return it->second;
   }
 
   const Registry& registry_;
   const PredictionPlan& plan_;
-  std::map<int, std::unique_ptr<ShapeComm>> shapes_;
+  std::map<int, ShapeComm> shapes_;  // nodes stay put: shape().raw() points into them
 };
 
 // The model fitted on every competing figure at sizes up to most_np.

@@ -22,10 +22,6 @@ std::string param_problem(const AlgorithmEntry& alg, const std::string& name, in
 // Why the rule's algorithm or one of its parameters is not acceptable, or "".
 std::string rule_problem(const Registry& registry, cct_collective c, const std::string& algorithm,
                          const std::map<std::string, int64_t>& params);
-// The parameter values in the algorithm's table order; defaults where
-// `params` names none. Assumes rule_problem() found nothing.
-std::vector<int64_t> param_values(const AlgorithmEntry& alg,
-                                  const std::map<std::string, int64_t>& params);
 
 // Sizes as profiles and CCT_FORCE write them: "0", "4k", "1M", "max".
 std::string format_size(int64_t bytes);

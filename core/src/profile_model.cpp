@@ -92,14 +92,6 @@ std::string rule_problem(const Registry& registry, cct_collective c, const std::
   return "";
 }
 
-std::vector<int64_t> param_values(const AlgorithmEntry& alg,
-                                  const std::map<std::string, int64_t>& params) {
-  std::vector<int64_t> values = alg.default_params();
-  for (uint32_t i = 0; i < alg.desc->nparams; ++i)
-    if (auto it = params.find(alg.desc->params[i].name); it != params.end()) values[i] = it->second;
-  return values;
-}
-
 std::string format_size(int64_t bytes) {
   return bytes == kMaxBytes ? "max" : format_bytes(bytes);
 }
@@ -124,7 +116,7 @@ std::string choice_text(cct_collective c, const std::string& algorithm,
                         const std::map<std::string, int64_t>& params, const Registry& registry) {
   const AlgorithmEntry* alg = registry.find_algorithm(c, algorithm);
   if (alg != nullptr && detail::rule_problem(registry, c, algorithm, params).empty())
-    return format_choice(*alg->desc, detail::param_values(*alg, params));
+    return format_choice(*alg->desc, alg->param_values(params));
   std::string text;
   for (const auto& [name, value] : params)
     text += (text.empty() ? "" : ",") + name + "=" + std::to_string(value);

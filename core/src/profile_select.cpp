@@ -126,7 +126,7 @@ void Selector::add(cct_collective c, const SizeRule& rule, bool forced, bool pre
       return;
     }
     const AlgorithmEntry* alg = registry.find_algorithm(c, candidate.algorithm);
-    candidates.push_back({alg, detail::param_values(*alg, candidate.params), forced, predicted,
+    candidates.push_back({alg, alg->param_values(candidate.params), forced, predicted,
                           selections_++, fallback, rule.lo, rule.hi, candidate.median_s});
   };
   take(rule, 0);

@@ -196,6 +196,14 @@ std::vector<int64_t> AlgorithmEntry::default_params() const {
   return values;
 }
 
+std::vector<int64_t> AlgorithmEntry::param_values(
+    const std::map<std::string, int64_t>& by_name) const {
+  std::vector<int64_t> values = default_params();
+  for (uint32_t i = 0; i < desc->nparams; ++i)
+    if (auto it = by_name.find(desc->params[i].name); it != by_name.end()) values[i] = it->second;
+  return values;
+}
+
 cct_status AlgorithmEntry::can_use(const cct_comm* comm, const cct_coll_args* args,
                                    const int64_t* params, cct_error* why) const {
   return v1 ? v1->can_use(comm, args, params, why) : desc->can_use(comm, args, params, why);

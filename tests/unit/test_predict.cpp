@@ -94,13 +94,9 @@ namespace {
 // known model: 0.2 us + 1 us a message + 1 ns a byte.
 double true_seconds(const cct::AlgorithmEntry& a, const std::map<std::string, int64_t>& params,
                     int np, int64_t bytes) {
-  std::vector<int64_t> values = a.default_params();
-  for (uint32_t i = 0; i < a.desc->nparams; ++i)
-    if (const auto it = params.find(a.desc->params[i].name); it != params.end())
-      values[i] = it->second;
   std::string why;
-  const auto cost =
-      cct::tuner::cost_of_call(a, values, cct::tuner::ShapeComm(np, 1, {}), CCT_BCAST, bytes, &why);
+  const auto cost = cct::tuner::cost_of_call(
+      a, a.param_values(params), cct::tuner::ShapeComm(np, 1, {}), CCT_BCAST, bytes, &why);
   REQUIRE(cost);
   return 2e-7 + 1e-6 * cost->spans[0].messages + 1e-9 * cost->spans[0].bytes;
 }

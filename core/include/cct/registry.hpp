@@ -10,6 +10,7 @@
 // and the rest still load; a bad entry of a library is refused alone.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -46,6 +47,9 @@ struct AlgorithmEntry {
   std::shared_ptr<LoadedLibrary> owner;         // keeps desc valid
   std::shared_ptr<const abi_v1::Algorithm> v1;  // set for a version 1 library's entry
   std::vector<int64_t> default_params() const;
+  // Its parameter values in table order: `by_name`'s, the defaults for the
+  // others (names it does not declare are ignored).
+  std::vector<int64_t> param_values(const std::map<std::string, int64_t>& by_name) const;
   // Whether it may be handed device memory (CCT_LIMIT_DEVICE_MEMORY): any
   // other runs on host copies of a call's device buffers
   // (cct/host_staging.hpp).
