@@ -7,16 +7,9 @@
 
 namespace cct::plugins::allgatherv {
 
-// ceil(log2 n) steps of min(d, n - d) blocks, n - 1 in all (equal blocks of
-// count elements), then every block is copied out of the scratch. Each
-// step's blocks cross the halves on the sends to rank - d that do.
+// Every block is copied out of the scratch (equal blocks of count elements).
 cct_cost Bruck::cost(const sdk::Comm& comm, const cct_coll_args& a, std::span<const int64_t>) {
-  const int n = comm.size();
-  const double block = a.count * elem_size(a);
-  return sdk::CostShape()
-      .send(sdk::outer_span(comm), sdk::steps_to_reach(n, 2), (n - 1) * block)
-      .copy(n * block)
-      .cross(bruck_crossings(n) * block);
+  return bruck_allgather_cost(comm, static_cast<double>(a.count * elem_size(a)));
 }
 
 Bruck::Bruck(const sdk::Comm& comm, std::span<const int64_t>)

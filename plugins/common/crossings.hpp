@@ -27,6 +27,18 @@ inline double bruck_crossings(int p) {
   return blocks;
 }
 
+// The cost of a Bruck allgather of `block` bytes a rank (the allgather's
+// and the allgatherv's of equal blocks): ceil(log2 n) steps of min(d, n -
+// d) blocks, n - 1 in all, then the whole result copied once (out of
+// rotation or scratch); across the halves, bruck_crossings.
+inline sdk::CostShape bruck_allgather_cost(const sdk::Comm& comm, double block) {
+  const int n = comm.size();
+  return sdk::CostShape()
+      .send(sdk::outer_span(comm), sdk::steps_to_reach(n, 2), (n - 1) * block)
+      .copy(n * block)
+      .cross(bruck_crossings(n) * block);
+}
+
 // Of the participants of the fold of n ranks (common/fold.hpp, root 0),
 // those whose exchange with participant id ^ d crosses the halves.
 inline double fold_crossing(int n, int d) {
