@@ -9,6 +9,7 @@
 #include "cct/error.hpp"
 #include "cct/units.hpp"
 #include "tuner/cost_model.hpp"
+#include "tuner/scaling.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -73,43 +74,6 @@ std::set<int> measured_nps(const Points& points) {
   return nps;
 }
 
-// Whether the algorithm's declared limits let it run on np ranks.
-bool fits(const AlgorithmEntry& a, int np) {
-  if (np < a.desc->min_ranks || (a.desc->max_ranks > 0 && np > a.desc->max_ranks)) return false;
-  return !(a.desc->limits & CCT_LIMIT_POW2_ONLY) || (np & (np - 1)) == 0;
-}
-
-// Cost questions about candidates at communicator sizes, each shape built
-// once.
-class Coster {
- public:
-  Coster(const Registry& registry, const PredictionPlan& plan) : registry_(registry), plan_(plan) {}
-
-  // The cost of w's call at np ranks and the span kinds of that shape, or
-  // nullopt where its algorithm states none, cannot say, or cannot run
-  // there.
-  std::optional<CostSample> at(const Winner& w, int np) {
-    const AlgorithmEntry* a = registry_.find_algorithm(w.collective, w.algorithm);
-    if (a == nullptr || !a->states_cost() || !fits(*a, np)) return std::nullopt;
-    const ShapeComm& s = shape(np);
-    const std::optional<cct_cost> cost =
-        cost_of_call(*a, a->param_values(w.params), s, w.collective, w.bytes, nullptr);
-    if (!cost) return std::nullopt;
-    return CostSample{*cost, s.span_kinds(), w.median_s};
-  }
-
- private:
-  const ShapeComm& shape(int np) {
-    auto it = shapes_.find(np);
-    if (it == shapes_.end()) it = shapes_.try_emplace(np, plan_.shape(np)).first;
-    return it->second;
-  }
-
-  const Registry& registry_;
-  const PredictionPlan& plan_;
-  std::map<int, ShapeComm> shapes_;  // nodes stay put: shape().raw() points into them
-};
-
 // The model fitted on every competing figure at sizes up to most_np.
 CostModel fit_up_to(const Points& points, int most_np, Coster& coster) {
   std::vector<CostSample> samples;
@@ -129,30 +93,6 @@ const Winner* find_choice(const std::vector<Winner>& rows, const std::string& ch
   for (const Winner& w : rows)
     if (w.choice == choice) return &w;
   return nullptr;
-}
-
-// A candidate's figure at np ranks from its figure `at` measured at a
-// size M, and where there is one (`below`) at the measured size below M.
-// With both, along the line through the two in modelled time, so that how
-// the candidate grew between them beyond the model (contention the model
-// does not see) carries on; with one, by the ratio of modelled times.
-std::optional<double> scaled_figure(const Winner& at, const Winner* below, int np,
-                                    const CostModel& model, Coster& coster) {
-  const std::optional<CostSample> there = coster.at(at, at.np), here = coster.at(at, np);
-  if (!there || !here) return std::nullopt;
-  const double g_there = model.seconds(there->cost, there->span_kinds);
-  const double g_here = model.seconds(here->cost, here->span_kinds);
-  if (!(g_there > 0) || !std::isfinite(g_here)) return std::nullopt;
-  const double by_ratio = at.median_s * g_here / g_there;
-  const std::optional<CostSample> lower = below ? coster.at(*below, below->np) : std::nullopt;
-  if (!lower) return by_ratio;
-  const double g_lower = model.seconds(lower->cost, lower->span_kinds);
-  // Too close in modelled time for a slope to mean anything.
-  if (std::abs(g_there - g_lower) < 0.05 * g_there) return by_ratio;
-  const double slope = (at.median_s - below->median_s) / (g_there - g_lower);
-  // A line that falls below a quarter of the ratio's figure says more
-  // about noise than about the candidate.
-  return std::max(at.median_s + slope * (g_here - g_there), 0.25 * by_ratio);
 }
 
 // The contenders of a point measured at `from`, their figures scaled to np
@@ -353,7 +293,7 @@ bool before(const Winner& a, const Winner& b) {
 
 Predictions predict(const Winners& measured, const Registry& registry, const PredictionPlan& plan) {
   Predictions out;
-  Coster coster(registry, plan);
+  Coster coster(registry, plan.shape);
   for (const auto& [transport, points] : points_by_transport(measured))
     predict_transport(transport, points, plan, coster, out);
   std::stable_sort(out.winners.begin(), out.winners.end(), before);

@@ -32,6 +32,7 @@
 #include "cct/profile.hpp"
 #include "cct/registry.hpp"
 #include "tuner/cost_shape.hpp"
+#include "tuner/scaling.hpp"
 #include "tuner/winners.hpp"
 
 namespace cct::tuner {
@@ -40,7 +41,7 @@ namespace cct::tuner {
 // (local_shape on a machine; flat on a simulated fabric), and the
 // communicator sizes wanted.
 struct PredictionPlan {
-  std::function<ShapeComm(int np)> shape;
+  ShapeOf shape;
   std::vector<int> nps;  // those that were measured are left alone
 };
 
