@@ -127,10 +127,10 @@ cct::MachineInfo machine_of(const std::string& results, const cct::Registry& reg
 // How the profile's choices do on measurements (of sizes its rules were
 // predicted for, say): one line, status 0.
 int check(const std::string& file, const std::string& results, std::optional<int> np,
-          const cct::Registry& registry) {
+          double within_percent, const cct::Registry& registry) {
   const cct::Profile profile = cct::load_profile(file, &registry);
-  const cct::tuner::Accuracy a =
-      cct::tuner::measured_accuracy(cct::tuner::read_results(results), profile, registry, np);
+  const cct::tuner::Accuracy a = cct::tuner::measured_accuracy(
+      cct::tuner::read_results(results), profile, registry, np, within_percent / 100);
   std::cout << cct::tuner::describe(
                    a, "measured points" + (np ? " at np=" + std::to_string(*np) : std::string()))
             << "\n";
@@ -213,6 +213,12 @@ int main(int argc, char** argv) {
   check_cmd->add_option("RESULTS", results, "results file (<fingerprint>.csv)")->required();
   check_cmd->add_option("--np", check_np, "only the points of communicators of this size")
       ->check(cct::cli::positive());
+  double within_percent = 5;
+  check_cmd
+      ->add_option("--within", within_percent,
+                   "a choice this close to the fastest counts as right (default 5)")
+      ->check(CLI::Range(0.0, 100.0))
+      ->type_name("PERCENT");
   std::string bench, report_out;
   CLI::App* report_cmd = app.add_subcommand(
       "report", "an HTML page of a ccautotune results file: plots of every collective and shape");
@@ -234,7 +240,7 @@ int main(int argc, char** argv) {
     if (*show_cmd) return show(file, registry);
     if (*explain_cmd) return explain(file, collective, bytes, query, registry);
     if (*merge_cmd) return merge(file, other, merged, registry);
-    if (*check_cmd) return check(file, results, check_np, registry);
+    if (*check_cmd) return check(file, results, check_np, within_percent, registry);
     if (*report_cmd) return report(file, bench, report_out, command_line(argc, argv), registry);
     return diff(file, other, registry);
   } catch (const cct::Error& e) {

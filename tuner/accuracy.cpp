@@ -11,9 +11,6 @@
 namespace cct::tuner {
 namespace {
 
-// The choice is "as good as the fastest" within this: timing noise.
-constexpr double kWithin = 0.05;
-
 // The rule the profile applies to w's call (the bucket of its own shape:
 // the checks were measured on it), or null where it has none.
 const SizeRule* rule_for(const Profile& profile, const Winner& w) {
@@ -39,7 +36,7 @@ void add_size(const std::vector<Winner>& rows, const SizeRule& rule, Accuracy& a
   if (chosen == nullptr || fastest->median_s <= 0) return;
   const double ratio = chosen->median_s / fastest->median_s;
   a.mean_ratio += (ratio - a.mean_ratio) / static_cast<double>(++a.checked);
-  if (ratio <= 1 + kWithin) ++a.within;
+  if (ratio <= 1 + a.tolerance) ++a.within;
   if (ratio <= a.worst_ratio) return;
   std::ostringstream where;
   where.precision(3);
@@ -70,9 +67,9 @@ Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& pro
 }
 
 Accuracy measured_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
-                           const Registry& registry, std::optional<int> np) {
+                           const Registry& registry, std::optional<int> np, double tolerance) {
   const Winners measured = pick_winners(rows, registry);
-  Accuracy a;
+  Accuracy a{.tolerance = tolerance};
   for (const std::vector<Winner>& point : measured.contenders)
     if (!np || point.front().np == *np)
       if (const SizeRule* rule = rule_for(profile, point.front())) add_size(point, *rule, a);
@@ -83,7 +80,7 @@ std::string describe(const Accuracy& a, const std::string& what) {
   if (a.checked == 0) return what + ": none measured";
   std::ostringstream out;
   out.precision(3);
-  out << what << ": " << a.checked << " sizes, the profile's choice within " << kWithin * 100
+  out << what << ": " << a.checked << " sizes, the profile's choice within " << a.tolerance * 100
       << "% of the fastest at " << a.within << "; mean " << a.mean_ratio << "x, worst "
       << a.worst_ratio << "x";
   if (!a.worst.empty()) out << " (" << a.worst << ")";

@@ -19,8 +19,9 @@
 namespace cct::tuner {
 
 struct Accuracy {
+  double tolerance = 0.05;  // "as good as the fastest" within this: timing noise
   std::size_t checked = 0;  // off-grid sizes where the profile's choice was measured
-  std::size_t within = 0;   // of those, where it was within 5% of the fastest
+  std::size_t within = 0;   // of those, where it was within `tolerance` of the fastest
   double mean_ratio = 1;    // choice / fastest, averaged over the checked sizes
   double worst_ratio = 1;   // the largest choice / fastest
   // where, e.g. "bcast shm np=2 96k: chain(segment=16k) 1.31x binomial";
@@ -34,9 +35,11 @@ Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& pro
 // The same over every measured point of rows (the figures that competed
 // for its winner, winners.hpp), of communicators of np ranks only where np
 // is given: how a profile does on measurements it was not built from, such
-// as those of a size its rules were predicted for (ccprofile check).
+// as those of a size its rules were predicted for (ccprofile check), or
+// those of an exhaustive search, with a tolerance of its own.
 Accuracy measured_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
-                           const Registry& registry, std::optional<int> np = std::nullopt);
+                           const Registry& registry, std::optional<int> np = std::nullopt,
+                           double tolerance = 0.05);
 
 // One line for people, e.g. "off-grid checks: 21 sizes, the profile's
 // choice within 5% of the fastest at 19; mean 1.02x, worst 1.31x (...)";

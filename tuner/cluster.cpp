@@ -208,7 +208,7 @@ std::string pinned_line(const std::vector<int>& pus) {
 void measure_shape(const Registry& registry, const Topology& topo, const TransportEntry& transport,
                    const Shape& shape, const Options& opts,
                    const std::map<std::string, ResultRow>& known, JobProgress* note,
-                   MPI_Comm comm) {
+                   const Shortlist* shortlist, MPI_Comm comm) {
   int rank = 0;  // in MPI_COMM_WORLD: its rank 0 reports
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   {  // what uses comm ends before it is freed
@@ -231,11 +231,30 @@ void measure_shape(const Registry& registry, const Topology& topo, const Transpo
       } else {
         auto instance = std::make_shared<TransportInstance>(transport, boot);
         Communicator c(boot, instance, topo, topo.bound_pu(), placement_of(boot, registry));
-        measure_space(registry, c, enumerate(registry, c, opts.filter), opts, known, note);
+        measure_space(registry, c, enumerate(registry, c, opts.filter), opts, known, note, nullptr,
+                      shortlist);
       }
     }
   }
   MPI_Comm_free(&comm);
+}
+
+// The shortlist of a shape on one node (shortlist.hpp), made by rank 0
+// from the results so far and handed to every rank; none across nodes,
+// whose shapes are measured only.
+std::optional<Shortlist> shared_shortlist(const Registry& registry, const Topology& topo,
+                                          const TransportEntry& transport, const Shape& shape,
+                                          const Options& opts, int world_rank) {
+  if (shape.nodes != 1) return std::nullopt;
+  std::string text;
+  if (world_rank == 0)
+    if (const std::optional<Shortlist> made = shortlist_for(
+            registry, opts, [&](int np) { return local_shape(topo, np); }, transport,
+            shape.ranks_per_node))
+      text = write_shortlist(*made);
+  text = broadcast_text(text, world_rank);
+  if (text.empty()) return std::nullopt;
+  return read_shortlist(text);
 }
 
 // One shape on one transport: its ranks measure, the others wait asleep.
@@ -248,9 +267,13 @@ void run_shape(const Registry& registry, const Topology& topo, const TransportEn
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   const bool member = layout.in_shape(world_rank, shape);
+  const std::optional<Shortlist> shortlist =
+      shared_shortlist(registry, topo, transport, shape, opts, world_rank);
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, world_rank, &comm);
-  if (member) measure_shape(registry, topo, transport, shape, opts, known, note, comm);
+  if (member)
+    measure_shape(registry, topo, transport, shape, opts, known, note,
+                  shortlist ? &*shortlist : nullptr, comm);
   wait_asleep_for_all();
 }
 

@@ -249,6 +249,17 @@ class JobMeasurer final : public PointMeasurer {
   double measured_s_ = 0;
 };
 
+// Rank 0 says what the shortlist left out (removed points of space).
+void report_shortlist(const Shortlist& shortlist, std::size_t removed, const Space& space,
+                      const Communicator& comm) {
+  if (comm.rank() != 0 || removed == 0) return;
+  std::cout << "ccautotune: np=" << shortlist.np << ": " << removed << " of "
+            << removed + space.points.size()
+            << " points left out, where the cost model fitted below np=" << shortlist.np
+            << " predicts them slower than the fastest from np=" << shortlist.from_np
+            << " (--exhaustive measures them)" << std::endl;
+}
+
 std::size_t unfinished(const Space& space, const std::map<std::string, ResultRow>& known) {
   return std::count_if(space.points.begin(), space.points.end(),
                        [&](const Point& p) { return !known.contains(p.row({}).key()); });
@@ -259,12 +270,13 @@ std::size_t unfinished(const Space& space, const std::map<std::string, ResultRow
 // The space lists the points of a collective in one run.
 void measure_space(const Registry& registry, Communicator& comm, const Space& all,
                    const Options& opts, const std::map<std::string, ResultRow>& known,
-                   JobProgress* progress, const Communicator* staging) {
+                   JobProgress* progress, const Communicator* staging, const Shortlist* shortlist) {
   // A candidate that failed in this shape is not measured there again.
   Space space = all;
   const std::set<std::string> failed = failed_candidates(known);
   std::erase_if(space.points,
                 [&](const Point& p) { return failed.contains(p.row({}).candidate()); });
+  if (shortlist) report_shortlist(*shortlist, apply_shortlist(*shortlist, space), space, comm);
   std::optional<Reporter> reporter;
   if (comm.rank() == 0) reporter.emplace(space, unfinished(space, known), opts, comm.size());
   std::vector<Call> calls;
@@ -276,6 +288,9 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& al
   // On a simulated platform a figure is the platform's exact virtual
   // time: nothing to confirm.
   search.confirm = !virtual_now(comm.transport());
+  // Nor to screen: one repetition is exact, so a screening round would
+  // only repeat the final figure (and cost more than it).
+  search.exhaustive = opts.search.exhaustive || !search.confirm;
   search.reconfirm = search.confirm && opts.search.reconfirm;
   std::span<const Point> rest(space.points);
   try {
@@ -292,6 +307,14 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& al
       std::cout << "ccautotune: time budget spent at np=" << comm.size()
                 << "; run again with --resume to measure the rest\n";
   }
+}
+
+std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
+                                       const ShapeOf& shape, const TransportEntry& transport,
+                                       int np) {
+  if (opts.search.exhaustive || opts.shortlist == 0) return std::nullopt;
+  return make_shortlist(read_results(opts.results), registry, shape, transport.desc->name, np,
+                        opts.shortlist);
 }
 
 bool record_failure(const JobProgress& progress, const std::string& why, const Options& opts,

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "cct/communicator.hpp"
@@ -13,6 +14,7 @@
 #include "tuner/options.hpp"
 #include "tuner/plan_space.hpp"
 #include "tuner/results_csv.hpp"
+#include "tuner/shortlist.hpp"
 
 namespace cct::tuner {
 
@@ -23,10 +25,19 @@ namespace cct::tuner {
 // passes opts.time_budget_s. With `progress`, notes what runs in it, so
 // that the launcher can name the culprit if the job dies. On a device
 // transport (enumerate_device), `staging` is the host communicator under
-// it, where the staged points run.
+// it, where the staged points run. With a shortlist, the points it drops
+// are not measured (shortlist.hpp), and rank 0 says how many.
 void measure_space(const Registry& registry, Communicator& comm, const Space& space,
                    const Options& opts, const std::map<std::string, ResultRow>& known,
-                   JobProgress* progress = nullptr, const Communicator* staging = nullptr);
+                   JobProgress* progress = nullptr, const Communicator* staging = nullptr,
+                   const Shortlist* shortlist = nullptr);
+
+// What a job of np ranks on transport need not measure (shortlist.hpp),
+// from every row of opts.results so far; none with --exhaustive or
+// --shortlist 0.
+std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
+                                       const ShapeOf& shape, const TransportEntry& transport,
+                                       int np);
 
 // A job relaunched this many times past failed candidates gives up: the
 // failures are then not the candidates'.

@@ -10,6 +10,7 @@
 // its accuracy at off-grid sizes is reported (output.hpp).
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -28,6 +29,8 @@
 #include "tuner/machine.hpp"
 #include "tuner/options.hpp"
 #include "tuner/output.hpp"
+#include "tuner/plan_time.hpp"
+#include "tuner/shortlist.hpp"
 
 namespace {
 
@@ -38,7 +41,7 @@ using namespace cct::tuner;
 // starts again past it (its measured points are in the results file).
 bool run_job(const cct::Registry& registry, const cct::Topology& topo,
              const cct::TransportEntry& transport, int np, const Options& opts,
-             std::map<std::string, ResultRow> known) {
+             std::map<std::string, ResultRow> known, const Shortlist* shortlist) {
   JobProgress progress(np);
   const double hang_s = opts.hang_limit_s();
   const cct::LaunchOptions launch_options{
@@ -56,7 +59,8 @@ bool run_job(const cct::Registry& registry, const cct::Topology& topo,
       }
       auto instance = std::make_shared<cct::TransportInstance>(transport, boot);
       cct::Communicator comm(boot, instance, topo, pu);
-      measure_space(registry, comm, enumerate(registry, comm, opts.filter), opts, known, &progress);
+      measure_space(registry, comm, enumerate(registry, comm, opts.filter), opts, known, &progress,
+                    nullptr, shortlist);
       return 0;
     });
     if (result.ok) return true;
@@ -72,11 +76,13 @@ bool run_job(const cct::Registry& registry, const cct::Topology& topo,
 
 // One job on a simulated platform: np fibers in virtual time.
 bool run_simulated_job(const cct::Registry& registry, const cct::TransportEntry& transport, int np,
-                       const Options& opts, const std::map<std::string, ResultRow>& known) {
+                       const Options& opts, const std::map<std::string, ResultRow>& known,
+                       const Shortlist* shortlist) {
   const cct::LaunchResult result = cct::launch_simulated(
       transport, {.ranks = np, .config = opts.fabric}, [&](cct::Bootstrap& boot) {
         std::shared_ptr<cct::Communicator> comm = cct::simulated_communicator(transport, boot);
-        measure_space(registry, *comm, enumerate(registry, *comm, opts.filter), opts, known);
+        measure_space(registry, *comm, enumerate(registry, *comm, opts.filter), opts, known,
+                      nullptr, nullptr, shortlist);
         return 0;
       });
   if (!result.ok)
@@ -102,15 +108,41 @@ bool serves_local_ranks(const cct::TransportEntry& transport, int np) {
   return false;
 }
 
+// One job of np ranks on transport (`job`, given its shortlist), with its
+// planned time said before it runs (plan_time.hpp) and its time after.
+bool planned_job(const cct::Registry& registry, const Options& opts, const ShapeOf& shape,
+                 const cct::TransportEntry& transport, int np, JobTimes& times,
+                 const std::function<bool(const Shortlist*)>& job) {
+  const std::string name = transport.desc->name;
+  const std::optional<Shortlist> shortlist = shortlist_for(registry, opts, shape, transport, np);
+  const std::optional<double> planned =
+      shortlist ? times.planned_s(name, *shortlist) : std::nullopt;
+  if (planned)
+    std::cout << "ccautotune: " << describe_plan(name, *shortlist, *planned) << std::endl;
+  const auto start = std::chrono::steady_clock::now();
+  const bool ok = job(shortlist ? &*shortlist : nullptr);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  times.finished(name, np, took, read_results(opts.results));
+  std::cout << "ccautotune: " << describe_took(name, np, took, planned) << std::endl;
+  return ok;
+}
+
 // One job per selected transport (simulated ones aside) and rank count.
 bool run_jobs(const cct::Registry& registry, const cct::Topology& topo, const Options& opts,
               const std::map<std::string, ResultRow>& known) {
+  JobTimes times(opts.search.reconfirm, false);
+  const ShapeOf shape = [&](int n) { return local_shape(topo, n); };
   bool ok = true;
   for (const cct::TransportEntry& transport : registry.transports())
     if (selected(opts.filter.transports, transport.desc->name) && !cct::is_simulated(transport))
       for (int np : opts.nps)
         if (serves_local_ranks(transport, np))
-          ok = run_job(registry, topo, transport, np, opts, known) && ok;
+          ok = planned_job(registry, opts, shape, transport, np, times,
+                           [&](const Shortlist* shortlist) {
+                             return run_job(registry, topo, transport, np, opts, known, shortlist);
+                           }) &&
+               ok;
   return ok;
 }
 
@@ -151,14 +183,20 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   std::cout << "ccautotune: " << transport.desc->name << " fabric " << name << ", fingerprint "
             << platform.fingerprint << "; results in " << opts.results << std::endl;
   bool ok = true;
+  JobTimes times(false, true);
+  // The simulated DSPs share no caches: every shape is flat.
+  const ShapeOf flat = [](int n) { return ShapeComm(n, 1, {}); };
   for (int np : opts.nps)
-    ok = run_simulated_job(registry, transport, np, opts, results.known) && ok;
+    ok = planned_job(registry, opts, flat, transport, np, times,
+                     [&](const Shortlist* shortlist) {
+                       return run_simulated_job(registry, transport, np, opts, results.known,
+                                                shortlist);
+                     }) &&
+         ok;
   const cct::MachineInfo machine{.fingerprint = platform.fingerprint,
                                  .summary = std::string(transport.desc->name) + " fabric " + name,
                                  .ranks_per_node = max_np};
-  // The simulated DSPs share no caches: every shape is flat.
-  const PredictionPlan plan{.shape = [](int np) { return ShapeComm(np, 1, {}); },
-                            .nps = opts.predict_nps};
+  const PredictionPlan plan{.shape = flat, .nps = opts.predict_nps};
   return write_profile(registry, machine, opts, &plan) && ok ? 0 : 1;
 }
 

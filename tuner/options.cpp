@@ -122,7 +122,14 @@ void add_run_options(CLI::App& app, Options& opts) {
       ->check(CLI::IsMember({"equal", "skewed", "both"}).description(""))
       ->type_name("equal|skewed|both");
   app.add_flag("--exhaustive", opts.search.exhaustive,
-               "no pruning: the full timing for every candidate");
+               "no pruning: the full timing for every candidate at\n"
+               "every --np (no shortlist either)");
+  app.add_option("--shortlist", opts.shortlist,
+                 "beyond the two smallest --np, measure at each size only\n"
+                 "the K candidates the cost model predicts fastest there,\n"
+                 "with the previous np's pick and the library's call;\n"
+                 "0: every candidate (default 2)")
+      ->type_name("K");
   app.add_option("--budget", opts.measure.budget_s, "time budget per point (default 1)")
       ->type_name("SECONDS");
   app.add_option("--time-budget", opts.time_budget_s,

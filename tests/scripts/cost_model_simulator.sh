@@ -8,6 +8,11 @@
 # than the np-8 rules stretched to 16, which is what a profile did before
 # it had a model. The predicted bucket says so in the profile, and the run
 # prints the model's own check.
+# Then the shortlist (tuner/shortlist.hpp): tuned at 4, 8 and 16, where the
+# model leaves out at 16 the candidates it predicts slower, the profile
+# must pick within 3% of the fastest of the full measurement at 95% of its
+# points or more (the goal of issue 29), from fewer than half of its final
+# rows; and the run says what it planned for np 16 and what it took.
 # usage: cost_model_simulator.sh <ccautotune> <ccprofile>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -23,6 +28,7 @@ tune() {  # out, then ccautotune's own arguments
 tune predicted --np 4,8 --predict-np 16
 tune measured --np 16
 tune stretched --np 4,8 --predict-np 8
+tune shortlisted --np 4,8,16
 fp=$(sed -n 's/.*fabric tree:4, fingerprint \([0-9a-f]*\);.*/\1/p' "$dir/predicted.log")
 [ ${#fp} -eq 16 ] || fail "no fabric fingerprint in the output" "$dir/predicted.log"
 grep -q "predicted: {np: 16, from_np: 8, error: " "$dir/predicted/$fp.yaml" ||
@@ -32,10 +38,13 @@ grep -q "cost model (rapidio_sim) checked on each measured size" "$dir/predicted
 
 # "measured points at np=16: 87 sizes, the profile's choice within 5% of
 # the fastest at 78; mean 1.02x, ..." -> "87 78 1.02"
-score() {
-  "$ccprofile" check "$dir/$1/$fp.yaml" "$dir/measured/$fp.csv" --np 16 >"$dir/$1.check" ||
-    fail "ccprofile check exited $?" "$dir/$1.check"
-  sed -n 's/.*: \([0-9]*\) sizes, .* at \([0-9]*\); mean \([0-9.]*\)x.*/\1 \2 \3/p' "$dir/$1.check"
+score() {  # profile, then ccprofile check's own arguments
+  local profile=$1
+  shift
+  "$ccprofile" check "$dir/$profile/$fp.yaml" "$dir/measured/$fp.csv" --np 16 "$@" \
+    >"$dir/$profile.check" ||
+    fail "ccprofile check exited $?" "$dir/$profile.check"
+  sed -n 's/.*: \([0-9]*\) sizes, .* at \([0-9]*\); mean \([0-9.]*\)x.*/\1 \2 \3/p' "$dir/$profile.check"
 }
 read -r sizes within mean <<<"$(score predicted)"
 read -r _ stretched_within _ <<<"$(score stretched)"
@@ -51,3 +60,22 @@ awk -v m="$mean" 'BEGIN { exit !(m <= 1.05) }' ||
     "$dir/stretched.check"
 echo "PASS: np 16 predicted from 4 and 8: within 5% at $within of $sizes points (stretched" \
   "np-8 rules: $stretched_within), mean ${mean}x"
+
+grep -q "np=16: [0-9]* of [0-9]* points left out" "$dir/shortlisted.log" ||
+  fail "the shortlisted run left nothing out at np 16" "$dir/shortlisted.log"
+finals() { grep -c "^[a-z]*,rapidio_sim,1,16,.*,final," "$dir/$1/$fp.csv"; }
+read -r short_sizes short_within _ <<<"$(score shortlisted --within 3)"
+grep -q "within 3% of the fastest" "$dir/shortlisted.check" ||
+  fail "ccprofile check --within 3 did not count within 3%" "$dir/shortlisted.check"
+[ $((short_within * 100)) -ge $((short_sizes * 95)) ] ||
+  fail "shortlisted picks within 3% at $short_within of $short_sizes points, want 95% or more" \
+    "$dir/shortlisted.check"
+[ $(($(finals shortlisted) * 2)) -lt "$(finals measured)" ] ||
+  fail "the shortlist measured $(finals shortlisted) final rows at np 16, the full search $(finals measured)" \
+    "$dir/shortlisted.log"
+grep -q "rapidio_sim np=16: planned [0-9.]* s" "$dir/shortlisted.log" ||
+  fail "no planned time for np 16" "$dir/shortlisted.log"
+grep -q "rapidio_sim np=16 took [0-9.]* s (planned [0-9.]* s)" "$dir/shortlisted.log" ||
+  fail "no time against the plan for np 16" "$dir/shortlisted.log"
+echo "PASS: np 16 shortlisted: within 3% at $short_within of $short_sizes points from" \
+  "$(finals shortlisted) final rows (the full search: $(finals measured))"

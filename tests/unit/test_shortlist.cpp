@@ -1,0 +1,127 @@
+// The shortlist of a job (tuner/shortlist.hpp): from rows whose figures
+// follow a known cost model, the candidates it keeps at a communicator
+// size not measured yet are that model's fastest there and the pick of
+// the size below; nothing is left out before two sizes were measured; and
+// the text rank 0 hands the ranks of an MPI job reads back the same.
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cct/error.hpp"
+#include "support/harness.hpp"
+#include "tuner/shortlist.hpp"
+
+namespace {
+
+using cct::tuner::ResultRow;
+
+struct Candidate {
+  const char* algorithm;
+  std::vector<int64_t> params;  // in the algorithm's table order
+};
+
+const std::vector<Candidate> kCandidates{{"binomial", {}},
+                                         {"scatter_allgather", {}},
+                                         {"chain", {8192}},
+                                         {"knomial", {4}},
+                                         {"knomial", {8}}};
+const std::vector<int64_t> kSizes{64, 4096, 262144};
+
+// A bcast's figure on a flat communicator of np ranks by the known model:
+// 0.2 us + 1 us a message + 1 ns a byte.
+double true_seconds(const Candidate& c, int np, int64_t bytes) {
+  const cct::AlgorithmEntry& a = cct::test::algorithm(CCT_BCAST, c.algorithm);
+  std::string why;
+  const auto cost = cct::tuner::cost_of_call(a, c.params, cct::tuner::ShapeComm(np, 1, {}),
+                                             CCT_BCAST, bytes, &why);
+  REQUIRE(cost);
+  return 2e-7 + 1e-6 * cost->spans[0].messages + 1e-9 * cost->spans[0].bytes;
+}
+
+std::string choice(const Candidate& c) {
+  const cct::AlgorithmEntry& a = cct::test::algorithm(CCT_BCAST, c.algorithm);
+  ResultRow r{.algorithm = c.algorithm, .params = cct::tuner::format_params(*a.desc, c.params)};
+  return r.choice();
+}
+
+// Every candidate's final row at each size of each np.
+std::vector<ResultRow> rows_at(const std::vector<int>& nps) {
+  std::vector<ResultRow> rows;
+  for (int np : nps)
+    for (int64_t bytes : kSizes)
+      for (const Candidate& c : kCandidates) {
+        const double s = true_seconds(c, np, bytes);
+        rows.push_back({.collective = "bcast",
+                        .transport = "shm",
+                        .np = np,
+                        .bytes = bytes,
+                        .algorithm = c.algorithm,
+                        .params = cct::tuner::format_params(
+                            *cct::test::algorithm(CCT_BCAST, c.algorithm).desc, c.params),
+                        .result = {.median_s = s, .min_s = s, .max_s = s, .reps = 31}});
+      }
+  return rows;
+}
+
+// The choice the known model says is fastest at np and bytes.
+std::string fastest(int np, int64_t bytes) {
+  const Candidate* best = &kCandidates.front();
+  for (const Candidate& c : kCandidates)
+    if (true_seconds(c, np, bytes) < true_seconds(*best, np, bytes)) best = &c;
+  return choice(*best);
+}
+
+cct::tuner::Shortlist shortlist_of(const std::vector<ResultRow>& rows, int np, std::size_t keep) {
+  return cct::tuner::make_shortlist(
+      rows, cct::test::registry(), [](int n) { return cct::tuner::ShapeComm(n, 1, {}); }, "shm", np,
+      keep);
+}
+
+}  // namespace
+
+TEST_CASE("shortlist: keeps the model's fastest and the pick below, leaves out the rest",
+          "[cost]") {
+  const cct::tuner::Shortlist s = shortlist_of(rows_at({4, 16}), 64, 1);
+  CHECK(s.np == 64);
+  CHECK(s.from_np == 16);
+  for (int64_t bytes : kSizes) {
+    INFO(bytes);
+    const auto it = s.dropped.find({CCT_BCAST, "shm", bytes});
+    REQUIRE(it != s.dropped.end());
+    const std::set<std::string> kept_by_rule{fastest(64, bytes), fastest(16, bytes)};
+    for (const Candidate& c : kCandidates) {
+      INFO(choice(c));
+      CHECK(it->second.contains(choice(c)) == !kept_by_rule.contains(choice(c)));
+    }
+  }
+  // A point of the space is dropped by its collective, transport, size and
+  // choice, not by its rank count alone.
+  const cct::AlgorithmEntry& binomial = cct::test::algorithm(CCT_BCAST, "binomial");
+  for (int64_t bytes : kSizes) {
+    cct::tuner::Point p{.algorithm = &binomial, .transport = "shm", .np = 64};
+    p.call = {.collective = CCT_BCAST, .bytes = bytes};
+    CHECK(s.drops(p) == s.dropped.at({CCT_BCAST, "shm", bytes}).contains("binomial"));
+    p.transport = "mpi";
+    CHECK_FALSE(s.drops(p));
+  }
+}
+
+TEST_CASE("shortlist: nothing left out before two sizes were measured, nor with room for all",
+          "[cost]") {
+  CHECK(shortlist_of(rows_at({4}), 16, 1).dropped.empty());
+  CHECK(shortlist_of(rows_at({4, 16}), 16, 1).dropped.empty());  // only np 4 is below 16
+  CHECK(shortlist_of(rows_at({4, 16}), 64, kCandidates.size()).dropped.empty());
+}
+
+TEST_CASE("shortlist: the text handed to an MPI job's ranks reads back the same", "[cost]") {
+  const cct::tuner::Shortlist s = shortlist_of(rows_at({4, 16}), 64, 2);
+  REQUIRE_FALSE(s.dropped.empty());
+  const cct::tuner::Shortlist back = cct::tuner::read_shortlist(write_shortlist(s));
+  CHECK(back.np == s.np);
+  CHECK(back.from_np == s.from_np);
+  CHECK(back.dropped == s.dropped);
+  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16\nbcast\tshm\n"), cct::Error);
+  CHECK_THROWS_AS(cct::tuner::read_shortlist(""), cct::Error);
+}

@@ -1,0 +1,65 @@
+#include "tuner/plan_time.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace cct::tuner {
+
+void JobTimes::finished(const std::string& transport, int np, double wall_s,
+                        const std::vector<ResultRow>& rows) {
+  Timed t{.wall_s = wall_s};
+  for (const ResultRow& row : rows) {
+    if (row.transport != transport || row.nodes != 1 || row.np != np) continue;
+    const double timed = row.result.median_s * row.result.reps;
+    if (row.stage == Stage::kFinal || row.stage == Stage::kPruned) {
+      ++t.grid_points;
+      t.grid_timed_s += timed;
+    }
+    if ((row.stage == Stage::kReconfirm) == reconfirming_ && row.stage != Stage::kFailed)
+      t.timed_s += timed;
+  }
+  jobs_[{transport, np}] = t;
+}
+
+std::optional<double> JobTimes::planned_s(const std::string& transport,
+                                          const Shortlist& shortlist) const {
+  const auto it = jobs_.find({transport, shortlist.from_np});
+  if (it == jobs_.end() || it->second.grid_points == 0) return std::nullopt;
+  const Timed& from = it->second;
+  const double calls = from.grid_timed_s > 0 ? from.timed_s / from.grid_timed_s : 1;
+  const double timed_s = shortlist.kept_timed_s * calls;
+  if (simulated_)
+    return from.timed_s > 0
+               ? from.wall_s * timed_s / from.timed_s * shortlist.np / shortlist.from_np
+               : std::optional<double>();
+  const double per_point_s = std::max(0.0, from.wall_s - from.timed_s) / from.grid_points;
+  return per_point_s * shortlist.kept + timed_s;
+}
+
+namespace {
+
+std::string seconds(double s) {
+  std::ostringstream out;
+  out.precision(s < 10 ? 2 : 3);
+  out << s << " s";
+  return out.str();
+}
+
+}  // namespace
+
+std::string describe_plan(const std::string& transport, const Shortlist& shortlist,
+                          double planned_s) {
+  return transport + " np=" + std::to_string(shortlist.np) + ": planned " + seconds(planned_s) +
+         ", from np=" + std::to_string(shortlist.from_np) +
+         "'s job and the model's figures of the " + std::to_string(shortlist.kept) +
+         " points of np=" + std::to_string(shortlist.from_np) + " the shortlist keeps";
+}
+
+std::string describe_took(const std::string& transport, int np, double took_s,
+                          std::optional<double> planned_s) {
+  std::string line = transport + " np=" + std::to_string(np) + " took " + seconds(took_s);
+  if (planned_s) line += " (planned " + seconds(*planned_s) + ")";
+  return line;
+}
+
+}  // namespace cct::tuner

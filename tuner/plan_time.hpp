@@ -1,0 +1,68 @@
+// ccautotune tuner: how long the next jobs of a run will take, said before
+// they run and checked after (docs/cost_model.md, "Planned time").
+//
+// A job measured whole (one of the two smallest sizes) is timed. A later
+// job measures its shortlist (shortlist.hpp), whose points carry figures
+// the cost model scaled from the job of the size below (from_np). Its
+// planned time is then
+//
+//   points kept x (the from job's time per point beside its timed calls)
+//     + the kept points' scaled figures x their repetitions there
+//       x (the from job's timed calls / those of its grid points alone)
+//
+// the first term the per-point work that does not scale with a call
+// (plans, alignment, screening, confirmation blocks), the second the
+// calls, grown as the model says they grow. A simulated job's time is
+// the simulation's, which follows the virtual time of every rank, one
+// after another on one core: the from job's time x the ratio of timed
+// calls (the second term's over the from job's) x np / from_np.
+// Planned per pass: the second job's (reconfirmations, search.hpp) from the
+// second job of from_np, its timed calls the reconfirmations'.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuner/results_csv.hpp"
+#include "tuner/shortlist.hpp"
+
+namespace cct::tuner {
+
+class JobTimes {
+ public:
+  // reconfirming: the pass of the second job (whose rows are reconfirm
+  // rows); simulated: ranks simulated one after another.
+  JobTimes(bool reconfirming, bool simulated)
+      : reconfirming_(reconfirming), simulated_(simulated) {}
+
+  // The job of np ranks on transport took wall_s; rows: the results file
+  // after it.
+  void finished(const std::string& transport, int np, double wall_s,
+                const std::vector<ResultRow>& rows);
+  // The planned seconds of the job a shortlist was made for, or nullopt
+  // where the job of its from_np was not timed in this pass.
+  std::optional<double> planned_s(const std::string& transport, const Shortlist& shortlist) const;
+
+ private:
+  struct Timed {
+    double wall_s = 0;
+    std::size_t grid_points = 0;  // final and pruned rows (of the first pass)
+    double grid_timed_s = 0;      // their figures x repetitions
+    double timed_s = 0;           // the same over the rows of this pass
+  };
+  bool reconfirming_;
+  bool simulated_;
+  std::map<std::pair<std::string, int>, Timed> jobs_;
+};
+
+// "rapidio_sim np=64: planned 20 s, from np=16's job and the model's
+// figures of the 306 points of np=16 the shortlist keeps"
+std::string describe_plan(const std::string& transport, const Shortlist& shortlist,
+                          double planned_s);
+// "rapidio_sim np=64 took 18.5 s (planned 20 s)"; without a plan, the time.
+std::string describe_took(const std::string& transport, int np, double took_s,
+                          std::optional<double> planned_s);
+
+}  // namespace cct::tuner

@@ -1,0 +1,182 @@
+#include "tuner/shortlist.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <optional>
+#include <sstream>
+#include <tuple>
+#include <utility>
+
+#include "cct/collectives.hpp"
+#include "cct/error.hpp"
+#include "tuner/winners.hpp"
+
+namespace cct::tuner {
+namespace {
+
+// A candidate's figure at one point and the repetitions it took.
+struct Measured {
+  Winner figure;
+  int reps = 0;
+};
+// (collective, np, message size) -> each candidate's figure there, by choice.
+using Figures = std::map<std::tuple<cct_collective, int, int64_t>, std::map<std::string, Measured>>;
+
+// The figures of transport's single-node rows below np: a candidate's full
+// figure (final) where it has one, else its screening figure (pruned),
+// which is what halving judged it on. Confirmations, crossovers and checks
+// are timed otherwise, or at sizes other than the grid's.
+Figures figures_below(const std::vector<ResultRow>& rows, const Registry& registry,
+                      const std::string& transport, int np) {
+  Figures out;
+  for (const ResultRow& row : rows) {
+    if (row.transport != transport || row.nodes != 1 || row.np >= np) continue;
+    if (row.stage != Stage::kFinal && row.stage != Stage::kPruned) continue;
+    Measured m{.reps = row.result.reps};
+    if (!read_winner(row, registry, &m.figure).empty() || !(m.figure.median_s > 0)) continue;
+    auto& at = out[{m.figure.collective, m.figure.np, m.figure.bytes}];
+    auto [it, fresh] = at.try_emplace(m.figure.choice, m);
+    if (!fresh && row.stage == Stage::kFinal) it->second = std::move(m);
+  }
+  return out;
+}
+
+CostModel fit(const Figures& figures, Coster& coster) {
+  std::vector<CostSample> samples;
+  for (const auto& [key, by_choice] : figures)
+    for (const auto& [choice, m] : by_choice)
+      if (std::optional<CostSample> s = coster.at(m.figure, m.figure.np))
+        samples.push_back(std::move(*s));
+  return CostModel::fit(samples);
+}
+
+// The profile's pick at each (collective, message size) measured at np.
+std::map<std::pair<cct_collective, int64_t>, std::string> picks_at(
+    const std::vector<ResultRow>& rows, const Registry& registry, const std::string& transport,
+    int np) {
+  std::map<std::pair<cct_collective, int64_t>, std::string> out;
+  for (const Winner& w : pick_winners(rows, registry).best)
+    if (w.transport == transport && w.nodes == 1 && w.np == np)
+      out[{w.collective, w.bytes}] = w.choice;
+  return out;
+}
+
+// What the shortlist does at one message size: the choices it leaves out,
+// and for the time a job will take, the figures of those it keeps.
+struct AtSize {
+  std::set<std::string> dropped;
+  std::size_t kept = 0;
+  double kept_timed_s = 0;
+};
+
+// The shortlist at one message size from the figures at `from`, each
+// scaled to np (`below`: the same size measured at the size below from,
+// for the slope).
+AtSize shortlist_at(const std::map<std::string, Measured>& from,
+                    const std::map<std::string, Measured>* below, int np, const std::string& pick,
+                    std::size_t keep, const CostModel& model, Coster& coster) {
+  struct Scaled {
+    double seconds;
+    std::string choice;
+    int reps;
+    bool operator<(const Scaled& o) const {
+      return std::tie(seconds, choice) < std::tie(o.seconds, o.choice);
+    }
+  };
+  std::vector<Scaled> predicted;
+  AtSize out;
+  for (const auto& [choice, m] : from) {
+    const Winner* lower = nullptr;
+    if (below)
+      if (const auto it = below->find(choice); it != below->end()) lower = &it->second.figure;
+    const std::optional<double> figure =
+        m.figure.library ? std::nullopt : scaled_figure(m.figure, lower, np, model, coster);
+    if (figure) {
+      predicted.push_back({*figure, choice, m.reps});
+    } else {  // kept, as it was at from
+      ++out.kept;
+      out.kept_timed_s += m.figure.median_s * m.reps;
+    }
+  }
+  std::sort(predicted.begin(), predicted.end());
+  for (std::size_t i = 0; i < predicted.size(); ++i)
+    if (i < keep || predicted[i].choice == pick) {
+      ++out.kept;
+      out.kept_timed_s += predicted[i].seconds * predicted[i].reps;
+    } else {
+      out.dropped.insert(predicted[i].choice);
+    }
+  return out;
+}
+
+}  // namespace
+
+bool Shortlist::drops(const Point& p) const {
+  const auto it = dropped.find({p.call.collective, p.transport, p.call.bytes});
+  return it != dropped.end() && it->second.contains(p.row({}).choice());
+}
+
+Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& registry,
+                         const ShapeOf& shape, const std::string& transport, int np,
+                         std::size_t keep) {
+  Shortlist out{.np = np};
+  const Figures figures = figures_below(rows, registry, transport, np);
+  std::set<int> measured;
+  for (const auto& [key, by_choice] : figures) measured.insert(std::get<1>(key));
+  if (measured.size() < 2) return out;
+  out.from_np = *measured.rbegin();
+  const int below_np = *std::next(measured.rbegin());
+  Coster coster(registry, shape);
+  const CostModel model = fit(figures, coster);
+  const auto picks = picks_at(rows, registry, transport, out.from_np);
+  for (const auto& [key, by_choice] : figures) {
+    const auto [c, at_np, bytes] = key;
+    if (at_np != out.from_np) continue;
+    const auto below = figures.find({c, below_np, bytes});
+    const auto pick = picks.find({c, bytes});
+    AtSize at =
+        shortlist_at(by_choice, below == figures.end() ? nullptr : &below->second, np,
+                     pick == picks.end() ? std::string() : pick->second, keep, model, coster);
+    out.kept += at.kept;
+    out.kept_timed_s += at.kept_timed_s;
+    if (!at.dropped.empty()) out.dropped[{c, transport, bytes}] = std::move(at.dropped);
+  }
+  return out;
+}
+
+std::size_t apply_shortlist(const Shortlist& shortlist, Space& space) {
+  return std::erase_if(space.points, [&](const Point& p) { return shortlist.drops(p); });
+}
+
+// "np from_np", then "collective<TAB>transport<TAB>bytes<TAB>choice" per
+// dropped choice (a choice holds no tab).
+std::string write_shortlist(const Shortlist& shortlist) {
+  std::ostringstream text;
+  text << shortlist.np << ' ' << shortlist.from_np << '\n';
+  for (const auto& [key, choices] : shortlist.dropped)
+    for (const std::string& choice : choices)
+      text << collective_name(std::get<0>(key)) << '\t' << std::get<1>(key) << '\t'
+           << std::get<2>(key) << '\t' << choice << '\n';
+  return text.str();
+}
+
+Shortlist read_shortlist(const std::string& text) {
+  std::istringstream in(text);
+  Shortlist out;
+  std::string line;
+  if (!(in >> out.np >> out.from_np) || !std::getline(in, line))
+    throw Error("shortlist: no 'np from_np' line");
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string collective, transport, bytes, choice;
+    cct_collective c{};
+    if (!std::getline(fields, collective, '\t') || !std::getline(fields, transport, '\t') ||
+        !std::getline(fields, bytes, '\t') || !std::getline(fields, choice) ||
+        !parse_collective(collective, &c))
+      throw Error("shortlist: bad line '" + line + "'");
+    out.dropped[{c, transport, std::stoll(bytes)}].insert(choice);
+  }
+  return out;
+}
+
+}  // namespace cct::tuner
