@@ -249,7 +249,7 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
     for (const std::vector<double>& f : figures) round = std::max(round, next_round(f, limits));
     return round;
   };
-  for (int round = limits.min_reps; round > 0; round = more()) {
+  for (int round = first_round(limits); round > 0; round = more()) {
     std::vector<double> mine(k * round);  // candidate j's times at [j * round, (j + 1) * round)
     for (int rep = 0; rep < round; ++rep) {
       const MeasuredCalls calls = args_for(call, next_rep_++);
@@ -294,7 +294,7 @@ double Measurer::time_calls(Plan& plan, const MeasuredCalls& calls) {
 
 void Measurer::run_rounds(Plan& plan, const Call& call, const MeasureOptions& limits,
                           std::vector<double>& figures) {
-  for (int round = limits.min_reps; round > 0; round = next_round(figures, limits)) {
+  for (int round = first_round(limits); round > 0; round = next_round(figures, limits)) {
     std::vector<double> mine(round);
     for (double& seconds : mine) {
       if (running_) running_->start(0);
@@ -306,14 +306,19 @@ void Measurer::run_rounds(Plan& plan, const Call& call, const MeasureOptions& li
   }
 }
 
+int first_round(const MeasureOptions& limits) {
+  return std::min({kFirstRound, limits.min_reps, limits.max_reps});
+}
+
 int next_round(const std::vector<double>& figures, const MeasureOptions& limits) {
   const int done = static_cast<int>(figures.size());
   const double spent = std::accumulate(figures.begin(), figures.end(), 0.0);
-  if (done >= limits.max_reps || spent >= limits.budget_s || spread_is_tight(figures, limits.tight))
-    return 0;
+  if (done >= limits.max_reps || spent >= limits.budget_s) return 0;
+  if (done >= limits.min_reps && spread_is_tight(figures, limits.tight)) return 0;
   const double median = summarize(figures).median_s;
   const double affordable = median > 0 ? (limits.budget_s - spent) / median : limits.min_reps;
-  const int round = static_cast<int>(std::min<double>(limits.min_reps, std::max(1.0, affordable)));
+  const int wanted = done < limits.min_reps ? limits.min_reps - done : limits.min_reps;
+  const int round = static_cast<int>(std::min<double>(wanted, std::max(1.0, affordable)));
   return std::min(round, limits.max_reps - done);
 }
 

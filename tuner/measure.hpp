@@ -104,7 +104,10 @@ struct MeasureOptions {
   int max_reps = 200;   // hard cap
   double tight = 0.05;  // stop once (p75 - p25) / median is below this
   // Stop once the figures so far add up to this (seconds); checked between
-  // rounds, whose size is chosen so that a round overshoots little.
+  // rounds, whose size is chosen so that a round overshoots little. The
+  // first round is kFirstRound repetitions, so that a call of seconds (an
+  // alltoall of megabytes on a hundred ranks) stops after it rather than
+  // after min_reps of them.
   double budget_s = 1.0;
   int buffers = 1;  // > 1: rotate among this many buffer sets (cold caches)
 };
@@ -138,10 +141,17 @@ PointResult summarize(std::vector<double> figures);
 // True when (p75 - p25) / median < tight (figures not empty).
 bool spread_is_tight(std::vector<double> figures, double tight);
 
-// The size of the next round of repetitions under limits, 0 to stop. A
-// round is at most min_reps long and no longer than the remaining budget
-// allows at the median so far, so after the first round a slow point
-// overshoots its budget by about one repetition.
+// The first round's repetitions: kFirstRound, or fewer where the limits
+// allow fewer.
+constexpr int kFirstRound = 3;
+int first_round(const MeasureOptions& limits);
+
+// The size of the next round of repetitions under limits, 0 to stop: once
+// the budget is spent, at max_reps, or once min_reps were timed and their
+// spread is tight. A round is at most min_reps long (the first ones fill up
+// to min_reps) and no longer than the remaining budget allows at the
+// median so far, so a slow point overshoots its budget by about one
+// repetition.
 int next_round(const std::vector<double>& figures, const MeasureOptions& limits);
 
 // Measures points on one communicator. Buffers large enough for every call

@@ -150,6 +150,7 @@ TEST_CASE("candidates measured together: a figure each, the same on every rank",
 }
 
 TEST_CASE("measurement stops on a tight spread, at max_reps, or at the budget", "[tuner]") {
+  // Repetitions come in rounds: kFirstRound, then up to min_reps.
   cct::tuner::MeasureOptions opts{.min_reps = 6, .max_reps = 15};
   SECTION("any spread counts as tight: the first round is the last") {
     opts.tight = 1e9;
@@ -160,10 +161,15 @@ TEST_CASE("measurement stops on a tight spread, at max_reps, or at the budget", 
     opts.budget_s = 60;
     CHECK(measure_on_2(CCT_BCAST, "binomial", 64, opts).reps == 15);
   }
-  SECTION("the budget is spent by the first round") {
+  SECTION("the budget is spent by the first round: a call that costs more stops there") {
     opts.tight = 0;
     opts.budget_s = 1e-12;
-    CHECK(measure_on_2(CCT_BCAST, "binomial", 64, opts).reps == 6);
+    CHECK(measure_on_2(CCT_BCAST, "binomial", 64, opts).reps == cct::tuner::kFirstRound);
+  }
+  SECTION("a tight spread is judged only once min_reps were timed") {
+    opts.tight = 1e9;
+    opts.min_reps = 2 * cct::tuner::kFirstRound + 1;
+    CHECK(measure_on_2(CCT_BCAST, "binomial", 64, opts).reps == opts.min_reps);
   }
 }
 
