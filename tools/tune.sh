@@ -8,7 +8,7 @@
 # rank per core), so the MPI library's own collectives are measured beside
 # the algorithms (the `mpi` algorithm) and the profile keeps the library
 # wherever it wins. An explicit --launcher, and the options only the local
-# launcher takes (--np, --fabric), keep ccautotune's own launcher.
+# launcher takes (--np, --fabric, --plan), keep ccautotune's own launcher.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source tools/phases.sh
@@ -17,7 +17,7 @@ launcher=(--launcher mpirun)
 command -v mpirun >/dev/null || launcher=()
 for arg in "$@"; do
   case $arg in
-    --launcher | --launcher=* | --np | --np=* | --fabric | --fabric=* | --help | -h) launcher=() ;;
+    --launcher | --launcher=* | --np | --np=* | --fabric | --fabric=* | --plan | --help | -h) launcher=() ;;
   esac
 done
 phase tuning "${CCT_BUILD_DIR:-build}/bin/ccautotune" "${launcher[@]}" "$@"

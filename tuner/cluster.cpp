@@ -302,6 +302,8 @@ void check_cluster_options(const Options& opts) {
   if (!opts.fabric.empty())
     throw UsageError("--fabric: a simulated platform is tuned without mpirun");
   if (opts.launch_mpirun) throw UsageError("--launcher mpirun: this run was started by mpirun");
+  if (opts.plan)
+    throw UsageError("--plan: plans a run of ccautotune's own launcher, not under mpirun");
 }
 
 int tune_cluster(Options& opts, int rank) {

@@ -314,7 +314,7 @@ std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& 
                                        int np) {
   if (opts.search.exhaustive || opts.shortlist == 0) return std::nullopt;
   return make_shortlist(read_results(opts.results), registry, shape, transport.desc->name, np,
-                        opts.shortlist);
+                        opts.shortlist, opts.measure);
 }
 
 bool record_failure(const JobProgress& progress, const std::string& why, const Options& opts,

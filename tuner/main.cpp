@@ -10,6 +10,7 @@
 // its accuracy at off-grid sizes is reported (output.hpp).
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -119,30 +120,81 @@ bool planned_job(const cct::Registry& registry, const Options& opts, const Shape
       shortlist ? times.planned_s(name, *shortlist) : std::nullopt;
   if (planned)
     std::cout << "ccautotune: " << describe_plan(name, *shortlist, *planned) << std::endl;
+  const std::size_t rows_before = read_results(opts.results).size();
   const auto start = std::chrono::steady_clock::now();
   const bool ok = job(shortlist ? &*shortlist : nullptr);
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  times.finished(name, np, took, read_results(opts.results));
+  times.finished(name, np, took, read_results(opts.results), rows_before);
   std::cout << "ccautotune: " << describe_took(name, np, took, planned) << std::endl;
   return ok;
 }
 
-// One job per selected transport (simulated ones aside) and rank count.
-bool run_jobs(const cct::Registry& registry, const cct::Topology& topo, const Options& opts,
-              const std::map<std::string, ResultRow>& known) {
-  JobTimes times(opts.search.reconfirm, false);
-  const ShapeOf shape = [&](int n) { return local_shape(topo, n); };
-  bool ok = true;
+// The sizes a run measures whole, whatever the shortlist: the two smallest.
+std::vector<int> measured_whole(std::vector<int> nps) {
+  std::sort(nps.begin(), nps.end());
+  nps.erase(std::unique(nps.begin(), nps.end()), nps.end());
+  if (nps.size() > 2) nps.resize(2);
+  return nps;
+}
+
+// The transports a run on this machine measures.
+std::vector<const cct::TransportEntry*> local_transports(const cct::Registry& registry,
+                                                         const Options& opts) {
+  std::vector<const cct::TransportEntry*> out;
   for (const cct::TransportEntry& transport : registry.transports())
     if (selected(opts.filter.transports, transport.desc->name) && !cct::is_simulated(transport))
-      for (int np : opts.nps)
-        if (serves_local_ranks(transport, np))
-          ok = planned_job(registry, opts, shape, transport, np, times,
-                           [&](const Shortlist* shortlist) {
-                             return run_job(registry, topo, transport, np, opts, known, shortlist);
-                           }) &&
-               ok;
+      out.push_back(&transport);
+  return out;
+}
+
+// --plan, once the sizes measured whole were: the planned time of every
+// other size's jobs on each transport that measured them (first: the first
+// job's pass, second: the second job's), each from its shortlist as the
+// rows so far make it. False where a size could not be planned.
+bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Options& opts,
+              const JobTimes& first, const JobTimes& second) {
+  const ShapeOf shape = [&](int n) { return local_shape(topo, n); };
+  const std::vector<int> whole = measured_whole(opts.nps);
+  double total_s = 0;
+  bool planned = true;
+  for (const cct::TransportEntry* transport : local_transports(registry, opts))
+    for (int np : opts.nps) {
+      const std::string name = transport->desc->name;
+      if (!first.timed(name) || std::find(whole.begin(), whole.end(), np) != whole.end()) continue;
+      const std::optional<Shortlist> shortlist =
+          shortlist_for(registry, opts, shape, *transport, np);
+      const std::optional<double> one =
+          shortlist ? first.planned_s(name, *shortlist) : std::nullopt;
+      if (!one) {
+        std::cout << "ccautotune: " << name << " np=" << np
+                  << ": not planned (no shortlist: --exhaustive, --shortlist 0, or fewer than two "
+                     "sizes measured below it)\n";
+        planned = false;
+        continue;
+      }
+      const double two = opts.single_job ? 0 : second.planned_s(name, *shortlist).value_or(0);
+      std::cout << "ccautotune: " << describe_plan(name, *shortlist, *one + two) << "\n";
+      total_s += *one + two;
+    }
+  std::cout << "ccautotune: planned for the sizes not yet measured: " << std::lround(total_s)
+            << " s in all; run again with --resume, without --plan, to measure them" << std::endl;
+  return planned;
+}
+
+// One job per selected transport (simulated ones aside) and rank count.
+bool run_jobs(const cct::Registry& registry, const cct::Topology& topo, const Options& opts,
+              const std::map<std::string, ResultRow>& known, JobTimes& times) {
+  const ShapeOf shape = [&](int n) { return local_shape(topo, n); };
+  bool ok = true;
+  for (const cct::TransportEntry* transport : local_transports(registry, opts))
+    for (int np : opts.nps)
+      if (serves_local_ranks(*transport, np))
+        ok = planned_job(registry, opts, shape, *transport, np, times,
+                         [&](const Shortlist* shortlist) {
+                           return run_job(registry, topo, *transport, np, opts, known, shortlist);
+                         }) &&
+             ok;
   return ok;
 }
 
@@ -169,6 +221,7 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   } catch (const cct::Error& e) {
     throw UsageError(std::string("--fabric: ") + e.what());
   }
+  if (opts.plan) throw UsageError("--plan: plans a run on this machine; a simulated one is cheap");
   if (opts.nps.empty()) opts.nps = {4, 16, 64};
   // Simulating a large alltoall on 64 DSPs moves gigabytes packet by packet.
   if (!opts.max_bytes_given) opts.filter.max_bytes = 64 << 10;
@@ -183,7 +236,7 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   std::cout << "ccautotune: " << transport.desc->name << " fabric " << name << ", fingerprint "
             << platform.fingerprint << "; results in " << opts.results << std::endl;
   bool ok = true;
-  JobTimes times(false, true);
+  JobTimes times(true);
   // The simulated DSPs share no caches: every shape is flat.
   const ShapeOf flat = [](int n) { return ShapeComm(n, 1, {}); };
   for (int np : opts.nps)
@@ -216,20 +269,26 @@ int run(Options opts) {
     return run_simulated(registry, *simulated, std::move(opts));
   const cct::Topology topo = cct::Topology::discover();
   if (opts.nps.empty()) opts.nps = default_nps(topo.cores());
-  const int max_np = *std::max_element(opts.nps.begin(), opts.nps.end());
+  // With --plan, the sizes measured whole only: they time the plan.
+  const std::vector<int> measured = opts.plan ? measured_whole(opts.nps) : opts.nps;
+  const int max_np = *std::max_element(measured.begin(), measured.end());
   check_buffer_memory(opts, max_np, max_np, true);
   const OpenedResults results = open_results(opts, topo.fingerprint());
+  Options jobs = opts;
+  jobs.nps = measured;
   std::cout << "ccautotune: " << topo.summary() << ", fingerprint " << topo.fingerprint()
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
   const Noise before = announce(probe_noise(topo.cores()), "before tuning");
-  bool ok = run_jobs(registry, topo, opts, results.known);
+  JobTimes first(false), second(false);
+  bool ok = run_jobs(registry, topo, jobs, results.known, first);
   if (ok && !opts.single_job && !opts.search.reconfirm) {
     std::cout << "ccautotune: " << kSecondJob << std::endl;
-    opts.search.reconfirm = true;
+    jobs.search.reconfirm = opts.search.reconfirm = true;
     std::map<std::string, ResultRow> known;
     for (ResultRow& row : read_results(opts.results)) known.try_emplace(row.key(), std::move(row));
-    ok = run_jobs(registry, topo, opts, known);
+    ok = run_jobs(registry, topo, jobs, known, second);
   }
+  if (opts.plan) return say_plan(registry, topo, opts, first, second) && ok ? 0 : 1;
   opts.noise = {before, announce(probe_noise(topo.cores()), "after tuning")};
   const PredictionPlan plan{
       .shape = [&](int np) { return local_shape(topo, np); },

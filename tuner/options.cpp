@@ -124,6 +124,9 @@ void add_run_options(CLI::App& app, Options& opts) {
   app.add_flag("--exhaustive", opts.search.exhaustive,
                "no pruning: the full timing for every candidate at\n"
                "every --np (no shortlist either)");
+  app.add_flag("--plan", opts.plan,
+               "measure the two smallest --np, then say how long each\n"
+               "other one will take and stop (--resume goes on)");
   app.add_option("--shortlist", opts.shortlist,
                  "beyond the two smallest --np, measure at each size only\n"
                  "the K candidates the cost model predicts fastest there,\n"

@@ -32,6 +32,9 @@ struct Options {
   std::string out;      // default: cct::default_profile_out_dir()
   std::string results;  // <out>/<fingerprint>.csv
   bool resume = false;
+  // --plan: measure the two smallest nps, then say the planned time of
+  // the others (plan_time.hpp) and stop.
+  bool plan = false;
   bool single_job = false;  // --single-job: no second job (search.hpp, step 3)
   bool verbose = false;
   bool report = false;       // also write <out>/<fingerprint>.html (report_html.hpp)

@@ -62,6 +62,14 @@ std::string joined(const std::vector<int>& values) {
   return text.str();
 }
 
+// How the points were chosen (search.hpp, shortlist.hpp).
+std::string search_setting(const Options& opts) {
+  if (opts.search.exhaustive) return "exhaustive";
+  if (opts.shortlist == 0) return "successive halving";
+  return "successive halving; beyond the two smallest np, the cost model's shortlist of " +
+         std::to_string(opts.shortlist);
+}
+
 // The rank counts of a run on one node, or the shapes of one under mpirun.
 std::map<std::string, std::string> tuning_settings(const Options& opts) {
   std::ostringstream budget;
@@ -71,7 +79,7 @@ std::map<std::string, std::string> tuning_settings(const Options& opts) {
       {"max_bytes", format_bytes(opts.filter.max_bytes)},
       {"quick", opts.filter.quick ? "true" : "false"},
       {"budget_s", budget.str()},
-      {"search", opts.search.exhaustive ? "exhaustive" : "successive halving"},
+      {"search", search_setting(opts)},
       // The count patterns of the vector collectives' figures (Call::patterns).
       {"vector_counts", count_patterns_label(opts.filter.vector_counts)}};
   if (!opts.nps.empty()) settings["np"] = joined(opts.nps);

@@ -6,19 +6,28 @@
 namespace cct::tuner {
 
 void JobTimes::finished(const std::string& transport, int np, double wall_s,
-                        const std::vector<ResultRow>& rows) {
+                        const std::vector<ResultRow>& rows, std::size_t first_new) {
   Timed t{.wall_s = wall_s};
-  for (const ResultRow& row : rows) {
+  bool measured = false;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const ResultRow& row = rows[i];
     if (row.transport != transport || row.nodes != 1 || row.np != np) continue;
     const double timed = row.result.median_s * row.result.reps;
     if (row.stage == Stage::kFinal || row.stage == Stage::kPruned) {
       ++t.grid_points;
       t.grid_timed_s += timed;
     }
-    if ((row.stage == Stage::kReconfirm) == reconfirming_ && row.stage != Stage::kFailed)
+    if (i >= first_new && row.stage != Stage::kFailed) {
+      measured = true;
       t.timed_s += timed;
+    }
   }
-  jobs_[{transport, np}] = t;
+  if (measured) jobs_[{transport, np}] = t;
+}
+
+bool JobTimes::timed(const std::string& transport) const {
+  return std::any_of(jobs_.begin(), jobs_.end(),
+                     [&](const auto& job) { return job.first.first == transport; });
 }
 
 std::optional<double> JobTimes::planned_s(const std::string& transport,
@@ -32,8 +41,7 @@ std::optional<double> JobTimes::planned_s(const std::string& transport,
     return from.timed_s > 0
                ? from.wall_s * timed_s / from.timed_s * shortlist.np / shortlist.from_np
                : std::optional<double>();
-  const double per_point_s = std::max(0.0, from.wall_s - from.timed_s) / from.grid_points;
-  return per_point_s * shortlist.kept + timed_s;
+  return std::max(0.0, from.wall_s - from.timed_s) + timed_s;
 }
 
 namespace {

@@ -6,18 +6,22 @@
 // the cost model scaled from the job of the size below (from_np). Its
 // planned time is then
 //
-//   points kept x (the from job's time per point beside its timed calls)
+//   the from job's time beside its timed calls
 //     + the kept points' scaled figures x their repetitions there
 //       x (the from job's timed calls / those of its grid points alone)
 //
-// the first term the per-point work that does not scale with a call
-// (plans, alignment, screening, confirmation blocks), the second the
-// calls, grown as the model says they grow. A simulated job's time is
-// the simulation's, which follows the virtual time of every rank, one
-// after another on one core: the from job's time x the ratio of timed
-// calls (the second term's over the from job's) x np / from_np.
+// the first term the work of each size that does not scale with a call
+// (alignments, screening rounds, the confirmations' blocks of at least
+// 2 ms, search.hpp), which the same sizes repeat, the second the calls,
+// grown as the model says they grow. Measured on a 2-core machine, the
+// work of a size hardly shrinks with the candidates left out (the
+// confirmation blocks stay), so the first term is not scaled down by them.
+// A simulated job's time is the simulation's, which follows the virtual
+// time of every rank, one after another on one core: the from job's time
+// x the ratio of timed calls (the second term's over the from job's) x
+// np / from_np.
 // Planned per pass: the second job's (reconfirmations, search.hpp) from the
-// second job of from_np, its timed calls the reconfirmations'.
+// second job of from_np, its timed calls its own rows'.
 #pragma once
 
 #include <map>
@@ -32,15 +36,16 @@ namespace cct::tuner {
 
 class JobTimes {
  public:
-  // reconfirming: the pass of the second job (whose rows are reconfirm
-  // rows); simulated: ranks simulated one after another.
-  JobTimes(bool reconfirming, bool simulated)
-      : reconfirming_(reconfirming), simulated_(simulated) {}
+  // simulated: ranks simulated one after another.
+  explicit JobTimes(bool simulated) : simulated_(simulated) {}
 
   // The job of np ranks on transport took wall_s; rows: the results file
-  // after it.
+  // after it, the job's own from row `first_new` on (an earlier run's rows
+  // took none of its time). A job that measured nothing is not timed.
   void finished(const std::string& transport, int np, double wall_s,
-                const std::vector<ResultRow>& rows);
+                const std::vector<ResultRow>& rows, std::size_t first_new);
+  // Whether a job on transport was timed.
+  bool timed(const std::string& transport) const;
   // The planned seconds of the job a shortlist was made for, or nullopt
   // where the job of its from_np was not timed in this pass.
   std::optional<double> planned_s(const std::string& transport, const Shortlist& shortlist) const;
@@ -50,9 +55,8 @@ class JobTimes {
     double wall_s = 0;
     std::size_t grid_points = 0;  // final and pruned rows (of the first pass)
     double grid_timed_s = 0;      // their figures x repetitions
-    double timed_s = 0;           // the same over the rows of this pass
+    double timed_s = 0;           // the same over the job's own rows
   };
-  bool reconfirming_;
   bool simulated_;
   std::map<std::pair<std::string, int>, Timed> jobs_;
 };

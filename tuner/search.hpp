@@ -55,6 +55,10 @@
 //    confirmed). How the profile's choice there compares with
 //    the fastest of them is the profile's accuracy (see accuracy.hpp).
 //
+// On a simulated platform (exact figures at one repetition) there is no
+// halving: every candidate is measured once, fully. Which candidates reach
+// the search at all is the job's shortlist (shortlist.hpp).
+//
 // Every figure goes to the results file with its stage. A size that already
 // has rows (--resume) is not searched again: its missing candidates are
 // measured fully, as an exhaustive run would, and crossovers and checks

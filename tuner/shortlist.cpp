@@ -69,12 +69,21 @@ struct AtSize {
   double kept_timed_s = 0;
 };
 
+// What the calls of a point take at np: its warm-up, then its figure
+// there times the repetitions it took at from_np, within what the timing
+// method allows (its first round whatever the budget, then the budget).
+double point_seconds(double figure, int reps, const MeasureOptions& timing) {
+  return figure * timing.warmup +
+         std::min(figure * reps, std::max(timing.budget_s, figure * first_round(timing)));
+}
+
 // The shortlist at one message size from the figures at `from`, each
 // scaled to np (`below`: the same size measured at the size below from,
 // for the slope).
 AtSize shortlist_at(const std::map<std::string, Measured>& from,
                     const std::map<std::string, Measured>* below, int np, const std::string& pick,
-                    std::size_t keep, const CostModel& model, Coster& coster) {
+                    std::size_t keep, const MeasureOptions& timing, const CostModel& model,
+                    Coster& coster) {
   struct Scaled {
     double seconds;
     std::string choice;
@@ -95,14 +104,14 @@ AtSize shortlist_at(const std::map<std::string, Measured>& from,
       predicted.push_back({*figure, choice, m.reps});
     } else {  // kept, as it was at from
       ++out.kept;
-      out.kept_timed_s += m.figure.median_s * m.reps;
+      out.kept_timed_s += point_seconds(m.figure.median_s, m.reps, timing);
     }
   }
   std::sort(predicted.begin(), predicted.end());
   for (std::size_t i = 0; i < predicted.size(); ++i)
     if (i < keep || predicted[i].choice == pick) {
       ++out.kept;
-      out.kept_timed_s += predicted[i].seconds * predicted[i].reps;
+      out.kept_timed_s += point_seconds(predicted[i].seconds, predicted[i].reps, timing);
     } else {
       out.dropped.insert(predicted[i].choice);
     }
@@ -118,7 +127,7 @@ bool Shortlist::drops(const Point& p) const {
 
 Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& registry,
                          const ShapeOf& shape, const std::string& transport, int np,
-                         std::size_t keep) {
+                         std::size_t keep, const MeasureOptions& timing) {
   Shortlist out{.np = np};
   const Figures figures = figures_below(rows, registry, transport, np);
   std::set<int> measured;
@@ -134,9 +143,9 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
     if (at_np != out.from_np) continue;
     const auto below = figures.find({c, below_np, bytes});
     const auto pick = picks.find({c, bytes});
-    AtSize at =
-        shortlist_at(by_choice, below == figures.end() ? nullptr : &below->second, np,
-                     pick == picks.end() ? std::string() : pick->second, keep, model, coster);
+    AtSize at = shortlist_at(by_choice, below == figures.end() ? nullptr : &below->second, np,
+                             pick == picks.end() ? std::string() : pick->second, keep, timing,
+                             model, coster);
     out.kept += at.kept;
     out.kept_timed_s += at.kept_timed_s;
     if (!at.dropped.empty()) out.dropped[{c, transport, bytes}] = std::move(at.dropped);

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "cct/registry.hpp"
+#include "tuner/measure.hpp"
 #include "tuner/plan_space.hpp"
 #include "tuner/results_csv.hpp"
 #include "tuner/scaling.hpp"
@@ -41,9 +42,10 @@ struct Shortlist {
   // measured whole.
   std::map<std::tuple<cct_collective, std::string, int64_t>, std::set<std::string>> dropped;
   // The (candidate, size) points of from_np it keeps, and the time their
-  // timed calls will take at np: each one's figure scaled to np (as it was
-  // where the model cannot scale it) times its repetitions at from_np.
-  // What the job's time is planned from (plan_time.hpp).
+  // calls will take at np: each one's figure scaled to np (as it was where
+  // the model cannot scale it) times its warm-up and its repetitions at
+  // from_np, within what `timing` allows a point. What the job's time is
+  // planned from (plan_time.hpp).
   std::size_t kept = 0;
   double kept_timed_s = 0;
 
@@ -53,9 +55,10 @@ struct Shortlist {
 // The shortlist of a job of np ranks on `transport` from the rows measured
 // so far (those at np itself and across nodes are not used); empty (drops
 // nothing) where fewer than two smaller sizes were measured on one node.
+// `timing`: the job's timing method, which bounds what a point takes.
 Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& registry,
                          const ShapeOf& shape, const std::string& transport, int np,
-                         std::size_t keep);
+                         std::size_t keep, const MeasureOptions& timing);
 
 // Removes the points the shortlist drops from space; how many it removed.
 std::size_t apply_shortlist(const Shortlist& shortlist, Space& space);

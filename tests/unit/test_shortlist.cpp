@@ -74,9 +74,9 @@ std::string fastest(int np, int64_t bytes) {
 }
 
 cct::tuner::Shortlist shortlist_of(const std::vector<ResultRow>& rows, int np, std::size_t keep) {
-  return cct::tuner::make_shortlist(
-      rows, cct::test::registry(), [](int n) { return cct::tuner::ShapeComm(n, 1, {}); }, "shm", np,
-      keep);
+  return cct::tuner::make_shortlist(rows, cct::test::registry(),
+                                    [](int n) { return cct::tuner::ShapeComm(n, 1, {}); }, "shm",
+                                    np, keep, {});
 }
 
 }  // namespace
@@ -86,6 +86,17 @@ TEST_CASE("shortlist: keeps the model's fastest and the pick below, leaves out t
   const cct::tuner::Shortlist s = shortlist_of(rows_at({4, 16}), 64, 1);
   CHECK(s.np == 64);
   CHECK(s.from_np == 16);
+  std::size_t dropped = 0;
+  for (const auto& [point, choices] : s.dropped) dropped += choices.size();
+  CHECK(s.kept + dropped == kSizes.size() * kCandidates.size());
+  // Every kept point's calls: 5 of warm-up and the 31 repetitions it took
+  // at 16, of its figure at 64.
+  double kept_timed_s = 0;
+  for (int64_t bytes : kSizes)
+    for (const Candidate& c : kCandidates)
+      if (!s.dropped.at({CCT_BCAST, "shm", bytes}).contains(choice(c)))
+        kept_timed_s += (5 + 31) * true_seconds(c, 64, bytes);
+  CHECK(s.kept_timed_s == Approx(kept_timed_s).epsilon(1e-6));
   for (int64_t bytes : kSizes) {
     INFO(bytes);
     const auto it = s.dropped.find({CCT_BCAST, "shm", bytes});

@@ -1,0 +1,69 @@
+// The planned time of a shortlisted job (tuner/plan_time.hpp), from the
+// job of the size below: its work beside the timed calls carried over, the
+// calls grown as the shortlist's scaled figures say; a simulated job's
+// whole time grown with the calls and the ranks; the second job's pass
+// from the second job's own rows; nothing where the from job was not
+// timed or measured nothing.
+#include <catch2/catch.hpp>
+
+#include "tuner/plan_time.hpp"
+
+namespace {
+
+using cct::tuner::ResultRow;
+using cct::tuner::Stage;
+
+ResultRow row(int np, Stage stage, double median_s, int reps) {
+  return {.collective = "bcast",
+          .transport = "shm",
+          .np = np,
+          .bytes = 64,
+          .algorithm = "binomial",
+          .result = {.median_s = median_s, .min_s = median_s, .max_s = median_s, .reps = reps},
+          .stage = stage};
+}
+
+// A row at np 2 that must not count; then at np 4 the first job's rows:
+// grid rows timing 1 s (a final and a pruned row) and a confirmation 1 s
+// more; then the second job's reconfirmation, 0.5 s.
+const std::vector<ResultRow> kRows{row(2, Stage::kFinal, 1.0, 100), row(4, Stage::kFinal, 0.01, 60),
+                                   row(4, Stage::kPruned, 0.1, 4),
+                                   row(4, Stage::kConfirm, 0.01, 100),
+                                   row(4, Stage::kReconfirm, 0.005, 100)};
+const std::vector<ResultRow> kFirstJob(kRows.begin(), kRows.end() - 1);
+
+cct::tuner::Shortlist shortlist(int np, int from_np, double kept_timed_s) {
+  return {.np = np, .from_np = from_np, .kept = 3, .kept_timed_s = kept_timed_s};
+}
+
+}  // namespace
+
+TEST_CASE("plan time: the from job's work carried over, its calls grown by the model", "[cost]") {
+  cct::tuner::JobTimes first(false);
+  first.finished("shm", 4, 10.0, kFirstJob, 0);
+  // 10 s less 2 s of timed calls, plus the kept calls (3 s) x (2 s timed /
+  // 1 s of grid rows).
+  REQUIRE(first.planned_s("shm", shortlist(8, 4, 3.0)));
+  CHECK(*first.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(8.0 + 6.0));
+  CHECK_FALSE(first.planned_s("shm", shortlist(8, 2, 3.0)));  // np 2 was not timed
+  CHECK_FALSE(first.planned_s("mpi", shortlist(8, 4, 3.0)));  // nor another transport
+  // A job that measured nothing (all of it resumed) times nothing.
+  cct::tuner::JobTimes resumed(false);
+  resumed.finished("shm", 4, 0.1, kFirstJob, kFirstJob.size());
+  CHECK_FALSE(resumed.planned_s("shm", shortlist(8, 4, 3.0)));
+  CHECK_FALSE(resumed.timed("shm"));
+  CHECK(first.timed("shm"));
+
+  // The second job wrote only the reconfirmation.
+  cct::tuner::JobTimes second(false);
+  second.finished("shm", 4, 4.0, kRows, kFirstJob.size());
+  // 4 s less 0.5 s of reconfirmations, plus 3 s x (0.5 s / 1 s of grid rows).
+  CHECK(*second.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(3.5 + 1.5));
+}
+
+TEST_CASE("plan time: a simulated job grows with its calls and its ranks", "[cost]") {
+  cct::tuner::JobTimes simulated(true);
+  simulated.finished("shm", 4, 10.0, kFirstJob, 0);
+  // 10 s x (3 s x 2 s / 1 s of calls planned / 2 s timed) x 16 / 4.
+  CHECK(*simulated.planned_s("shm", shortlist(16, 4, 3.0)) == Approx(10.0 * 3 * 4));
+}
