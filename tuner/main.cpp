@@ -236,7 +236,7 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   std::cout << "ccautotune: " << transport.desc->name << " fabric " << name << ", fingerprint "
             << platform.fingerprint << "; results in " << opts.results << std::endl;
   bool ok = true;
-  JobTimes times(true);
+  JobTimes times(true, opts.measure.warmup);
   // The simulated DSPs share no caches: every shape is flat.
   const ShapeOf flat = [](int n) { return ShapeComm(n, 1, {}); };
   for (int np : opts.nps)
@@ -279,7 +279,7 @@ int run(Options opts) {
   std::cout << "ccautotune: " << topo.summary() << ", fingerprint " << topo.fingerprint()
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
   const Noise before = announce(probe_noise(topo.cores()), "before tuning");
-  JobTimes first(false), second(false);
+  JobTimes first(false, opts.measure.warmup), second(false, opts.measure.warmup);
   bool ok = run_jobs(registry, topo, jobs, results.known, first);
   if (ok && !opts.single_job && !opts.search.reconfirm) {
     std::cout << "ccautotune: " << kSecondJob << std::endl;

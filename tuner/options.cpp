@@ -213,6 +213,7 @@ void check_ranges(const Options& opts) {
   check_range("--timeout", opts.timeout_s, 1, 1e7, " seconds");
   check_range("--hang-timeout", opts.hang_timeout_s, 1, 1e7, " seconds");
   check_range("--buffers", opts.measure.buffers, 1, 64, " buffer sets");
+  check_range("--shortlist", opts.shortlist, 0, 1000, " candidates");
   if (opts.filter.min_bytes > opts.filter.max_bytes)
     throw UsageError("--min-bytes " + format_bytes(opts.filter.min_bytes) +
                      " is above --max-bytes " + format_bytes(opts.filter.max_bytes) +

@@ -23,7 +23,7 @@ struct Options {
   std::vector<int> nps;
   // Beyond the two smallest nps, the candidates per size the cost model
   // predicts fastest, which a job measures (shortlist.hpp); 0: all.
-  std::size_t shortlist = 2;
+  int shortlist = 2;
   // Rank counts whose rules the cost model predicts from the measured ones
   // (predict.hpp); those also in nps are measured. Empty: on a machine the
   // default --np, on a simulated fabric none.

@@ -12,8 +12,9 @@ void JobTimes::finished(const std::string& transport, int np, double wall_s,
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ResultRow& row = rows[i];
     if (row.transport != transport || row.nodes != 1 || row.np != np) continue;
-    const double timed = row.result.median_s * row.result.reps;
-    if (row.stage == Stage::kFinal || row.stage == Stage::kPruned) {
+    const bool grid = row.stage == Stage::kFinal || row.stage == Stage::kPruned;
+    const double timed = row.result.median_s * (row.result.reps + (grid ? warmup_ : 0));
+    if (grid) {
       ++t.grid_points;
       t.grid_timed_s += timed;
     }

@@ -36,8 +36,10 @@ namespace cct::tuner {
 
 class JobTimes {
  public:
-  // simulated: ranks simulated one after another.
-  explicit JobTimes(bool simulated) : simulated_(simulated) {}
+  // simulated: ranks simulated one after another; warmup: the untimed
+  // calls before a point's repetitions (MeasureOptions::warmup), which a
+  // point's calls count (Shortlist::kept_timed_s).
+  JobTimes(bool simulated, int warmup) : simulated_(simulated), warmup_(warmup) {}
 
   // The job of np ranks on transport took wall_s; rows: the results file
   // after it, the job's own from row `first_new` on (an earlier run's rows
@@ -54,10 +56,11 @@ class JobTimes {
   struct Timed {
     double wall_s = 0;
     std::size_t grid_points = 0;  // final and pruned rows (of the first pass)
-    double grid_timed_s = 0;      // their figures x repetitions
+    double grid_timed_s = 0;      // their figures x (warm-up + repetitions)
     double timed_s = 0;           // the same over the job's own rows
   };
   bool simulated_;
+  int warmup_;
   std::map<std::pair<std::string, int>, Timed> jobs_;
 };
 

@@ -57,6 +57,9 @@ grep -qF "$forms" "$dir/out" || fail "ccbench --min-bytes 1x: no accepted forms"
 refused ccbench_device 2 "$bin/ccbench_device" --max-bytes 2X
 grep -qF "$forms" "$dir/out" || fail "ccbench_device --max-bytes 2X: no accepted forms" "$dir/out"
 refused ccautotune 2 "$bin/ccautotune" --budget abc
+refused ccautotune 2 "$bin/ccautotune" --shortlist -1
+grep -qF -- "--shortlist: -1 is outside 0..1000 candidates" "$dir/out" ||
+  fail "--shortlist -1: the range is not named" "$dir/out"
 refused ccautotune 2 "$bin/ccautotune" --collectives=bcast,nosuch
 grep -qF "unknown collective 'nosuch'" "$dir/out" || fail "--collectives=: not checked" "$dir/out"
 refused ccautotune 2 "$bin/ccautotune" --mpirun-args="-np 2"
@@ -65,6 +68,7 @@ grep -qF -- "--hostfile and --mpirun-args go with --launcher mpirun" "$dir/out" 
 
 "$bin/ccautotune" --help >"$dir/help"
 for want in "--max-bytes SIZE" "--quick" "--ranks-per-node" "--launcher" "successive halving" \
+  "--shortlist K" "--plan" \
   "Exit status: 0, 1 when a job failed"; do
   grep -qF -- "$want" "$dir/help" || fail "ccautotune --help lacks '$want'" "$dir/help"
 done

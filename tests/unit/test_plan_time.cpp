@@ -39,7 +39,7 @@ cct::tuner::Shortlist shortlist(int np, int from_np, double kept_timed_s) {
 }  // namespace
 
 TEST_CASE("plan time: the from job's work carried over, its calls grown by the model", "[cost]") {
-  cct::tuner::JobTimes first(false);
+  cct::tuner::JobTimes first(false, 0);
   first.finished("shm", 4, 10.0, kFirstJob, 0);
   // 10 s less 2 s of timed calls, plus the kept calls (3 s) x (2 s timed /
   // 1 s of grid rows).
@@ -48,22 +48,24 @@ TEST_CASE("plan time: the from job's work carried over, its calls grown by the m
   CHECK_FALSE(first.planned_s("shm", shortlist(8, 2, 3.0)));  // np 2 was not timed
   CHECK_FALSE(first.planned_s("mpi", shortlist(8, 4, 3.0)));  // nor another transport
   // A job that measured nothing (all of it resumed) times nothing.
-  cct::tuner::JobTimes resumed(false);
+  cct::tuner::JobTimes resumed(false, 0);
   resumed.finished("shm", 4, 0.1, kFirstJob, kFirstJob.size());
   CHECK_FALSE(resumed.planned_s("shm", shortlist(8, 4, 3.0)));
   CHECK_FALSE(resumed.timed("shm"));
   CHECK(first.timed("shm"));
 
   // The second job wrote only the reconfirmation.
-  cct::tuner::JobTimes second(false);
+  cct::tuner::JobTimes second(false, 0);
   second.finished("shm", 4, 4.0, kRows, kFirstJob.size());
   // 4 s less 0.5 s of reconfirmations, plus 3 s x (0.5 s / 1 s of grid rows).
   CHECK(*second.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(3.5 + 1.5));
 }
 
 TEST_CASE("plan time: a simulated job grows with its calls and its ranks", "[cost]") {
-  cct::tuner::JobTimes simulated(true);
+  // With a warm-up call before each grid point, which its calls count:
+  // grid rows 0.01 x 61 + 0.1 x 5 = 1.11 s, with the confirmation 2.11 s.
+  cct::tuner::JobTimes simulated(true, 1);
   simulated.finished("shm", 4, 10.0, kFirstJob, 0);
-  // 10 s x (3 s x 2 s / 1 s of calls planned / 2 s timed) x 16 / 4.
-  CHECK(*simulated.planned_s("shm", shortlist(16, 4, 3.0)) == Approx(10.0 * 3 * 4));
+  // 10 s x (3 s x 2.11 / 1.11 planned / 2.11 s timed) x 16 / 4.
+  CHECK(*simulated.planned_s("shm", shortlist(16, 4, 3.0)) == Approx(10.0 * 3 / 1.11 * 4));
 }
