@@ -220,14 +220,34 @@ void Measurer::expect_fits(const Call& call) const {
 
 PointResult Measurer::measure(Plan& plan, const Call& call, const MeasureOptions& limits) {
   expect_fits(call);
-  for (int i = 0; i < limits.warmup; ++i) {
+  for (int i = 0, warmup = warmup_for(plan, limits); i < warmup; ++i) {
     if (running_) running_->start(0);
     const MeasuredCalls calls = args_for(call, next_rep_++);
     time_calls(plan, calls);
   }
   std::vector<double> figures;
   run_rounds(plan, call, limits, figures);
-  return summarize(std::move(figures));
+  const PointResult result = summarize(std::move(figures));
+  note_figure(plan, result);
+  return result;
+}
+
+namespace {
+
+std::tuple<int, std::string, std::vector<int64_t>> candidate_of(const Plan& plan) {
+  return {plan.algorithm().desc->collective, plan.algorithm().desc->name, plan.params()};
+}
+
+}  // namespace
+
+int Measurer::warmup_for(const Plan& plan, const MeasureOptions& limits) const {
+  const auto it = last_figure_.find(candidate_of(plan));
+  const bool slow = it != last_figure_.end() && slow_call(it->second, limits);
+  return slow ? std::min(limits.warmup, 1) : limits.warmup;
+}
+
+void Measurer::note_figure(const Plan& plan, const PointResult& result) {
+  last_figure_[candidate_of(plan)] = result.median_s;
 }
 
 std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans, const Call& call,
@@ -237,8 +257,11 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
   const auto note = [&](std::size_t j) {
     if (running_) running_->start(j);
   };
+  std::vector<int> warmups;
+  for (const Plan* plan : plans) warmups.push_back(warmup_for(*plan, limits));
   for (int i = 0; i < limits.warmup; ++i)
     for (std::size_t j = 0; j < k; ++j) {
+      if (i >= warmups[j]) continue;
       note(j);
       const MeasuredCalls calls = args_for(call, next_rep_++);
       time_calls(*plans[j], calls);
@@ -266,6 +289,7 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
   }
   std::vector<PointResult> results;
   for (std::vector<double>& f : figures) results.push_back(summarize(std::move(f)));
+  for (std::size_t j = 0; j < k; ++j) note_figure(*plans[j], results[j]);
   return results;
 }
 
@@ -304,6 +328,10 @@ void Measurer::run_rounds(Plan& plan, const Call& call, const MeasureOptions& li
     const std::vector<double> maxima = rank_max(mine);
     figures.insert(figures.end(), maxima.begin(), maxima.end());
   }
+}
+
+bool slow_call(double figure_s, const MeasureOptions& limits) {
+  return figure_s * limits.min_reps > limits.budget_s;
 }
 
 int first_round(const MeasureOptions& limits) {

@@ -27,9 +27,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -97,7 +99,10 @@ struct Footprint {
 Footprint footprint(const Call& call, int np);
 
 struct MeasureOptions {
-  int warmup = 5;  // untimed runs before the first repetition
+  // Untimed runs before the first repetition; one only for a candidate
+  // whose last figure on this Measurer (a smaller size) was slow
+  // (slow_call): five calls of seconds cost more than the point's budget.
+  int warmup = 5;
   // Repetitions before the spread is first judged: a median of a handful
   // is noise for sub-microsecond calls, and more cost little.
   int min_reps = 31;
@@ -140,6 +145,10 @@ PointResult summarize(std::vector<double> figures);
 
 // True when (p75 - p25) / median < tight (figures not empty).
 bool spread_is_tight(std::vector<double> figures, double tight);
+
+// Whether a call of this figure is slow under limits: min_reps of it
+// would spend more than the budget.
+bool slow_call(double figure_s, const MeasureOptions& limits);
 
 // The first round's repetitions: kFirstRound, or fewer where the limits
 // allow fewer.
@@ -256,6 +265,10 @@ class Measurer {
   bool settle();
   // One block of measure_as_programs: this rank's mean time per call.
   double time_block(const CallRunner& runner, const MeasuredCalls& calls, int count);
+  // The warm-up runs of plan under limits (MeasureOptions::warmup), and
+  // noting its figure for the next time.
+  int warmup_for(const Plan& plan, const MeasureOptions& limits) const;
+  void note_figure(const Plan& plan, const PointResult& result);
 
   MeasureOptions opts_;
   int np_;
@@ -271,6 +284,10 @@ class Measurer {
   std::unique_ptr<Plan> library_barrier_;
   std::unique_ptr<Plan> reduce_figures_;
   int next_rep_ = 0;  // rotates the buffer sets across points too
+  // The last figure of each candidate (collective, algorithm, parameter
+  // values), the same on every rank: names, not addresses, so that every
+  // rank warms up alike.
+  std::map<std::tuple<int, std::string, std::vector<int64_t>>, double> last_figure_;
   RunningCandidate* running_ = nullptr;
   // The transport's virtual clock on a simulated platform, else null.
   const TransportInstance* virtual_clock_ = nullptr;

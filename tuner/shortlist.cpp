@@ -69,11 +69,13 @@ struct AtSize {
   double kept_timed_s = 0;
 };
 
-// What the calls of a point take at np: its warm-up, then its figure
-// there times the repetitions it took at from_np, within what the timing
-// method allows (its first round whatever the budget, then the budget).
+// What the calls of a point take at np: its warm-up (one call where the
+// call is slow, as the size below will have shown), then its figure there
+// times the repetitions it took at from_np, within what the timing method
+// allows (its first round whatever the budget, then the budget).
 double point_seconds(double figure, int reps, const MeasureOptions& timing) {
-  return figure * timing.warmup +
+  const int warmup = slow_call(figure, timing) ? std::min(timing.warmup, 1) : timing.warmup;
+  return figure * warmup +
          std::min(figure * reps, std::max(timing.budget_s, figure * first_round(timing)));
 }
 

@@ -173,6 +173,41 @@ TEST_CASE("measurement stops on a tight spread, at max_reps, or at the budget", 
   }
 }
 
+TEST_CASE("a candidate slow at one size is warmed up once at the next", "[tuner]") {
+  // With a budget no call fits, every call is slow: the first measurement
+  // makes warmup + kFirstRound calls, the next of the same candidate 1 +
+  // kFirstRound; another candidate, not measured before, warmup again.
+  const cct::tuner::MeasureOptions opts{.warmup = 5, .min_reps = 6, .budget_s = 1e-12};
+  const cct::tuner::Call small{CCT_BCAST, 64}, large{CCT_BCAST, 4096};
+  const cct::tuner::Call calls[] = {small, large};
+  const cct::test::SharedArray<uint64_t> counted(6);
+  REQUIRE(cct::test::on_ranks(
+              2,
+              [&](cct::Communicator& comm) {
+                cct::tuner::Measurer measurer(cct::test::registry(), comm, calls, opts);
+                cct::tuner::RunningCandidate slot;
+                measurer.note_running_in(&slot);
+                const cct::AlgorithmEntry& binomial = cct::test::algorithm(CCT_BCAST, "binomial");
+                const cct::AlgorithmEntry& knomial = cct::test::algorithm(CCT_BCAST, "knomial");
+                cct::Plan first(binomial, comm, binomial.default_params());
+                cct::Plan other(knomial, comm, knomial.default_params());
+                measurer.measure(first, small);
+                counted[3 * comm.rank()] = slot.calls;
+                measurer.measure(first, large);
+                counted[3 * comm.rank() + 1] = slot.calls;
+                measurer.measure(other, large);
+                counted[3 * comm.rank() + 2] = slot.calls;
+              },
+              kTimeoutS) == "");
+  const uint64_t first_round = cct::tuner::kFirstRound;
+  for (int rank = 0; rank < 2; ++rank) {
+    INFO("rank " << rank);
+    CHECK(counted[3 * rank] == 5 + first_round);
+    CHECK(counted[3 * rank + 1] - counted[3 * rank] == 1 + first_round);
+    CHECK(counted[3 * rank + 2] - counted[3 * rank + 1] == 5 + first_round);
+  }
+}
+
 TEST_CASE("buffers fit the largest footprint of the calls given", "[tuner]") {
   using cct::tuner::footprint;
   const auto is = [](cct::tuner::Footprint f, std::size_t send, std::size_t recv) {
