@@ -7,15 +7,17 @@
 // planned time is then
 //
 //   the from job's time beside its timed calls
-//     + the kept points' scaled figures x their repetitions there
-//       x (the from job's timed calls / those of its grid points alone)
+//     + the kept points' scaled figures x their warm-up and repetitions
+//       there x (the from job's timed calls / those of its grid points)
 //
 // the first term the work of each size that does not scale with a call
 // (alignments, screening rounds, the confirmations' blocks of at least
-// 2 ms, search.hpp), which the same sizes repeat, the second the calls,
-// grown as the model says they grow. Measured on a 2-core machine, the
-// work of a size hardly shrinks with the candidates left out (the
-// confirmation blocks stay), so the first term is not scaled down by them.
+// 2 ms, search.hpp), the second the calls, grown as the model says they
+// grow. The first term is carried over whole, although a shortlist
+// screens fewer candidates than a whole job: on a 2-core machine that
+// work grew with the ranks (more of them per core) at least as much as
+// the shortlist took away (np 8, four ranks a core, planned 7 s, took
+// 13.3 s); on a node with a core per rank the plan is likely high.
 // A simulated job's time is the simulation's, which follows the virtual
 // time of every rank, one after another on one core: the from job's time
 // x the ratio of timed calls (the second term's over the from job's) x
