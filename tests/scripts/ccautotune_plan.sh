@@ -1,41 +1,40 @@
 #!/usr/bin/env bash
 # The shortlist and the planned time on a machine (tuner/shortlist.hpp,
 # tuner/plan_time.hpp): --plan measures the two smallest rank counts (2 and
-# 4), says how long 8 will take, and measures nothing at 8; --resume then
-# measures 8, leaving out what the cost model rules out. A run in one go
-# says before 8 how long it will take, and after it what it took against
+# 3), says how long 4 will take, and measures nothing at 4; --resume then
+# measures 4, leaving out what the cost model rules out. A run in one go
+# says before 4 how long it will take, and after it what it took against
 # that. --plan where a simulated fabric is tuned is refused.
 # usage: ccautotune_plan.sh <ccautotune>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 tuner=$1
 run() {
-  "$tuner" --np 2,4,8 --collectives allreduce --max-bytes 64 --budget 0.05 --out "$dir/p" "$@"
+  "$tuner" --np 2,3,4 --collectives allreduce --max-bytes 64 --budget 0.05 --single-job "$@"
 }
-run --plan >"$dir/plan.log" 2>&1 || fail "--plan exited $?" "$dir/plan.log"
+run --out "$dir/p" --plan >"$dir/plan.log" 2>&1 || fail "--plan exited $?" "$dir/plan.log"
 csv=$(sed -n 's/.*; results in \(.*\.csv\)$/\1/p' "$dir/plan.log")
 [ -f "$csv" ] || fail "no results file named" "$dir/plan.log"
-grep -q "^ccautotune: shm np=8: planned [0-9.e+-]* s, from np=4's job" "$dir/plan.log" ||
-  fail "no plan for np 8" "$dir/plan.log"
+grep -q "^ccautotune: shm np=4: planned [0-9.e+-]* s, from np=3's job" "$dir/plan.log" ||
+  fail "no plan for np 4" "$dir/plan.log"
 grep -q "^ccautotune: planned for the sizes not yet measured: [0-9]* s in all" "$dir/plan.log" ||
   fail "no planned total" "$dir/plan.log"
-grep -q '^allreduce,shm,1,4,' "$csv" || fail "np 4 was not measured" "$csv"
-! grep -q '^allreduce,shm,1,8,' "$csv" || fail "--plan measured np 8" "$csv"
+grep -q '^allreduce,shm,1,3,' "$csv" || fail "np 3 was not measured" "$csv"
+! grep -q '^allreduce,shm,1,4,' "$csv" || fail "--plan measured np 4" "$csv"
 [ ! -e "${csv%.csv}.yaml" ] || fail "--plan wrote a profile" "${csv%.csv}.yaml"
 
-run --resume >"$dir/rest.log" 2>&1 || fail "--resume exited $?" "$dir/rest.log"
-grep -q "^ccautotune: np=8: [0-9]* of [0-9]* points left out" "$dir/rest.log" ||
-  fail "the shortlist left nothing out at np 8" "$dir/rest.log"
-grep -q '^allreduce,shm,1,8,' "$csv" || fail "np 8 was not measured" "$csv"
+run --out "$dir/p" --resume >"$dir/rest.log" 2>&1 || fail "--resume exited $?" "$dir/rest.log"
+grep -q "^ccautotune: np=4: [0-9]* of [0-9]* points left out" "$dir/rest.log" ||
+  fail "the shortlist left nothing out at np 4" "$dir/rest.log"
+grep -q '^allreduce,shm,1,4,' "$csv" || fail "np 4 was not measured" "$csv"
 [ -f "${csv%.csv}.yaml" ] || fail "no profile after --resume" "$dir/rest.log"
 
-"$tuner" --np 2,4,8 --collectives allreduce --max-bytes 64 --budget 0.05 --single-job \
-  --out "$dir/q" >"$dir/whole.log" 2>&1 || fail "a run in one go exited $?" "$dir/whole.log"
-grep -q "^ccautotune: shm np=8: planned [0-9.e+-]* s, from np=4's job" "$dir/whole.log" ||
-  fail "no plan before np 8" "$dir/whole.log"
-grep -q "^ccautotune: shm np=8 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/whole.log" ||
-  fail "no time against the plan for np 8" "$dir/whole.log"
+run --out "$dir/q" >"$dir/whole.log" 2>&1 || fail "a run in one go exited $?" "$dir/whole.log"
+grep -q "^ccautotune: shm np=4: planned [0-9.e+-]* s, from np=3's job" "$dir/whole.log" ||
+  fail "no plan before np 4" "$dir/whole.log"
+grep -q "^ccautotune: shm np=4 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/whole.log" ||
+  fail "no time against the plan for np 4" "$dir/whole.log"
 
 "$tuner" --fabric tree:4 --plan --out "$dir/s" >"$dir/sim.log" 2>&1 && fail "--plan on a fabric was accepted" "$dir/sim.log"
 grep -q "plans a run on this machine" "$dir/sim.log" || fail "no reason for refusing --plan" "$dir/sim.log"
-echo "PASS: --plan said np 8's time and measured only 2 and 4; --resume measured 8's shortlist"
+echo "PASS: --plan said np 4's time and measured only 2 and 3; --resume measured 4's shortlist"
