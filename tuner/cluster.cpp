@@ -249,8 +249,8 @@ std::optional<Shortlist> shared_shortlist(const Registry& registry, const Topolo
   std::string text;
   if (world_rank == 0)
     if (const std::optional<Shortlist> made = shortlist_for(
-            registry, opts, [&](int np) { return local_shape(topo, np); }, transport,
-            shape.ranks_per_node))
+            registry, opts, read_results(opts.results),
+            [&](int np) { return local_shape(topo, np); }, transport, shape.ranks_per_node))
       text = write_shortlist(*made);
   text = broadcast_text(text, world_rank);
   if (text.empty()) return std::nullopt;

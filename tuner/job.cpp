@@ -310,11 +310,11 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& al
 }
 
 std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
-                                       const ShapeOf& shape, const TransportEntry& transport,
-                                       int np) {
+                                       const std::vector<ResultRow>& rows, const ShapeOf& shape,
+                                       const TransportEntry& transport, int np) {
   if (opts.search.exhaustive || opts.shortlist == 0) return std::nullopt;
-  return make_shortlist(read_results(opts.results), registry, shape, transport.desc->name, np,
-                        opts.shortlist, opts.measure);
+  return make_shortlist(rows, registry, shape, transport.desc->name, np, opts.shortlist,
+                        opts.measure);
 }
 
 bool record_failure(const JobProgress& progress, const std::string& why, const Options& opts,

@@ -33,11 +33,11 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& sp
                    const Shortlist* shortlist = nullptr);
 
 // What a job of np ranks on transport need not measure (shortlist.hpp),
-// from every row of opts.results so far; none with --exhaustive or
+// from the rows of opts.results so far; none with --exhaustive or
 // --shortlist 0.
 std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
-                                       const ShapeOf& shape, const TransportEntry& transport,
-                                       int np);
+                                       const std::vector<ResultRow>& rows, const ShapeOf& shape,
+                                       const TransportEntry& transport, int np);
 
 // A job relaunched this many times past failed candidates gives up: the
 // failures are then not the candidates'.

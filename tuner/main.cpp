@@ -115,17 +115,18 @@ bool planned_job(const cct::Registry& registry, const Options& opts, const Shape
                  const cct::TransportEntry& transport, int np, JobTimes& times,
                  const std::function<bool(const Shortlist*)>& job) {
   const std::string name = transport.desc->name;
-  const std::optional<Shortlist> shortlist = shortlist_for(registry, opts, shape, transport, np);
+  const std::vector<ResultRow> rows_before = read_results(opts.results);
+  const std::optional<Shortlist> shortlist =
+      shortlist_for(registry, opts, rows_before, shape, transport, np);
   const std::optional<double> planned =
       shortlist ? times.planned_s(name, *shortlist) : std::nullopt;
   if (planned)
     std::cout << "ccautotune: " << describe_plan(name, *shortlist, *planned) << std::endl;
-  const std::size_t rows_before = read_results(opts.results).size();
   const auto start = std::chrono::steady_clock::now();
   const bool ok = job(shortlist ? &*shortlist : nullptr);
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  times.finished(name, np, took, read_results(opts.results), rows_before);
+  times.finished(name, np, took, read_results(opts.results), rows_before.size());
   std::cout << "ccautotune: " << describe_took(name, np, took, planned) << std::endl;
   return ok;
 }
@@ -156,6 +157,7 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
               const JobTimes& first, const JobTimes& second) {
   const ShapeOf shape = [&](int n) { return local_shape(topo, n); };
   const std::vector<int> whole = measured_whole(opts.nps);
+  const std::vector<ResultRow> rows = read_results(opts.results);
   double total_s = 0;
   bool planned = true;
   for (const cct::TransportEntry* transport : local_transports(registry, opts))
@@ -163,7 +165,7 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
       const std::string name = transport->desc->name;
       if (!first.timed(name) || std::find(whole.begin(), whole.end(), np) != whole.end()) continue;
       const std::optional<Shortlist> shortlist =
-          shortlist_for(registry, opts, shape, *transport, np);
+          shortlist_for(registry, opts, rows, shape, *transport, np);
       const std::optional<double> one =
           shortlist ? first.planned_s(name, *shortlist) : std::nullopt;
       if (!one) {

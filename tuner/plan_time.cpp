@@ -14,10 +14,7 @@ void JobTimes::finished(const std::string& transport, int np, double wall_s,
     if (row.transport != transport || row.nodes != 1 || row.np != np) continue;
     const bool grid = row.stage == Stage::kFinal || row.stage == Stage::kPruned;
     const double timed = row.result.median_s * (row.result.reps + (grid ? warmup_ : 0));
-    if (grid) {
-      ++t.grid_points;
-      t.grid_timed_s += timed;
-    }
+    if (grid) t.grid_timed_s += timed;
     if (i >= first_new && row.stage != Stage::kFailed) {
       measured = true;
       t.timed_s += timed;
@@ -34,9 +31,9 @@ bool JobTimes::timed(const std::string& transport) const {
 std::optional<double> JobTimes::planned_s(const std::string& transport,
                                           const Shortlist& shortlist) const {
   const auto it = jobs_.find({transport, shortlist.from_np});
-  if (it == jobs_.end() || it->second.grid_points == 0) return std::nullopt;
+  if (it == jobs_.end() || !(it->second.grid_timed_s > 0)) return std::nullopt;
   const Timed& from = it->second;
-  const double calls = from.grid_timed_s > 0 ? from.timed_s / from.grid_timed_s : 1;
+  const double calls = from.timed_s / from.grid_timed_s;
   const double timed_s = shortlist.kept_timed_s * calls;
   if (simulated_)
     return from.timed_s > 0

@@ -57,9 +57,8 @@ class JobTimes {
  private:
   struct Timed {
     double wall_s = 0;
-    std::size_t grid_points = 0;  // final and pruned rows (of the first pass)
-    double grid_timed_s = 0;      // their figures x (warm-up + repetitions)
-    double timed_s = 0;           // the same over the job's own rows
+    double grid_timed_s = 0;  // final and pruned rows' figures x (warm-up + repetitions)
+    double timed_s = 0;       // the same over the job's own rows
   };
   bool simulated_;
   int warmup_;
