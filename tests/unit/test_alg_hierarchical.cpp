@@ -216,10 +216,16 @@ void all_allgathervs(cct::Communicator& comm, cct::Plan& plan) {
   for (const auto& call : cct::test::calls_to_check(
            CCT_ALLGATHERV, comm.size(), {0, 1, 7, p + 1, 3 * p - 1}, CCT_INT32, CCT_SUM, true))
     cct::test::check_call(comm, plan, call, tag++);
-  for (const auto& call :
-       cct::test::calls_to_check(CCT_ALLGATHERV, comm.size(),
-                                 {elements(kLargeBytes / p, CCT_INT64)}, CCT_INT64, CCT_SUM, true))
-    cct::test::check_call(comm, plan, call, tag++);
+  // The large size, whose blocks span chunks: equal, ramped and every
+  // other rank's blocks, out of place and in place. Not one rank's 100
+  // blocks: 13 MiB for each of 8 ranks to check, over half of this test's
+  // time, for a spread the small sizes check.
+  const auto patterns =
+      cct::test::count_patterns(comm.size(), elements(kLargeBytes / p, CCT_INT64));
+  for (bool in_place : {false, true})
+    for (std::size_t i = 0; i < 3; ++i)
+      cct::test::check_call(
+          comm, plan, {CCT_ALLGATHERV, 0, CCT_INT64, CCT_SUM, 0, in_place, patterns[i]}, tag++);
 }
 
 void all_allreduces(cct::Communicator& comm, cct::Plan& plan) {
