@@ -217,8 +217,9 @@ TEST_CASE("shared-cache barrier tree: levels that do not nest, one rank",
   CHECK_THROWS_AS(BarrierTree(2, {{0}}), std::invalid_argument);
 }
 
+// In the long tier ([.long]: tests/CMakeLists.txt, tools/long_tests.sh).
 TEST_CASE("barrier multilevel: 100000 barriers never let a rank leave early",
-          "[barrier][shared_cache_barrier]") {
+          "[barrier][shared_cache_barrier][.long]") {
   constexpr int kManyRounds = 100000;
   constexpr int kSampleRounds = 1000;
   constexpr Delays kRareDelays{1000, 20};
