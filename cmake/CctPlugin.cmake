@@ -15,6 +15,10 @@ function(cct_add_plugin target)
   else()
     target_link_libraries(${target} PRIVATE ccautotune::sdk)
   endif()
+  # In this tree: the precompiled header of plugins/CMakeLists.txt.
+  if(TARGET cct_plugin_pch)
+    target_precompile_headers(${target} REUSE_FROM cct_plugin_pch)
+  endif()
   set_target_properties(${target} PROPERTIES
     PREFIX "lib"
     CXX_VISIBILITY_PRESET hidden
