@@ -202,7 +202,7 @@ void print_profile(const cct::tools::ProfileInfo& p, const std::string& fingerpr
   if (p.choice.similar)
     std::cout << "  it differs from this machine in: " << p.choice.differences << "\n";
   for (const std::string& shape : p.shapes) std::cout << "  rules for " << shape << "\n";
-  for (const char* key : {"min_bytes", "max_bytes", "accuracy", "noise"})
+  for (const char* key : {"min_bytes", "max_bytes", "max_rank_bytes", "accuracy", "noise"})
     if (auto it = prof.tuning.find(key); it != prof.tuning.end())
       std::cout << "  " << key << ": " << it->second << "\n";
   for (const std::string& why : p.left_out) std::cout << "  LEFT OUT: " << why << "\n";

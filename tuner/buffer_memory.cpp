@@ -34,7 +34,8 @@ std::size_t available_bytes() {
 std::size_t bytes_per_set(const Options& opts, int np) {
   std::size_t send = 0, recv = 0;
   for (cct_collective c : selected_collectives(opts.filter.collectives)) {
-    const Footprint f = footprint(Call{c, opts.filter.max_bytes, opts.filter.vector_counts}, np);
+    const Call largest{c, largest_size(c, np, opts.filter), opts.filter.vector_counts};
+    const Footprint f = footprint(largest, np);
     send = std::max(send, f.send);
     recv = std::max(recv, f.recv);
   }
@@ -59,11 +60,12 @@ void check_buffer_memory(const Options& opts, int np, int ranks_here, bool speak
   std::ostringstream what;
   what << "np=" << np << ": each rank's buffers take " << format_bytes(per_rank) << " ("
        << opts.measure.buffers << " set(s) of " << format_bytes(set) << " for calls up to "
-       << format_bytes(opts.filter.max_bytes) << "), " << format_bytes(here) << " for the "
+       << format_bytes(opts.filter.max_bytes) << " within --max-rank-bytes "
+       << format_bytes(opts.filter.max_rank_bytes) << "), " << format_bytes(here) << " for the "
        << ranks_here << " rank(s) on this machine";
   if (available > 0 && here > available)
     throw UsageError(what.str() + ", more than the " + gib(available) +
-                     " it has available: lower --buffers or --max-bytes");
+                     " it has available: lower --buffers, --max-bytes or --max-rank-bytes");
   if (speaks && per_rank >= kSayFrom) std::cout << "ccautotune: " << what.str() << std::endl;
 }
 

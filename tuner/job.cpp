@@ -46,6 +46,18 @@ void report_skips(const Space& space, int np, bool verbose) {
   std::cout << "\n";
 }
 
+// The collectives whose sizes stop short of --max-bytes at this np, with
+// why: one line.
+void report_size_limits(const Space& space, int np, int64_t max_rank_bytes) {
+  if (space.limited.empty()) return;
+  std::cout << "ccautotune: np=" << np << ":";
+  for (const SizeLimit& l : space.limited)
+    std::cout << (&l == &space.limited.front() ? " " : ", ") << l.collective << " up to "
+              << format_bytes(l.largest);
+  std::cout << ": a larger call would take more than --max-rank-bytes "
+            << format_bytes(max_rank_bytes) << " of a rank's memory for its buffers\n";
+}
+
 // Whether progress may rewrite one line in place. Under mpirun stdout is a
 // pseudo-terminal whatever mpirun's own output is (Open MPI issue 7868), so
 // a log of `tools/tune.sh > log` would fill with status lines: plain lines.
@@ -59,6 +71,7 @@ class Reporter {
   Reporter(const Space& space, std::size_t todo, const Options& opts, int np)
       : writer_(opts.results), progress_(std::cout, todo, on_terminal()), verbose_(opts.verbose) {
     report_skips(space, np, opts.verbose);
+    report_size_limits(space, np, opts.filter.max_rank_bytes);
   }
   ~Reporter() { progress_.close(); }
   void start(const Point& p, const char* stage) { progress_.start(label(p, stage)); }

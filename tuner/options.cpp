@@ -104,6 +104,12 @@ void add_run_options(CLI::App& app, Options& opts) {
   app.add_option("--max-bytes", opts.filter.max_bytes, "largest message (default 4M)")
       ->transform(cct::cli::byte_size())
       ->type_name("SIZE");
+  app.add_option("--max-rank-bytes", opts.filter.max_rank_bytes,
+                 "a collective's sizes stop where one call would take\n"
+                 "more of a rank's memory, send and receive buffers\n"
+                 "together (alltoall: 2 x np x size; default 128M)")
+      ->transform(cct::cli::byte_size())
+      ->type_name("SIZE");
   app.add_flag("--quick", opts.filter.quick,
                "every 4th size, default parameters only, one level of\n"
                "crossover bisection, and --budget 0.25 unless given");

@@ -77,6 +77,7 @@ std::map<std::string, std::string> tuning_settings(const Options& opts) {
   std::map<std::string, std::string> settings{
       {"min_bytes", format_bytes(opts.filter.min_bytes)},
       {"max_bytes", format_bytes(opts.filter.max_bytes)},
+      {"max_rank_bytes", format_bytes(opts.filter.max_rank_bytes)},
       {"quick", opts.filter.quick ? "true" : "false"},
       {"budget_s", budget.str()},
       {"search", search_setting(opts)},

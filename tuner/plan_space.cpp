@@ -14,6 +14,17 @@ namespace {
 constexpr int64_t kMaxRangeValues = 64;
 constexpr int kQuickStride = 4;
 
+// The largest power of two up to bytes (bytes >= 1).
+int64_t power_floor(int64_t bytes) {
+  return static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(bytes)));
+}
+
+// The smallest size measured: min_bytes (at least 1) up to a power of two.
+int64_t smallest_size(int64_t min_bytes) {
+  return static_cast<int64_t>(
+      std::bit_ceil(static_cast<uint64_t>(std::max<int64_t>(1, min_bytes))));
+}
+
 std::vector<int64_t> sorted_with(std::vector<int64_t> values, int64_t also) {
   values.push_back(also);
   std::sort(values.begin(), values.end());
@@ -84,9 +95,9 @@ void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm,
   // not a skip to report.
   if ((d.required_caps & ~comm.capabilities()) == CCT_CAP_LIBRARY) return;
   std::map<std::string, std::size_t> refused;
+  const int64_t largest = largest_size(d.collective, comm.size(), filter);
   for (const auto& params : parameter_grid(d, filter.quick, filter.max_combinations))
-    for (int64_t bytes :
-         message_sizes(d.collective, filter.min_bytes, filter.max_bytes, filter.quick)) {
+    for (int64_t bytes : message_sizes(d.collective, filter.min_bytes, largest, filter.quick)) {
       Point p{.algorithm = &alg,
               .params = params,
               .transport = transport,
@@ -129,14 +140,24 @@ std::vector<int64_t> message_sizes(cct_collective c, int64_t min_bytes, int64_t 
                                    bool quick) {
   if (!collective_info(c).sized) return {0};
   std::vector<int64_t> sizes;
-  const uint64_t first = std::bit_ceil(static_cast<uint64_t>(std::max<int64_t>(1, min_bytes)));
+  const int64_t first = smallest_size(min_bytes);
   int n = 0;
   for (uint64_t s = first; s <= static_cast<uint64_t>(max_bytes); s *= 2, ++n)
     if (!quick || n % kQuickStride == 0) sizes.push_back(static_cast<int64_t>(s));
-  const int64_t largest = static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(max_bytes)));
-  if (quick && largest >= static_cast<int64_t>(first) && sizes.back() != largest)
-    sizes.push_back(largest);
+  const int64_t largest = power_floor(max_bytes);
+  if (quick && largest >= first && sizes.back() != largest) sizes.push_back(largest);
   return sizes;
+}
+
+int64_t largest_size(cct_collective c, int np, const SpaceFilter& filter) {
+  const int64_t smallest = smallest_size(filter.min_bytes);
+  const auto rank_bytes = [&](int64_t bytes) {
+    const Footprint f = footprint(Call{c, bytes, filter.vector_counts}, np);
+    return static_cast<int64_t>(f.send + f.recv);
+  };
+  int64_t largest = power_floor(filter.max_bytes);
+  while (largest / 2 >= smallest && rank_bytes(largest) > filter.max_rank_bytes) largest /= 2;
+  return largest;
 }
 
 std::vector<int64_t> parameter_values(const cct_param_desc& p) {
@@ -195,15 +216,24 @@ bool wanted(const SpaceFilter& filter, const AlgorithmEntry& alg, cct_collective
          !excluded(filter, alg.desc->name);
 }
 
+// Records c in space.limited where max_rank_bytes stops its sizes short.
+void note_size_limit(cct_collective c, int np, const SpaceFilter& filter, Space& space) {
+  const int64_t largest = largest_size(c, np, filter);
+  if (largest < power_floor(filter.max_bytes))
+    space.limited.push_back({collective_name(c), largest});
+}
+
 }  // namespace
 
 Space enumerate(const Registry& registry, const Communicator& comm, const SpaceFilter& filter) {
   Space space;
   const std::string transport = comm.transport().entry().desc->name;
   if (!selected(filter.transports, transport)) return space;
-  for (cct_collective c : selected_collectives(filter.collectives))
+  for (cct_collective c : selected_collectives(filter.collectives)) {
+    note_size_limit(c, comm.size(), filter, space);
     for (const AlgorithmEntry& alg : registry.algorithms())
       if (wanted(filter, alg, c)) add_algorithm(alg, comm, transport, false, filter, space);
+  }
   return space;
 }
 
@@ -213,6 +243,7 @@ Space enumerate_device(const Registry& registry, const Communicator& host,
   const std::string transport = device.transport().entry().desc->name;
   if (!selected(filter.transports, transport)) return space;
   for (cct_collective c : selected_collectives(filter.collectives)) {
+    note_size_limit(c, device.size(), filter, space);
     Space on_device;
     for (const AlgorithmEntry& alg : registry.algorithms())
       if (wanted(filter, alg, c) && alg.runs_on_device_memory())

@@ -29,6 +29,12 @@ struct SpaceFilter {
   std::vector<std::string> excluded;
   int64_t min_bytes = 1;
   int64_t max_bytes = 4 << 20;
+  // A collective's sizes stop where one call would take more than this
+  // of one rank's memory, its send and receive buffers together (alltoall
+  // on np ranks: 2 x np x the size), as IMB's -mem bounds its buffers: the
+  // per-block collectives' largest calls grow with the ranks, in memory
+  // and in time. Their smallest size is always measured.
+  int64_t max_rank_bytes = int64_t{128} << 20;
   // Every 4th power of two (and the largest), default parameters only.
   bool quick = false;
   // Most parameter combinations per algorithm; see parameter_grid.
@@ -52,6 +58,11 @@ bool excluded(const SpaceFilter& filter, const std::string& name);
 // 4th of them and the largest.
 std::vector<int64_t> message_sizes(cct_collective c, int64_t min_bytes, int64_t max_bytes,
                                    bool quick);
+
+// The largest size measured for c on np ranks: the largest power of two
+// up to max_bytes, halved while one call of it would take more than
+// max_rank_bytes of a rank's buffers (footprint), down to the smallest.
+int64_t largest_size(cct_collective c, int np, const SpaceFilter& filter);
 
 // The values of one parameter: its candidate set, or its range expanded
 // (lo, lo+step.. or lo, lo*step.. up to hi; a range of more than 64 values
@@ -95,11 +106,18 @@ struct Skip {
   std::size_t points = 0;  // how many points it removed
 };
 
+// A collective whose sizes stop below max_bytes (largest_size).
+struct SizeLimit {
+  std::string collective;
+  int64_t largest = 0;
+};
+
 struct Space {
   // Ordered by collective, algorithm, parameter values, size: consecutive
   // points with the same algorithm and values share one prepared plan.
   std::vector<Point> points;
   std::vector<Skip> skipped;
+  std::vector<SizeLimit> limited;
 };
 
 // Why p cannot run on comm (cct::why_unusable with the arguments the

@@ -87,9 +87,9 @@ refused() {
 refused "no buffer set" "--buffers: 0 is outside 1..64 buffer sets" --buffers 0
 refused "gigabytes per rank" "--buffers: 100000 is outside 1..64" --buffers 100000
 refused "more buffers than memory" \
-  "np=2: each rank's buffers take 64G (32 set(s) of 2G for calls up to 512M), 128G for the 2 rank(s) on this machine, more than the" \
-  --np 2 --collectives alltoall --max-bytes 512M --buffers 32
-grep -q "GiB it has available: lower --buffers or --max-bytes$" "$dir/refused.log" ||
+  "np=2: each rank's buffers take 64G (32 set(s) of 2G for calls up to 512M within --max-rank-bytes 4G), 128G for the 2 rank(s) on this machine, more than the" \
+  --np 2 --collectives alltoall --max-bytes 512M --max-rank-bytes 4G --buffers 32
+grep -q "GiB it has available: lower --buffers, --max-bytes or --max-rank-bytes$" "$dir/refused.log" ||
   fail "the refusal of buffers beyond memory does not say what to lower" "$dir/refused.log"
 refused "a negative budget" "--budget: -1 is outside" --budget -1
 refused "no budget at all" "--budget: nan is outside" --budget nan

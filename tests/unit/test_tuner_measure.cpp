@@ -453,6 +453,26 @@ TEST_CASE("message sizes per collective, full and quick", "[tuner]") {
   CHECK(message_sizes(CCT_ALLTOALL, 1, 1 << 10, true) == std::vector<int64_t>{1, 16, 256, 1024});
 }
 
+TEST_CASE("the largest size: a call's buffers within --max-rank-bytes", "[tuner]") {
+  using cct::tuner::largest_size;
+  const cct::tuner::SpaceFilter filter;  // up to 4M, 128M a rank
+  // alltoall on np ranks: np blocks sent, np received.
+  CHECK(largest_size(CCT_ALLTOALL, 16, filter) == 4 << 20);  // 128M
+  CHECK(largest_size(CCT_ALLTOALL, 32, filter) == 2 << 20);  // 4M would be 256M
+  CHECK(largest_size(CCT_ALLTOALL, 128, filter) == 512 << 10);
+  // allgather: one block sent, np + ... received (its own included).
+  CHECK(largest_size(CCT_ALLGATHER, 128, filter) == 512 << 10);  // 1M: 129M
+  CHECK(largest_size(CCT_ALLGATHER, 64, filter) == 1 << 20);     // 65M
+  // One vector whatever the ranks.
+  CHECK(largest_size(CCT_BCAST, 1024, filter) == 4 << 20);
+  CHECK(largest_size(CCT_ALLREDUCE, 1024, filter) == 4 << 20);
+  // --max-bytes that is no power of two: its power of two below.
+  CHECK(largest_size(CCT_BCAST, 4, {.max_bytes = 3 << 20}) == 2 << 20);
+  // Never below the smallest size, whatever the limit.
+  const cct::tuner::SpaceFilter tiny{.min_bytes = 3, .max_rank_bytes = 1};
+  CHECK(largest_size(CCT_ALLTOALL, 64, tiny) == 4);
+}
+
 TEST_CASE("parameter grids: candidates, ranges, the cap, quick", "[tuner]") {
   using cct::tuner::parameter_grid;
   const cct_algorithm_desc& knomial = *cct::test::algorithm(CCT_BCAST, "knomial").desc;
@@ -530,6 +550,34 @@ TEST_CASE("points on a communicator: counts, quick, skipped with a reason", "[tu
       .collectives = {"allgather"}, .algorithms = {"recursive_doubling"}, .max_bytes = 64};
   CHECK(space_on(3, allgather) == std::vector<std::size_t>{0, 1, 7});
   CHECK(space_on(4, allgather) == std::vector<std::size_t>{7, 0, 0});
+}
+
+TEST_CASE("points on a communicator: sizes within --max-rank-bytes, the limit noted", "[tuner]") {
+  // alltoall on 4 ranks: 8 blocks a call, so 512 bytes a rank stops it at
+  // 64; bcast's one buffer at 512.
+  const cct::tuner::SpaceFilter filter{.collectives = {"alltoall", "bcast"},
+                                       .algorithms = {"pairwise", "binomial"},
+                                       .max_bytes = 1024,
+                                       .max_rank_bytes = 512};
+  const cct::test::SharedArray<int64_t> shared(4);
+  REQUIRE(cct::test::on_ranks(
+              4,
+              [&](cct::Communicator& comm) {
+                const auto space = cct::tuner::enumerate(cct::test::registry(), comm, filter);
+                for (const auto& p : space.points)
+                  if (p.call.collective == CCT_ALLTOALL)
+                    shared[0] = std::max(shared[0], p.call.bytes);
+                  else
+                    shared[1] = std::max(shared[1], p.call.bytes);
+                shared[2] = static_cast<int64_t>(space.limited.size());
+                for (const cct::tuner::SizeLimit& limit : space.limited)
+                  if (limit.collective == "alltoall") shared[3] = limit.largest;
+              },
+              kTimeoutS) == "");
+  CHECK(shared[0] == 64);
+  CHECK(shared[1] == 512);
+  CHECK(shared[2] == 2);
+  CHECK(shared[3] == 64);
 }
 
 TEST_CASE("progress: plain lines off a terminal, one rewritten line on it", "[tuner]") {
