@@ -327,7 +327,7 @@ std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& 
                                        const TransportEntry& transport, int np) {
   if (opts.search.exhaustive || opts.shortlist == 0) return std::nullopt;
   return make_shortlist(rows, registry, shape, transport.desc->name, np, opts.shortlist,
-                        opts.measure);
+                        opts.measure, opts.filter);
 }
 
 bool record_failure(const JobProgress& progress, const std::string& why, const Options& opts,

@@ -129,7 +129,7 @@ bool Shortlist::drops(const Point& p) const {
 
 Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& registry,
                          const ShapeOf& shape, const std::string& transport, int np,
-                         std::size_t keep, const MeasureOptions& timing) {
+                         std::size_t keep, const MeasureOptions& timing, const SpaceFilter& sizes) {
   Shortlist out{.np = np};
   const Figures figures = figures_below(rows, registry, transport, np);
   std::set<int> measured;
@@ -140,9 +140,12 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
   Coster coster(registry, shape);
   const CostModel model = fit(figures, coster);
   const auto picks = picks_at(rows, registry, transport, out.from_np);
+  std::map<cct_collective, int64_t> largest;  // at np
   for (const auto& [key, by_choice] : figures) {
     const auto [c, at_np, bytes] = key;
     if (at_np != out.from_np) continue;
+    if (!largest.contains(c)) largest[c] = largest_size(c, np, sizes);
+    if (bytes > largest[c]) continue;
     const auto below = figures.find({c, below_np, bytes});
     const auto pick = picks.find({c, bytes});
     AtSize at = shortlist_at(by_choice, below == figures.end() ? nullptr : &below->second, np,

@@ -55,10 +55,11 @@ struct Shortlist {
 // The shortlist of a job of np ranks on `transport` from the rows measured
 // so far (those at np itself and across nodes are not used); empty (drops
 // nothing) where fewer than two smaller sizes were measured on one node.
-// `timing`: the job's timing method, which bounds what a point takes.
+// `timing`: the job's timing method, which bounds what a point takes;
+// `sizes`: the job's sizes (largest_size), beyond which nothing is kept.
 Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& registry,
                          const ShapeOf& shape, const std::string& transport, int np,
-                         std::size_t keep, const MeasureOptions& timing);
+                         std::size_t keep, const MeasureOptions& timing, const SpaceFilter& sizes);
 
 // Removes the points the shortlist drops from space; how many it removed.
 std::size_t apply_shortlist(const Shortlist& shortlist, Space& space);

@@ -73,10 +73,11 @@ std::string fastest(int np, int64_t bytes) {
   return choice(*best);
 }
 
-cct::tuner::Shortlist shortlist_of(const std::vector<ResultRow>& rows, int np, std::size_t keep) {
-  return cct::tuner::make_shortlist(rows, cct::test::registry(),
-                                    [](int n) { return cct::tuner::ShapeComm(n, 1, {}); }, "shm",
-                                    np, keep, {});
+cct::tuner::Shortlist shortlist_of(const std::vector<ResultRow>& rows, int np, std::size_t keep,
+                                   const cct::tuner::SpaceFilter& sizes = {}) {
+  return cct::tuner::make_shortlist(
+      rows, cct::test::registry(), [](int n) { return cct::tuner::ShapeComm(n, 1, {}); }, "shm", np,
+      keep, {}, sizes);
 }
 
 }  // namespace
@@ -117,6 +118,18 @@ TEST_CASE("shortlist: keeps the model's fastest and the pick below, leaves out t
     p.transport = "mpi";
     CHECK_FALSE(s.drops(p));
   }
+}
+
+// The job measures no size beyond its largest (--max-rank-bytes): those
+// are neither kept nor left out, and cost its plan nothing.
+TEST_CASE("shortlist: nothing of the sizes the job does not measure", "[cost]") {
+  const cct::tuner::Shortlist s =
+      shortlist_of(rows_at({4, 16}), 64, 1, {.max_bytes = 1 << 20, .max_rank_bytes = 4096});
+  std::size_t dropped = 0;
+  for (const auto& [point, choices] : s.dropped) dropped += choices.size();
+  CHECK(s.kept + dropped == 2 * kCandidates.size());  // at 64 and 4096 bytes
+  CHECK_FALSE(s.dropped.contains({CCT_BCAST, "shm", 262144}));
+  CHECK(s.dropped.contains({CCT_BCAST, "shm", 4096}));
 }
 
 TEST_CASE("shortlist: nothing left out before two sizes were measured, nor with room for all",
