@@ -3,7 +3,21 @@
 #include <algorithm>
 #include <sstream>
 
+#include "tuner/job_times_file.hpp"
+
 namespace cct::tuner {
+
+void JobTimes::keep_in(const std::string& path, int pass) {
+  path_ = path;
+  pass_ = pass;
+  for (const JobRecord& r : read_job_records(path)) {
+    if (r.pass != pass) continue;
+    Timed& t = jobs_[{r.transport, r.np}];
+    t.wall_s += r.wall_s;
+    t.timed_s += r.timed_s;
+    t.grid_timed_s = r.grid_timed_s;
+  }
+}
 
 void JobTimes::finished(const std::string& transport, int np, double wall_s,
                         const std::vector<ResultRow>& rows, std::size_t first_new) {
@@ -20,7 +34,18 @@ void JobTimes::finished(const std::string& transport, int np, double wall_s,
       t.timed_s += timed;
     }
   }
-  if (measured) jobs_[{transport, np}] = t;
+  if (!measured) return;
+  if (!path_.empty())
+    append_job_record(path_, {.pass = pass_,
+                              .transport = transport,
+                              .np = np,
+                              .wall_s = t.wall_s,
+                              .timed_s = t.timed_s,
+                              .grid_timed_s = t.grid_timed_s});
+  Timed& job = jobs_[{transport, np}];  // an earlier part's, or new
+  job = {.wall_s = job.wall_s + t.wall_s,
+         .grid_timed_s = t.grid_timed_s,
+         .timed_s = job.timed_s + t.timed_s};
 }
 
 bool JobTimes::timed(const std::string& transport) const {

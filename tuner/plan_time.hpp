@@ -43,9 +43,16 @@ class JobTimes {
   // point's calls count (Shortlist::kept_timed_s).
   JobTimes(bool simulated, int warmup) : simulated_(simulated), warmup_(warmup) {}
 
+  // From here on each timed job is also recorded in `path` as pass `pass`
+  // (job_times_file.hpp); first the jobs of that pass an earlier run
+  // recorded there are taken, a job cut in two by an interruption as the
+  // sum of its parts. Throws cct::Error for a malformed file.
+  void keep_in(const std::string& path, int pass);
+
   // The job of np ranks on transport took wall_s; rows: the results file
   // after it, the job's own from row `first_new` on (an earlier run's rows
-  // took none of its time). A job that measured nothing is not timed.
+  // took none of its time). A job that measured nothing is not timed; one
+  // that an earlier run recorded adds to it.
   void finished(const std::string& transport, int np, double wall_s,
                 const std::vector<ResultRow>& rows, std::size_t first_new);
   // Whether a job on transport was timed.
@@ -63,6 +70,8 @@ class JobTimes {
   bool simulated_;
   int warmup_;
   std::map<std::pair<std::string, int>, Timed> jobs_;
+  std::string path_;  // keep_in's, or empty
+  int pass_ = 1;
 };
 
 // "rapidio_sim np=64: planned 20 s, from np=16's job and the model's

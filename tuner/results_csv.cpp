@@ -16,23 +16,13 @@
 #include <string_view>
 #include <tuple>
 
-#define CSV_IO_NO_THREAD  // rows are read from memory: no reader thread
-// The reader cuts file names in its messages at 255 bytes on purpose (a
-// GCC warning; clang, which builds the fuzzers, has no such group).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-truncation"
-#endif
-#include <libfccp/csv.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
 #include "cct/collectives.hpp"
 #include "cct/count_pattern.hpp"
 #include "cct/error.hpp"
 #include "cct/files.hpp"
 #include "cct/units.hpp"
+#include "tuner/csv_reader.hpp"
+#include "tuner/parse_number.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -64,13 +54,6 @@ bool is_name(const std::string& s) {
   for (char c : s)
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
   return true;
-}
-
-template <class T>
-bool parse_number(const std::string& text, T* out) {
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, *out);
-  return ec == std::errc() && ptr == end && !text.empty();
 }
 
 // Six significant digits keep whole nanoseconds up to a millisecond, more

@@ -2,7 +2,10 @@
 # The shortlist and the planned time on a machine (tuner/shortlist.hpp,
 # tuner/plan_time.hpp): --plan measures the two smallest rank counts (2 and
 # 3), says how long 4 will take, and measures nothing at 4; --resume then
-# measures 4, leaving out what the cost model rules out. A run in one go
+# measures 4, leaving out what the cost model rules out, with the plan
+# made from the job times the first run kept beside its results
+# (<fingerprint>.jobs); a malformed job times file is named and costs
+# only the plan. A run in one go
 # says before 4 how long it will take, and after it what it took against
 # that. --plan where a simulated fabric is tuned is refused.
 # usage: ccautotune_plan.sh <ccautotune>
@@ -22,10 +25,22 @@ grep -q "^ccautotune: planned for the sizes not yet measured: [0-9]* s in all" "
 grep -q '^allreduce,shm,1,3,' "$csv" || fail "np 3 was not measured" "$csv"
 ! grep -q '^allreduce,shm,1,4,' "$csv" || fail "--plan measured np 4" "$csv"
 [ ! -e "${csv%.csv}.yaml" ] || fail "--plan wrote a profile" "${csv%.csv}.yaml"
+jobs=${csv%.csv}.jobs
+grep -q '^1,shm,3,' "$jobs" || fail "np 3's job time was not kept" "$jobs"
+
+cp "$jobs" "$dir/jobs.kept"
+echo "not,a,job,times,file,row" >>"$jobs"
+run --out "$dir/p" --resume --plan >"$dir/bad.log" 2>&1 || fail "--resume --plan exited $?" "$dir/bad.log"
+grep -q "^ccautotune: $jobs:[0-9]*: bad pass 'not'.*written anew" "$dir/bad.log" ||
+  fail "a malformed job times file was not named" "$dir/bad.log"
+! grep -q "^ccautotune: shm np=4: planned" "$dir/bad.log" || fail "planned without job times" "$dir/bad.log"
+cp "$dir/jobs.kept" "$jobs"
 
 run --out "$dir/p" --resume >"$dir/rest.log" 2>&1 || fail "--resume exited $?" "$dir/rest.log"
 grep -q "^ccautotune: np=4: [0-9]* of [0-9]* points left out" "$dir/rest.log" ||
   fail "the shortlist left nothing out at np 4" "$dir/rest.log"
+grep -q "^ccautotune: shm np=4 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/rest.log" ||
+  fail "--resume did not plan np 4 from the kept job times" "$dir/rest.log"
 grep -q '^allreduce,shm,1,4,' "$csv" || fail "np 4 was not measured" "$csv"
 [ -f "${csv%.csv}.yaml" ] || fail "no profile after --resume" "$dir/rest.log"
 
@@ -37,4 +52,5 @@ grep -q "^ccautotune: shm np=4 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/w
 
 "$tuner" --fabric tree:4 --plan --out "$dir/s" >"$dir/sim.log" 2>&1 && fail "--plan on a fabric was accepted" "$dir/sim.log"
 grep -q "plans a run on this machine" "$dir/sim.log" || fail "no reason for refusing --plan" "$dir/sim.log"
-echo "PASS: --plan said np 4's time and measured only 2 and 3; --resume measured 4's shortlist"
+echo "PASS: --plan said np 4's time and measured only 2 and 3; --resume measured 4's shortlist," \
+  "planned from the kept job times; a malformed job times file named"

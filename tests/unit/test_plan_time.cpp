@@ -4,8 +4,14 @@
 // whole time grown with the calls and the ranks; the second job's pass
 // from the second job's own rows; nothing where the from job was not
 // timed or measured nothing.
-#include <catch2/catch.hpp>
+#include <stdlib.h>
 
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "cct/error.hpp"
+#include "tuner/job_times_file.hpp"
 #include "tuner/plan_time.hpp"
 
 namespace {
@@ -68,4 +74,40 @@ TEST_CASE("plan time: a simulated job grows with its calls and its ranks", "[cos
   simulated.finished("shm", 4, 10.0, kFirstJob, 0);
   // 10 s x (3 s x 2.11 / 1.11 planned / 2.11 s timed) x 16 / 4.
   CHECK(*simulated.planned_s("shm", shortlist(16, 4, 3.0)) == Approx(10.0 * 3 / 1.11 * 4));
+}
+
+// Job times kept beside the results (tuner/job_times_file.hpp): a resumed
+// run plans from them as the run that timed them did; a job cut in two by
+// an interruption is the sum of its parts; a malformed file is named with
+// its line.
+TEST_CASE("plan time: job times kept beside the results, read back by a resumed run", "[cost]") {
+  std::string dir = (std::filesystem::temp_directory_path() / "cct_jobs_XXXXXX").string();
+  REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  const std::string path = cct::tuner::job_times_path(dir + "/f075faeb24038433.csv");
+  CHECK(path == dir + "/f075faeb24038433.jobs");
+  {
+    cct::tuner::JobTimes first(false, 0), second(false, 0);
+    first.keep_in(path, 1);
+    second.keep_in(path, 2);
+    first.finished("shm", 4, 10.0, kFirstJob, 0);
+    second.finished("shm", 4, 4.0, kRows, kFirstJob.size());
+  }
+  cct::tuner::JobTimes first(false, 0), second(false, 0);
+  first.keep_in(path, 1);
+  second.keep_in(path, 2);
+  CHECK(*first.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(8.0 + 6.0));
+  CHECK(*second.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(3.5 + 1.5));
+
+  // The rest of the first job after an interruption: 5 s more, its own
+  // rows timing 2 s more. (15 - 4) s beside the calls, plus 3 s x (4 s / 1 s).
+  first.finished("shm", 4, 5.0, kFirstJob, 0);
+  CHECK(*first.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(11.0 + 12.0));
+  cct::tuner::JobTimes again(false, 0);
+  again.keep_in(path, 1);
+  CHECK(*again.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(11.0 + 12.0));
+
+  std::ofstream(path, std::ios::app) << "3,shm,8,1,1,1\n";
+  cct::tuner::JobTimes malformed(false, 0);
+  CHECK_THROWS_WITH(malformed.keep_in(path, 1), path + ":5: bad pass '3' (expected 1 or 2)");
+  std::filesystem::remove_all(dir);
 }
