@@ -39,7 +39,7 @@ void append_job_record(const std::string& path, const JobRecord& r) {
   if (is_new) out << kHeader << "\n";
   out << r.pass << "," << r.transport << "," << r.np << "," << r.wall_s << "," << r.timed_s << ","
       << r.grid_timed_s << "\n";
-  if (!out.flush()) throw Error("cannot write the job times " + path, CCT_ERR_INVALID_ARG);
+  if (!out.flush()) throw Error("cannot write the job times " + path);
 }
 
 std::vector<JobRecord> read_job_records(const std::string& path) {

@@ -1,8 +1,10 @@
 #include "tuner/plan_time.hpp"
 
 #include <algorithm>
+#include <iostream>
 #include <sstream>
 
+#include "cct/error.hpp"
 #include "tuner/job_times_file.hpp"
 
 namespace cct::tuner {
@@ -35,17 +37,25 @@ void JobTimes::finished(const std::string& transport, int np, double wall_s,
     }
   }
   if (!measured) return;
-  if (!path_.empty())
+  if (!path_.empty()) record(transport, np, t);
+  Timed& job = jobs_[{transport, np}];  // an earlier part's, or new
+  job = {.wall_s = job.wall_s + t.wall_s,
+         .grid_timed_s = t.grid_timed_s,
+         .timed_s = job.timed_s + t.timed_s};
+}
+
+void JobTimes::record(const std::string& transport, int np, const Timed& t) const {
+  try {
     append_job_record(path_, {.pass = pass_,
                               .transport = transport,
                               .np = np,
                               .wall_s = t.wall_s,
                               .timed_s = t.timed_s,
                               .grid_timed_s = t.grid_timed_s});
-  Timed& job = jobs_[{transport, np}];  // an earlier part's, or new
-  job = {.wall_s = job.wall_s + t.wall_s,
-         .grid_timed_s = t.grid_timed_s,
-         .timed_s = job.timed_s + t.timed_s};
+  } catch (const Error& e) {  // costs a resumed run's plan, not this run
+    std::cout << "ccautotune: " << e.what() << "; a resumed run will not plan from this job"
+              << std::endl;
+  }
 }
 
 bool JobTimes::timed(const std::string& transport) const {

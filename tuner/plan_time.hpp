@@ -52,7 +52,8 @@ class JobTimes {
   // The job of np ranks on transport took wall_s; rows: the results file
   // after it, the job's own from row `first_new` on (an earlier run's rows
   // took none of its time). A job that measured nothing is not timed; one
-  // that an earlier run recorded adds to it.
+  // that an earlier run recorded adds to it. A record that cannot be
+  // written is said, and the run goes on.
   void finished(const std::string& transport, int np, double wall_s,
                 const std::vector<ResultRow>& rows, std::size_t first_new);
   // Whether a job on transport was timed.
@@ -67,6 +68,9 @@ class JobTimes {
     double grid_timed_s = 0;  // final and pruned rows' figures x (warm-up + repetitions)
     double timed_s = 0;       // the same over the job's own rows
   };
+  // Appends the job to path_ (keep_in).
+  void record(const std::string& transport, int np, const Timed& t) const;
+
   bool simulated_;
   int warmup_;
   std::map<std::pair<std::string, int>, Timed> jobs_;
