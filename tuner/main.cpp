@@ -182,7 +182,16 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
   for (const cct::TransportEntry* transport : local_transports(registry, opts))
     for (int np : opts.nps) {
       const std::string name = transport->desc->name;
-      if (!first.timed(name) || std::find(whole.begin(), whole.end(), np) != whole.end()) continue;
+      if (std::find(whole.begin(), whole.end(), np) != whole.end()) continue;
+      if (!first.timed(name)) {  // said only where the transport measured something
+        if (std::any_of(rows.begin(), rows.end(),
+                        [&](const auto& r) { return r.transport == name; })) {
+          std::cout << "ccautotune: " << name << " np=" << np
+                    << ": not planned (no time kept of the jobs below it)\n";
+          planned = false;
+        }
+        continue;
+      }
       const std::optional<Shortlist> shortlist =
           shortlist_for(registry, opts, rows, shape, *transport, np);
       const std::optional<double> one =

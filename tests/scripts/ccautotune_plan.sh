@@ -5,7 +5,7 @@
 # measures 4, leaving out what the cost model rules out, with the plan
 # made from the job times the first run kept beside its results
 # (<fingerprint>.jobs); a malformed job times file is named and costs
-# only the plan. A run in one go
+# only the plan (--resume --plan says np 4 could not be planned, exit 1). A run in one go
 # says before 4 how long it will take, and after it what it took against
 # that. --plan where a simulated fabric is tuned is refused.
 # usage: ccautotune_plan.sh <ccautotune>
@@ -30,10 +30,13 @@ grep -q '^1,shm,3,' "$jobs" || fail "np 3's job time was not kept" "$jobs"
 
 cp "$jobs" "$dir/jobs.kept"
 echo "not,a,job,times,file,row" >>"$jobs"
-run --out "$dir/p" --resume --plan >"$dir/bad.log" 2>&1 || fail "--resume --plan exited $?" "$dir/bad.log"
+status=0
+run --out "$dir/p" --resume --plan >"$dir/bad.log" 2>&1 || status=$?
+[ "$status" -eq 1 ] || fail "--resume --plan without job times exited $status, want 1" "$dir/bad.log"
 grep -q "^ccautotune: $jobs:[0-9]*: bad pass 'not'.*written anew" "$dir/bad.log" ||
   fail "a malformed job times file was not named" "$dir/bad.log"
-! grep -q "^ccautotune: shm np=4: planned" "$dir/bad.log" || fail "planned without job times" "$dir/bad.log"
+grep -q "^ccautotune: shm np=4: not planned (no time kept of the jobs below it)" "$dir/bad.log" ||
+  fail "no word that np 4 could not be planned" "$dir/bad.log"
 cp "$dir/jobs.kept" "$jobs"
 
 run --out "$dir/p" --resume >"$dir/rest.log" 2>&1 || fail "--resume exited $?" "$dir/rest.log"
