@@ -4,10 +4,10 @@
 # 3), says how long 4 will take, and measures nothing at 4; --resume then
 # measures 4, leaving out what the cost model rules out, with the plan
 # made from the job times the first run kept beside its results
-# (<fingerprint>.jobs); a malformed job times file is named and costs
-# only the plan (--resume --plan says np 4 could not be planned, exit 1). A run in one go
-# says before 4 how long it will take, and after it what it took against
-# that. --plan where a simulated fabric is tuned is refused.
+# (<fingerprint>.jobs). A malformed job times file is named and costs only
+# the plan (--resume --plan says np 4 could not be planned, exit 1). A run
+# in one go says before 4 how long it will take, and after it what it took
+# against that. --plan where a simulated fabric is tuned is refused.
 # usage: ccautotune_plan.sh <ccautotune>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
