@@ -84,20 +84,19 @@ std::vector<std::vector<int64_t>> combinations(const std::vector<std::vector<int
   return out;
 }
 
-// Adds the usable points of one algorithm on comm, named `transport`
-// (staged: on a device transport's buffers); refusals are counted per
-// reason.
+// Adds the usable points of one algorithm on comm at `sizes`, named
+// `transport` (staged: on a device transport's buffers); refusals are
+// counted per reason.
 void add_algorithm(const AlgorithmEntry& alg, const Communicator& comm,
                    const std::string& transport, bool staged, const SpaceFilter& filter,
-                   Space& space) {
+                   const std::vector<int64_t>& sizes, Space& space) {
   const cct_algorithm_desc& d = *alg.desc;
   // Outside an MPI program there is no library to measure: not offered,
   // not a skip to report.
   if ((d.required_caps & ~comm.capabilities()) == CCT_CAP_LIBRARY) return;
   std::map<std::string, std::size_t> refused;
-  const int64_t largest = largest_size(d.collective, comm.size(), filter);
   for (const auto& params : parameter_grid(d, filter.quick, filter.max_combinations))
-    for (int64_t bytes : message_sizes(d.collective, filter.min_bytes, largest, filter.quick)) {
+    for (int64_t bytes : sizes) {
       Point p{.algorithm = &alg,
               .params = params,
               .transport = transport,
@@ -216,11 +215,13 @@ bool wanted(const SpaceFilter& filter, const AlgorithmEntry& alg, cct_collective
          !excluded(filter, alg.desc->name);
 }
 
-// Records c in space.limited where max_rank_bytes stops its sizes short.
-void note_size_limit(cct_collective c, int np, const SpaceFilter& filter, Space& space) {
+// The sizes measured for c on np ranks; c goes into space.limited where
+// max_rank_bytes stops them short of max_bytes.
+std::vector<int64_t> sizes_of(cct_collective c, int np, const SpaceFilter& filter, Space& space) {
   const int64_t largest = largest_size(c, np, filter);
   if (largest < power_floor(filter.max_bytes))
     space.limited.push_back({collective_name(c), largest});
+  return message_sizes(c, filter.min_bytes, largest, filter.quick);
 }
 
 }  // namespace
@@ -230,9 +231,9 @@ Space enumerate(const Registry& registry, const Communicator& comm, const SpaceF
   const std::string transport = comm.transport().entry().desc->name;
   if (!selected(filter.transports, transport)) return space;
   for (cct_collective c : selected_collectives(filter.collectives)) {
-    note_size_limit(c, comm.size(), filter, space);
+    const std::vector<int64_t> sizes = sizes_of(c, comm.size(), filter, space);
     for (const AlgorithmEntry& alg : registry.algorithms())
-      if (wanted(filter, alg, c)) add_algorithm(alg, comm, transport, false, filter, space);
+      if (wanted(filter, alg, c)) add_algorithm(alg, comm, transport, false, filter, sizes, space);
   }
   return space;
 }
@@ -243,17 +244,17 @@ Space enumerate_device(const Registry& registry, const Communicator& host,
   const std::string transport = device.transport().entry().desc->name;
   if (!selected(filter.transports, transport)) return space;
   for (cct_collective c : selected_collectives(filter.collectives)) {
-    note_size_limit(c, device.size(), filter, space);
+    const std::vector<int64_t> sizes = sizes_of(c, device.size(), filter, space);
     Space on_device;
     for (const AlgorithmEntry& alg : registry.algorithms())
       if (wanted(filter, alg, c) && alg.runs_on_device_memory())
-        add_algorithm(alg, device, transport, false, filter, on_device);
+        add_algorithm(alg, device, transport, false, filter, sizes, on_device);
     space.skipped.insert(space.skipped.end(), on_device.skipped.begin(), on_device.skipped.end());
     if (on_device.points.empty()) continue;  // the runtime never asks the device rules
     space.points.insert(space.points.end(), on_device.points.begin(), on_device.points.end());
     for (const AlgorithmEntry& alg : registry.algorithms())
       if (wanted(filter, alg, c) && !(alg.desc->required_caps & CCT_CAP_DEVICE))
-        add_algorithm(alg, host, transport, true, filter, space);
+        add_algorithm(alg, host, transport, true, filter, sizes, space);
   }
   return space;
 }
