@@ -133,21 +133,22 @@ bool planned_job(const cct::Registry& registry, const Options& opts, const Shape
   return ok;
 }
 
-// Records the jobs of pass `pass` beside the results, taking an earlier
-// run's where this one resumes it (job_times_file.hpp). A malformed file
-// is said and written anew: it costs the plans of the jobs it held, not
-// the run.
-void keep_job_times(const Options& opts, JobTimes& times, int pass) {
+// Records the jobs of each pass (passes[0] the first) beside the results,
+// taking an earlier run's where this one resumes it (job_times_file.hpp).
+// A malformed file is said and written anew: it costs the plans of the
+// jobs it held, not the run.
+void keep_job_times(const Options& opts, std::initializer_list<JobTimes*> passes) {
   const std::string path = job_times_path(opts.results);
   if (!opts.resume) std::filesystem::remove(path);
   try {
-    times.keep_in(path, pass);
+    read_job_records(path);
   } catch (const cct::Error& e) {
     std::cout << "ccautotune: " << e.what()
               << "; plans go without the jobs it held, and it is written anew" << std::endl;
     std::filesystem::remove(path);
-    times.keep_in(path, pass);
   }
+  int pass = 1;
+  for (JobTimes* times : passes) times->keep_in(path, pass++);
 }
 
 // The sizes a run measures whole, whatever the shortlist: the two smallest.
@@ -267,7 +268,7 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
             << platform.fingerprint << "; results in " << opts.results << std::endl;
   bool ok = true;
   JobTimes times(true, opts.measure.warmup);
-  keep_job_times(opts, times, 1);
+  keep_job_times(opts, {&times});
   // The simulated DSPs share no caches: every shape is flat.
   const ShapeOf flat = [](int n) { return ShapeComm(n, 1, {}); };
   for (int np : opts.nps)
@@ -311,8 +312,7 @@ int run(Options opts) {
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
   const Noise before = announce(probe_noise(topo.cores()), "before tuning");
   JobTimes first(false, opts.measure.warmup), second(false, opts.measure.warmup);
-  keep_job_times(opts, first, 1);
-  keep_job_times(opts, second, 2);
+  keep_job_times(opts, {&first, &second});
   bool ok = run_jobs(registry, topo, jobs, results.known, first);
   if (ok && !opts.single_job && !opts.search.reconfirm) {
     std::cout << "ccautotune: " << kSecondJob << std::endl;
