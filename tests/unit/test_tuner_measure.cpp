@@ -460,7 +460,7 @@ TEST_CASE("the largest size: a call's buffers within --max-rank-bytes", "[tuner]
   CHECK(largest_size(CCT_ALLTOALL, 16, filter) == 4 << 20);  // 128M
   CHECK(largest_size(CCT_ALLTOALL, 32, filter) == 2 << 20);  // 4M would be 256M
   CHECK(largest_size(CCT_ALLTOALL, 128, filter) == 512 << 10);
-  // allgather: one block sent, np + ... received (its own included).
+  // allgather: one block sent, np received (its own included).
   CHECK(largest_size(CCT_ALLGATHER, 128, filter) == 512 << 10);  // 1M: 129M
   CHECK(largest_size(CCT_ALLGATHER, 64, filter) == 1 << 20);     // 65M
   // One vector whatever the ranks.
