@@ -62,9 +62,14 @@ int show(const std::string& file, const cct::Registry& registry) {
 }
 
 int explain(const std::string& profile_file, const std::string& collective,
-            const std::string& bytes, cct::tools::ExplainQuery q, const cct::Registry& registry) {
+            const std::string& bytes, const std::string& datatype, cct::tools::ExplainQuery q,
+            const cct::Registry& registry) {
   if (!cct::parse_collective(collective, &q.collective))
     throw cct::Error("unknown collective '" + collective + "'", CCT_ERR_INVALID_ARG);
+  if (!datatype.empty() && !cct::parse_datatype(datatype, &q.dtype))
+    throw cct::Error("unknown element type '" + datatype +
+                         "' (int8, int16, int32, int64, uint8 ... uint64, float, double)",
+                     CCT_ERR_INVALID_ARG);
   const std::optional<int64_t> size = cct::parse_bytes(bytes);
   if (!size)
     throw cct::Error("expected a size (64, 4k, 1M), got '" + bytes + "'", CCT_ERR_INVALID_ARG);
@@ -182,7 +187,7 @@ int main(int argc, char** argv) {
   std::string file, other;
   CLI::App* show_cmd = app.add_subcommand("show", "the profile's machine, settings and rules");
   show_cmd->add_option("FILE", file, "profile file")->required();
-  std::string collective, bytes;
+  std::string collective, bytes, datatype;
   cct::tools::ExplainQuery query;
   CLI::App* explain_cmd = app.add_subcommand(
       "explain", "which rule a call meets and what the runtime would run (CCT_FORCE included)");
@@ -193,6 +198,9 @@ int main(int argc, char** argv) {
       ->check(cct::cli::positive());
   explain_cmd->add_option("--nodes", query.nodes, "nodes it spans")->check(cct::cli::positive());
   explain_cmd->add_option("--transport", query.transport, "shm or mpi");
+  explain_cmd->add_option("--datatype", datatype,
+                          "a reduction's element type (int32, float, double, ...), for the "
+                          "profile's rules of that type");
   explain_cmd->add_option("--profile", file, "profile file (default: the runtime's choice here)");
   CLI::App* diff_cmd = app.add_subcommand(
       "diff", "the size ranges where two profiles choose differently; status 1 if any");
@@ -238,7 +246,7 @@ int main(int argc, char** argv) {
   try {
     if (*validate_cmd) return validate(files, registry);
     if (*show_cmd) return show(file, registry);
-    if (*explain_cmd) return explain(file, collective, bytes, query, registry);
+    if (*explain_cmd) return explain(file, collective, bytes, datatype, query, registry);
     if (*merge_cmd) return merge(file, other, merged, registry);
     if (*check_cmd) return check(file, results, check_np, within_percent, registry);
     if (*report_cmd) return report(file, bench, report_out, command_line(argc, argv), registry);

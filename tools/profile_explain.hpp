@@ -17,6 +17,10 @@ struct ExplainQuery {
   int np = 2;
   int nodes = 1;
   std::string transport = "shm";
+  // The call's element type, which picks a reduction's typed rules where
+  // the profile has some (RankBucket::datatypes); CCT_DATATYPE_COUNT: a
+  // type no typed bucket names.
+  cct_datatype dtype = CCT_DATATYPE_COUNT;
 };
 
 // The explanation, one line per fact: the rule met (CCT_FORCE's or the

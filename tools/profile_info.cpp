@@ -14,14 +14,22 @@ std::string np_text(int32_t np) {
   return np == kMaxRanks ? "max" : std::to_string(np);
 }
 
+// Per node count, and per typed rules (collective, transport, element
+// types) apart, the rank ranges of their buckets.
 std::vector<std::string> shapes_of(const Profile& profile) {
-  std::map<int32_t, std::set<std::pair<int32_t, int32_t>>> ranges;
+  std::map<std::string, std::set<std::pair<int32_t, int32_t>>> ranges;
   for (const auto& [collective, transports] : profile.rules)
     for (const auto& [transport, buckets] : transports)
-      for (const RankBucket& b : buckets) ranges[b.nodes].insert({b.np_lo, b.np_hi});
+      for (const RankBucket& b : buckets) {
+        std::string shape = std::to_string(b.nodes) + (b.nodes == 1 ? " node" : " nodes");
+        if (!b.datatypes.empty())
+          shape += ", " + std::string(collective_name(collective)) + " of " +
+                   datatypes_text(b.datatypes) + " on " + transport;
+        ranges[shape].insert({b.np_lo, b.np_hi});
+      }
   std::vector<std::string> out;
-  for (const auto& [nodes, nps] : ranges) {
-    std::string line = std::to_string(nodes) + (nodes == 1 ? " node:" : " nodes:");
+  for (const auto& [shape, nps] : ranges) {
+    std::string line = shape + ":";
     for (const auto& [lo, hi] : nps) line += " np [" + np_text(lo) + ", " + np_text(hi) + "]";
     out.push_back(line);
   }

@@ -18,7 +18,9 @@ struct ProfileInfo {
   std::string error;                  // why the file cannot be used as a whole
   std::vector<std::string> left_out;  // rules disabled alone (file:line: why)
   bool this_machine = false;          // its fingerprint is one of this machine's
-  // Per node count, the rank ranges of its buckets: "1 node: np [1, max]".
+  // Per node count, the rank ranges of its buckets: "1 node: np [1, max]";
+  // a reduction's rules for some element types apart: "1 node, allreduce
+  // of float, double on shm: np [2, max]".
   std::vector<std::string> shapes;
 };
 

@@ -92,6 +92,13 @@ std::string np_text(const RankBucket& b) {
          nodes;
 }
 
+// The collective, and the element types of a typed bucket: "allreduce
+// (float, double)".
+std::string collective_text(cct_collective c, const RankBucket& b) {
+  const std::string types = datatypes_text(b.datatypes);
+  return std::string(collective_name(c)) + (types.empty() ? "" : " (" + types + ")");
+}
+
 std::string size_text(const SizeRule& s) {
   return format_bytes(s.lo) + "-" + (s.hi == kMaxBytes ? "max" : format_bytes(s.hi));
 }
@@ -530,7 +537,7 @@ std::string rules_table(const std::map<cct_collective, TransportRules>& rules,
     for (const auto& [transport, buckets] : transports)
       for (const RankBucket& b : buckets)
         for (const SizeRule& s : b.sizes)
-          lines.push_back({collective_name(collective), transport, np_text(b), size_text(s),
+          lines.push_back({collective_text(collective, b), transport, np_text(b), size_text(s),
                            format_rule_choice(collective, s, registry), micros(s.median_s),
                            fallbacks_text(collective, s, registry)});
   return aligned(lines);

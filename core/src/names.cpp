@@ -61,6 +61,15 @@ std::string limit_names(uint32_t limits) {
   return bit_names(kLimits, limits);
 }
 
+bool parse_datatype(const std::string& name, cct_datatype* out) {
+  for (int d = 0; d < CCT_DATATYPE_COUNT; ++d)
+    if (name == kDatatypes[d]) {
+      *out = static_cast<cct_datatype>(d);
+      return true;
+    }
+  return false;
+}
+
 bool parse_collective(const std::string& name, cct_collective* out) {
   const CollectiveInfo* row = find_collective(name);
   if (row != nullptr) *out = row->id;

@@ -134,6 +134,12 @@ std::string format_rule_choice(cct_collective c, const Fallback& fallback,
   return choice_text(c, fallback.algorithm, fallback.params, registry);
 }
 
+std::string datatypes_text(const std::vector<cct_datatype>& types) {
+  std::string out;
+  for (cct_datatype t : types) out += (out.empty() ? "" : ", ") + std::string(datatype_name(t));
+  return out;
+}
+
 std::vector<std::string> disabled_rules(const Profile& profile) {
   std::vector<std::string> out;
   for (const auto& [collective, transports] : profile.rules)

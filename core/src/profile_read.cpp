@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
 #include "profile_check.hpp"
@@ -54,6 +55,8 @@ class Reader {
                                   const std::string& ctx) const;
   RankBucket bucket(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
   int32_t nodes(const YAML::Node& node, int32_t np_hi, const std::string& ctx) const;
+  std::vector<cct_datatype> datatypes(cct_collective c, const YAML::Node& node,
+                                      const std::string& ctx) const;
   Prediction prediction(const YAML::Node& node, const RankBucket& b, const std::string& ctx) const;
   SizeRule size_rule(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
   void rule_contents(cct_collective c, const YAML::Node& node, const std::string& ctx,
@@ -95,6 +98,14 @@ std::string not_a_profile(const YAML::Node& root) {
     return "this is a ccautotune results file (CSV), not a profile: the profile is the .yaml "
            "file written beside it";
   return "expected a profile (a mapping), got " + quoted(root);
+}
+
+// Whether some call could match buckets of both type lists: an untyped
+// bucket takes the calls of the types no typed one names, so two buckets
+// compete where both are untyped or both name one type.
+bool same_calls(const std::vector<cct_datatype>& a, const std::vector<cct_datatype>& b) {
+  if (a.empty() || b.empty()) return a.empty() && b.empty();
+  return std::ranges::any_of(a, [&](cct_datatype t) { return std::ranges::find(b, t) != b.end(); });
 }
 
 // Checks that a mapping has every required key, no unknown key and no key
@@ -226,19 +237,23 @@ std::vector<RankBucket> Reader::buckets(cct_collective c, const YAML::Node& node
   for (std::size_t i = 0; i < node.size(); ++i) {
     const std::string at = ctx + "[" + std::to_string(i) + "]";
     RankBucket b = bucket(c, node[i], at);
-    // Only buckets of the same node count compete for a communicator.
+    // Only buckets of the same node count and element types compete for a
+    // communicator.
     for (const RankBucket& other : out)
-      if (b.nodes == other.nodes && b.np_lo <= other.np_hi && other.np_lo <= b.np_hi)
+      if (b.nodes == other.nodes && b.np_lo <= other.np_hi && other.np_lo <= b.np_hi &&
+          same_calls(b.datatypes, other.datatypes))
         fail(node[i], at + ": np range overlaps an earlier bucket's [" +
-                          std::to_string(other.np_lo) + ", " + std::to_string(other.np_hi) + "]" +
-                          (b.nodes > 1 ? " of " + std::to_string(b.nodes) + " nodes" : ""));
+                          std::to_string(other.np_lo) + ", " +
+                          (other.np_hi == kMaxRanks ? "max" : std::to_string(other.np_hi)) + "]" +
+                          (b.nodes > 1 ? " of " + std::to_string(b.nodes) + " nodes" : "") +
+                          (b.datatypes.empty() ? "" : " for one of its datatypes"));
     out.push_back(std::move(b));
   }
   return out;
 }
 
 RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::string& ctx) const {
-  check_keys(node, ctx, {"np", "sizes"}, {"nodes", "measured_np", "predicted"});
+  check_keys(node, ctx, {"np", "sizes"}, {"nodes", "datatypes", "measured_np", "predicted"});
   const YAML::Node np = node["np"];
   expect_seq(np, ctx + ".np", 2);
   RankBucket b;
@@ -248,6 +263,7 @@ RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::s
           ? kMaxRanks
           : static_cast<int32_t>(integer(np[1], ctx + ".np end (or max)", b.np_lo, kMaxRanks));
   b.nodes = nodes(node["nodes"], b.np_hi, ctx);
+  if (const YAML::Node types = node["datatypes"]) b.datatypes = datatypes(c, types, ctx);
   if (const YAML::Node measured = node["measured_np"])
     b.measured_np =
         static_cast<int32_t>(integer(measured, ctx + ".measured_np (within np)", b.np_lo, b.np_hi));
@@ -288,6 +304,29 @@ int32_t Reader::nodes(const YAML::Node& node, int32_t np_hi, const std::string& 
     fail(node, ctx + ".nodes: " + std::to_string(nodes) + " nodes but at most " +
                    std::to_string(np_hi) + " ranks: no communicator can match");
   return nodes;
+}
+
+// A bucket's element types: a reduction's, named as cct names them
+// (int32, float, ...), no type twice; kept ascending, so that two buckets
+// of the same types compare equal.
+std::vector<cct_datatype> Reader::datatypes(cct_collective c, const YAML::Node& node,
+                                            const std::string& ctx) const {
+  const std::string at = ctx + ".datatypes";
+  if (!collective_info(c).reduction)
+    fail(node, at + ": only a reduction's rules depend on the element type, and " +
+                   collective_name(c) + " is not one");
+  if (!node.IsSequence() || node.size() == 0)
+    fail(node, at + ": expected a non-empty list of element types (int32, float, double, ...)");
+  std::vector<cct_datatype> out;
+  for (const YAML::Node& item : node) {
+    const std::string name = text(item, at);
+    cct_datatype t;
+    if (!parse_datatype(name, &t)) fail(item, at + ": unknown element type '" + name + "'");
+    if (std::ranges::find(out, t) != out.end()) fail(item, at + ": '" + name + "' given twice");
+    out.push_back(t);
+  }
+  std::ranges::sort(out);
+  return out;
 }
 
 // The range decides which sizes the rule covers, so a bad one fails the

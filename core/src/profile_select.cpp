@@ -24,13 +24,15 @@ const std::vector<RankBucket>* buckets_of(const Profile& profile, cct_collective
   return &by_transport->second;
 }
 
-// The profile's bucket for (c, transport, nodes, np), or nullptr.
-const RankBucket* bucket_for(const Profile& profile, cct_collective c, std::string_view transport,
-                             int nodes, int np) {
+// The profile's buckets for (c, transport, nodes, np): the untyped one
+// (at most one: the reader refuses overlaps) and the typed ones.
+std::vector<const RankBucket*> buckets_for(const Profile& profile, cct_collective c,
+                                           std::string_view transport, int nodes, int np) {
+  std::vector<const RankBucket*> out;
   if (const std::vector<RankBucket>* buckets = buckets_of(profile, c, transport))
     for (const RankBucket& b : *buckets)
-      if (b.nodes == nodes && np >= b.np_lo && np <= b.np_hi) return &b;
-  return nullptr;
+      if (b.nodes == nodes && np >= b.np_lo && np <= b.np_hi) out.push_back(&b);
+  return out;
 }
 
 // The node count whose rules stand for `nodes` on this transport: `nodes`
@@ -73,7 +75,10 @@ std::size_t to_size(int64_t bytes) {
 
 Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
                    const Registry& registry, std::string_view transport, int np, int nodes) {
-  for (const ForceRule& f : force) add(f.collective, f.rule, true, false, registry, "CCT_FORCE");
+  std::array<Ranges, CCT_COLLECTIVE_COUNT> forced;
+  for (const ForceRule& f : force)
+    add(forced[f.collective], f.collective, f.rule, true, false, registry, "CCT_FORCE");
+  for (int i = 0; i < CCT_COLLECTIVE_COUNT; ++i) ranges_[i][kUntyped] = forced[i];
   const int tuned = closest_tuned_nodes(profile, transport, nodes);
   if (tuned != nodes)
     warnings_.push_back("profile tuned on " + std::to_string(tuned) + " node" +
@@ -83,12 +88,11 @@ Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
   std::set<std::string> predictions;  // what was said of the predicted buckets used
   for (int i = 0; i < CCT_COLLECTIVE_COUNT; ++i) {
     const auto c = static_cast<cct_collective>(i);
-    const RankBucket* b = bucket_for(profile, c, transport, tuned, np);
-    if (b == nullptr) continue;
-    if (b->measured_np && *b->measured_np != np) stretched_from.insert(*b->measured_np);
-    if (b->predicted) predictions.insert(prediction_note(*b->predicted, np, transport));
-    for (const SizeRule& r : b->sizes)
-      add(c, r, false, b->predicted.has_value(), registry, "profile");
+    for (const RankBucket* b : buckets_for(profile, c, transport, tuned, np)) {
+      if (b->measured_np && *b->measured_np != np) stretched_from.insert(*b->measured_np);
+      if (b->predicted) predictions.insert(prediction_note(*b->predicted, np, transport));
+      add_bucket_rules(c, forced[i], *b, registry);
+    }
   }
   for (int32_t measured : stretched_from)
     warnings_.push_back("profile rules measured at " + std::to_string(measured) +
@@ -98,11 +102,29 @@ Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
   warnings_.insert(warnings_.end(), predictions.begin(), predictions.end());
 }
 
+// The bucket's rules after the forced ones, in the untyped slot of c or in
+// the slot of each type the bucket names (compiled once, so that a rule
+// left out is said once).
+void Selector::add_bucket_rules(cct_collective c, const Ranges& forced, const RankBucket& bucket,
+                                const Registry& registry) {
+  Ranges ranges;
+  for (const SizeRule& r : bucket.sizes)
+    add(ranges, c, r, false, bucket.predicted.has_value(), registry, "profile");
+  for (Range& r : ranges)
+    for (Selection& s : r.candidates) s.typed = !bucket.datatypes.empty();
+  ranges.insert(ranges.begin(), forced.begin(), forced.end());
+  if (bucket.datatypes.empty()) {
+    ranges_[c][kUntyped] = std::move(ranges);
+    return;
+  }
+  for (cct_datatype t : bucket.datatypes) ranges_[c][t] = ranges;
+}
+
 // A rule's candidates in order; each one the reader or the registry
 // rejects is left out alone, with a warning. With none left, the rule's
 // sizes take the built-in default.
-void Selector::add(cct_collective c, const SizeRule& rule, bool forced, bool predicted,
-                   const Registry& registry, const std::string& origin) {
+void Selector::add(Ranges& ranges, cct_collective c, const SizeRule& rule, bool forced,
+                   bool predicted, const Registry& registry, const std::string& origin) {
   const std::string rule_name = std::string(collective_name(c)) + " [" +
                                 detail::format_size(rule.lo) + ", " + detail::format_size(rule.hi) +
                                 ")";
@@ -126,7 +148,7 @@ void Selector::add(cct_collective c, const SizeRule& rule, bool forced, bool pre
       return;
     }
     const AlgorithmEntry* alg = registry.find_algorithm(c, candidate.algorithm);
-    candidates.push_back({alg, alg->param_values(candidate.params), forced, predicted,
+    candidates.push_back({alg, alg->param_values(candidate.params), forced, predicted, false,
                           selections_++, fallback, rule.lo, rule.hi, candidate.median_s});
   };
   take(rule, 0);
@@ -138,34 +160,54 @@ void Selector::add(cct_collective c, const SizeRule& rule, bool forced, bool pre
                                                  "built-in default";
     return;
   }
-  ranges_[c].push_back(Range{.lo = to_size(rule.lo),
-                             .last = to_size(rule.hi) == SIZE_MAX ? SIZE_MAX : to_size(rule.hi) - 1,
-                             .candidates = std::move(candidates)});
+  ranges.push_back(Range{.lo = to_size(rule.lo),
+                         .last = to_size(rule.hi) == SIZE_MAX ? SIZE_MAX : to_size(rule.hi) - 1,
+                         .candidates = std::move(candidates)});
 }
 
-std::span<const Selection> Selector::candidates(cct_collective c,
-                                                std::size_t bytes) const noexcept {
-  if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return {};
-  for (const Range& r : ranges_[c])
+const Selector::Ranges& Selector::ranges_for(cct_collective c, cct_datatype dtype) const noexcept {
+  const Slots& slots = ranges_[c];
+  const bool typed = dtype >= 0 && dtype < CCT_DATATYPE_COUNT && !slots[dtype].empty();
+  return typed ? slots[dtype] : slots[kUntyped];
+}
+
+std::span<const Selection> Selector::in(const Ranges& ranges, std::size_t bytes) noexcept {
+  for (const Range& r : ranges)
     if (bytes >= r.lo && bytes <= r.last) return r.candidates;
   return {};
 }
 
-const Selection* Selector::select(cct_collective c, std::size_t bytes) const noexcept {
-  const std::span<const Selection> all = candidates(c, bytes);
+std::span<const Selection> Selector::candidates(cct_collective c, std::size_t bytes,
+                                                cct_datatype dtype) const noexcept {
+  if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return {};
+  return in(ranges_for(c, dtype), bytes);
+}
+
+const Selection* Selector::select(cct_collective c, std::size_t bytes,
+                                  cct_datatype dtype) const noexcept {
+  const std::span<const Selection> all = candidates(c, bytes, dtype);
   return all.empty() ? nullptr : &all.front();
+}
+
+// The untyped slot counts even when empty: its calls take the defaults.
+template <class Pred>
+bool Selector::any_slot(cct_collective c, Pred pred) const noexcept {
+  if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return false;
+  const Slots& slots = ranges_[c];
+  for (std::size_t t = 0; t < kUntyped; ++t)
+    if (!slots[t].empty() && pred(slots[t])) return true;
+  return pred(slots[kUntyped]);
 }
 
 // Sizes from 0 up, each range of the first matching rule or of no rule
 // (the default) in turn, against the first piece.
 template <class Same>
-bool Selector::every_piece(cct_collective c, Same same) const noexcept {
-  if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return false;
-  const std::span<const Selection> first = candidates(c, 0);
+bool Selector::every_piece(const Ranges& ranges, Same same) noexcept {
+  const std::span<const Selection> first = in(ranges, 0);
   if (!same(first, first)) return false;
-  for (const Range& r : ranges_[c]) {
-    const std::span<const Selection> at_lo = candidates(c, r.lo);
-    const std::span<const Selection> after = r.last == SIZE_MAX ? at_lo : candidates(c, r.last + 1);
+  for (const Range& r : ranges) {
+    const std::span<const Selection> at_lo = in(ranges, r.lo);
+    const std::span<const Selection> after = r.last == SIZE_MAX ? at_lo : in(ranges, r.last + 1);
     if (!same(at_lo, first) || !same(after, first)) return false;
   }
   return true;
@@ -180,19 +222,22 @@ bool Selector::size_matters(cct_collective c) const noexcept {
                         return x.algorithm == y.algorithm && x.params == y.params;
                       });
   };
-  return c >= 0 && c < CCT_COLLECTIVE_COUNT && !ranges_[c].empty() && !every_piece(c, same);
+  return any_slot(c, [&](const Ranges& r) { return !r.empty() && !every_piece(r, same); });
 }
 
 bool Selector::library_everywhere(cct_collective c) const noexcept {
-  return every_piece(c, [](std::span<const Selection> piece, std::span<const Selection>) {
+  const auto library = [](std::span<const Selection> piece, std::span<const Selection>) {
     return !piece.empty() && (piece.front().algorithm->desc->required_caps & CCT_CAP_LIBRARY);
-  });
+  };
+  return c >= 0 && c < CCT_COLLECTIVE_COUNT &&
+         !any_slot(c, [&](const Ranges& r) { return !every_piece(r, library); });
 }
 
 bool Selector::takes_device_memory(cct_collective c) const noexcept {
-  if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return false;
-  return std::ranges::any_of(ranges_[c], [](const Range& r) {
-    return r.candidates.front().algorithm->runs_on_device_memory();
+  return any_slot(c, [](const Ranges& r) {
+    return std::ranges::any_of(r, [](const Range& range) {
+      return range.candidates.front().algorithm->runs_on_device_memory();
+    });
   });
 }
 

@@ -74,6 +74,11 @@ void emit_bucket(YAML::Emitter& out, const RankBucket& b) {
   // Only where it says something, so single-node profiles stay as they were
   // (a bad count is still written, for save_profile's load-back to refuse).
   if (b.nodes != 1) out << YAML::Key << "nodes" << YAML::Value << b.nodes;
+  if (!b.datatypes.empty()) {
+    out << YAML::Key << "datatypes" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+    for (cct_datatype t : b.datatypes) out << datatype_name(t);
+    out << YAML::EndSeq;
+  }
   if (b.measured_np) out << YAML::Key << "measured_np" << YAML::Value << *b.measured_np;
   if (b.predicted) {
     out << YAML::Key << "predicted" << YAML::Value << YAML::Flow << YAML::BeginMap;

@@ -183,10 +183,11 @@ Choice& Runtime::select(const cct_coll_args& args, bool agree) {
   return *last.choice;
 }
 
-// Whether the device rule for `bytes` of c chooses first an algorithm that
-// runs on device memory.
-bool Runtime::device_first(cct_collective c, std::size_t bytes) const {
-  const std::span<const Selection> rule = device_->rules.candidates(c, bytes);
+// Whether the device rule for `bytes` of the call's collective and type
+// chooses first an algorithm that runs on device memory.
+bool Runtime::device_first(const cct_coll_args& args, std::size_t bytes) const {
+  const std::span<const Selection> rule =
+      device_->rules.candidates(args.collective, bytes, args.dtype);
   return !rule.empty() && rule.front().algorithm->runs_on_device_memory();
 }
 
@@ -197,7 +198,7 @@ Choice& Runtime::select_by_memory(const cct_coll_args& args, const CollectiveInf
                                   bool agree) {
   const Agreement agreed =
       agree ? agreement(args, row) : Agreement{local_key(args, row), device_only(args)};
-  if (agreed.all_device && device_first(args.collective, agreed.key))
+  if (agreed.all_device && device_first(args, agreed.key))
     if (Choice* on_device = device_choice(args, agreed.key)) return *on_device;
   return select_afresh(args, agreed.key);
 }
@@ -228,7 +229,7 @@ Runtime::Agreement Runtime::agreement(const cct_coll_args& args, const Collectiv
   const bool kinds_matter = agrees_on_memory(c);
   const bool key_unknown = row.key_parts != nullptr && (kinds_matter || selector_.size_matters(c));
   const Agreement known{row.key_parts != nullptr ? 0 : message_bytes(args, size()), false};
-  const bool ask_kinds = kinds_matter && (key_unknown || device_first(c, known.key));
+  const bool ask_kinds = kinds_matter && (key_unknown || device_first(args, known.key));
   agreed_now_ = false;
   if (!key_unknown && !ask_kinds) return known;
   if (handed_.collective == c) {
@@ -261,7 +262,7 @@ bool Runtime::keeps_library(const cct_coll_args& args) {
 // that can run this call of `bytes` (the size key), else the built-in
 // default.
 Choice& Runtime::select_afresh(const cct_coll_args& args, std::size_t bytes) {
-  const std::span<const Selection> rule = selector_.candidates(args.collective, bytes);
+  const std::span<const Selection> rule = selector_.candidates(args.collective, bytes, args.dtype);
   if (Choice* choice = first_usable(rule, args, bytes, false)) return *choice;
   return noted(default_choice(args.collective), args, "built-in default");
 }
@@ -272,7 +273,8 @@ Choice& Runtime::select_afresh(const cct_coll_args& args, std::size_t bytes) {
 // tuner measured it so: a host algorithm staged can beat every algorithm
 // on device memory); null where none can run the call.
 Choice* Runtime::device_choice(const cct_coll_args& args, std::size_t bytes) {
-  return first_usable(device_->rules.candidates(args.collective, bytes), args, bytes, true);
+  return first_usable(device_->rules.candidates(args.collective, bytes, args.dtype), args, bytes,
+                      true);
 }
 
 // Where a candidate of the runtime's rules or (device_rules) of its device
@@ -305,7 +307,7 @@ Choice* Runtime::first_usable(std::span<const Selection> rule, const cct_coll_ar
     const Selection& s = rule[i];
     const Placed where = placed(s, device_rules);
     Choice& choice = choice_of(s, *where.cache, *where.comm);
-    if (usable(choice, args)) return &noted(choice, args, where.origin);
+    if (usable(choice, args)) return &noted(choice, args, where.origin, s.typed);
     say_refused(choice, args, bytes, s, i + 1 == rule.size(), device_rules);
   }
   return nullptr;
@@ -332,13 +334,15 @@ void Runtime::say_refused(Choice& choice, const cct_coll_args& args, std::size_t
   log_line(line.str());
 }
 
-Choice& Runtime::noted(Choice& choice, const cct_coll_args& args, const char* origin) {
+Choice& Runtime::noted(Choice& choice, const cct_coll_args& args, const char* origin, bool typed) {
   const bool once = options_.log == Log::kInfo && !choice.logged && comm_->rank() == 0;
   if (once || options_.log == Log::kDebug) {
     std::ostringstream line;
     line << "cct: rank " << comm_->rank() << ": " << collective_name(args.collective) << " "
          << message_bytes(args, size()) << " B -> "
-         << format_choice(*choice.algorithm->desc, choice.params) << " (" << origin << ")\n";
+         << format_choice(*choice.algorithm->desc, choice.params) << " (" << origin;
+    if (typed) line << ", its rules for " << datatype_name(args.dtype);
+    line << ")\n";
     log_line(line.str());
   }
   choice.logged = true;

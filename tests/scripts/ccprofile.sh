@@ -2,7 +2,7 @@
 # ccprofile on small profiles written here: validate (a clean file, a rule
 # naming an algorithm this build lacks, a file broken as a whole), show,
 # explain (the profile's rule, CCT_FORCE's, a rule that cannot run on 3
-# ranks, a rule's fallbacks), diff, merge (a one-node and a two-node profile of one machine;
+# ranks, a rule's fallbacks, a reduction's rules for doubles), diff, merge (a one-node and a two-node profile of one machine;
 # two machines refused), and its command line (--version, no subcommand).
 # usage: ccprofile.sh <ccprofile>
 set -uo pipefail
@@ -88,6 +88,40 @@ for line in "where it cannot run a call, the rule's fallbacks in order: mpi bruc
 done
 "$ccprofile" explain bcst 1k --profile "$dir/a.yaml" >"$dir/out" 2>&1
 [ $? -eq 2 ] && grep -q "unknown collective 'bcst'" "$dir/out" || fail "bad collective" "$dir/out"
+
+# Rules of a reduction's element types: a typed bucket for double beside
+# the untyped one; explain, show and diff name the types.
+typed() {  # <allreduce algorithm for doubles>
+  profile recursive_doubling knomial
+  cat <<YAML
+  allreduce:
+    shm:
+      - np: [1, max]
+        sizes:
+          - range: [0, max]
+            algorithm: ring
+      - np: [1, max]
+        datatypes: [double]
+        sizes:
+          - range: [0, max]
+            algorithm: $1
+YAML
+}
+typed recursive_doubling >"$dir/typed.yaml"
+typed rabenseifner >"$dir/typed2.yaml"
+"$ccprofile" explain allreduce 64 --datatype double --profile "$dir/typed.yaml" >"$dir/out" 2>&1 &&
+  grep -q "^allreduce of 64 double on shm, 2 ranks on 1 node: profile rule \[0, max) -> recursive_doubling$" \
+    "$dir/out" || fail "explain of a typed rule" "$dir/out"
+"$ccprofile" explain allreduce 64 --datatype int32 --profile "$dir/typed.yaml" >"$dir/out" 2>&1 &&
+  grep -q ": profile rule \[0, max) -> ring$" "$dir/out" || fail "explain of an untyped rule" "$dir/out"
+"$ccprofile" explain allreduce 64 --datatype half --profile "$dir/typed.yaml" >"$dir/out" 2>&1
+[ $? -eq 2 ] && grep -q "unknown element type 'half'" "$dir/out" || fail "bad element type" "$dir/out"
+"$ccprofile" show "$dir/typed.yaml" >"$dir/out" 2>&1 &&
+  grep -Eq '^allreduce \(double\) +shm +1-max +0-max +recursive_doubling' "$dir/out" ||
+  fail "show lists no typed rule" "$dir/out"
+"$ccprofile" diff "$dir/typed.yaml" "$dir/typed2.yaml" >"$dir/out" 2>&1
+[ $? -eq 1 ] && grep -q "^allreduce shm np \[1, max\] for double \[0, max): recursive_doubling -> rabenseifner" \
+  "$dir/out" || fail "diff of typed rules" "$dir/out"
 
 "$ccprofile" diff "$dir/a.yaml" "$dir/a.yaml" >"$dir/out" 2>&1 || fail "diff of a profile with itself" "$dir/out"
 "$ccprofile" diff "$dir/a.yaml" "$dir/b.yaml" >"$dir/out" 2>&1

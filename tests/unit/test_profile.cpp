@@ -452,6 +452,81 @@ TEST_CASE("profile: rules the cost model predicted are read, written, chosen and
           "rules.bcast.shm[0]: both measured_np and predicted: a bucket is one or the other");
 }
 
+// A reduction's rules may be split by element type where its winners
+// differ (a float sum against an int32 one): a typed bucket serves the
+// types it names, the untyped one every other type.
+TEST_CASE("profile: rules of a reduction's element types read, round-trip and chosen per call",
+          "[profile]") {
+  const std::string typed =
+      "      - np: [2, max]\n"
+      "        datatypes: [double, float]\n"
+      "        sizes:\n"
+      "          - range: [0, 1k]\n"
+      "            algorithm: recursive_doubling\n"
+      "          - range: [1k, max]\n"
+      "            algorithm: rabenseifner\n";
+  const std::string yaml = kValidYaml + typed;
+  const cct::Profile p = cct::profile_from_yaml(yaml, "p.yaml", &cct::test::registry());
+  const std::vector<cct::RankBucket>& allreduce = p.rules.at(CCT_ALLREDUCE).at("shm");
+  REQUIRE(allreduce.size() == 2);
+  CHECK(allreduce[0].datatypes.empty());
+  CHECK(allreduce[1].datatypes == std::vector<cct_datatype>{CCT_FLOAT, CCT_DOUBLE});  // ascending
+  CHECK_THAT(cct::profile_to_yaml(p), Catch::Contains("datatypes: [float, double]"));
+  CHECK(cct::profile_from_yaml(cct::profile_to_yaml(p), "again", &cct::test::registry()) == p);
+  CHECK(cct::datatypes_text(allreduce[1].datatypes) == "float, double");
+
+  const cct::Selector s(p, {}, cct::test::registry(), "shm", 4);
+  const auto name = [&](std::size_t bytes, cct_datatype t) {
+    const cct::Selection* sel = s.select(CCT_ALLREDUCE, bytes, t);
+    REQUIRE(sel != nullptr);
+    return std::string(sel->algorithm->desc->name) + (sel->typed ? " typed" : "");
+  };
+  CHECK(name(100, CCT_INT32) == "ring");
+  CHECK(name(100, CCT_UINT8) == "ring");
+  CHECK(name(100, CCT_DOUBLE) == "recursive_doubling typed");
+  CHECK(name(4096, CCT_FLOAT) == "rabenseifner typed");
+  CHECK(name(100, CCT_DATATYPE_COUNT) == "ring");  // no type: the untyped rules
+  // The untyped rules are one for every size; the typed ones are not.
+  CHECK(s.size_matters(CCT_ALLREDUCE));
+  CHECK_FALSE(s.library_everywhere(CCT_ALLREDUCE));
+  // Below np 2 only the untyped bucket matches.
+  CHECK(cct::Selector(p, {}, cct::test::registry(), "shm", 1)
+            .select(CCT_ALLREDUCE, 100, CCT_DOUBLE)
+            ->algorithm->desc->name == std::string("ring"));
+  CHECK_FALSE(cct::Selector(p, {}, cct::test::registry(), "shm", 1).size_matters(CCT_ALLREDUCE));
+
+  SECTION("CCT_FORCE comes first for every element type") {
+    const auto force = cct::parse_force("allreduce:0-max:ring", &cct::test::registry());
+    const cct::Selector forced(p, force, cct::test::registry(), "shm", 4);
+    for (cct_datatype t : {CCT_INT32, CCT_FLOAT, CCT_DOUBLE})
+      CHECK(forced.select(CCT_ALLREDUCE, 4096, t)->forced);
+  }
+  SECTION("refused: types on a collective that is no reduction, unknown, twice, overlapping") {
+    const auto rejects = [](const std::string& text, const std::string& why) {
+      CHECK_THROWS_WITH(cct::profile_from_yaml(text, "p.yaml", nullptr), Catch::Contains(why));
+    };
+    rejects(with_line(20, "      - np: [2, 8]\n        datatypes: [float]"),
+            "p.yaml:21: rules.bcast.shm[0].datatypes: only a reduction's rules depend on the "
+            "element type, and bcast is not one");
+    rejects(with_line(yaml, 39, "        datatypes: [float, half]"),
+            "p.yaml:39: rules.allreduce.shm[1].datatypes: unknown element type 'half'");
+    rejects(with_line(yaml, 39, "        datatypes: [float, float]"),
+            "rules.allreduce.shm[1].datatypes: 'float' given twice");
+    rejects(with_line(yaml, 39, "        datatypes: []"),
+            "rules.allreduce.shm[1].datatypes: expected a non-empty list of element types");
+    rejects(yaml +
+                "      - np: [8, 9]\n        datatypes: [int32, float]\n        sizes:\n"
+                "          - range: [0, max]\n            algorithm: ring\n",
+            "rules.allreduce.shm[2]: np range overlaps an earlier bucket's [2, max] for one of its "
+            "datatypes");
+    // Other types over the same ranks compete with neither.
+    CHECK_NOTHROW(cct::profile_from_yaml(
+        yaml + "      - np: [8, 9]\n        datatypes: [int32]\n        sizes:\n"
+               "          - range: [0, max]\n            algorithm: ring\n",
+        "p.yaml", nullptr));
+  }
+}
+
 TEST_CASE("profile: rules used beyond the communicator size they were measured at are said",
           "[profile]") {
   const std::string yaml = with_line(34, "      - np: [1, max]\n        measured_np: 2");

@@ -32,5 +32,7 @@ std::string capability_names(uint64_t caps);
 std::string limit_names(uint32_t limits);
 // Inverse of collective_name; returns false for an unknown name.
 bool parse_collective(const std::string& name, cct_collective* out);
+// Inverse of datatype_name; returns false for an unknown name.
+bool parse_datatype(const std::string& name, cct_datatype* out);
 
 }  // namespace cct

@@ -108,6 +108,12 @@ struct RankBucket {
   std::optional<int32_t> measured_np;
   // Set where the cost model predicted the rules instead (Prediction).
   std::optional<Prediction> predicted;
+  // The element types whose calls the bucket serves, for a reduction whose
+  // winners differ by element type (a float sum is compiled and vectorised
+  // differently from an int32 one): ascending, no type twice. Empty, as in
+  // every profile written before it: every type no bucket of the same
+  // shape names. Only reductions have typed buckets.
+  std::vector<cct_datatype> datatypes;
   std::vector<SizeRule> sizes;
   bool operator==(const RankBucket&) const = default;
 };
@@ -148,6 +154,10 @@ Profile load_profile(const std::string& path, const Registry* registry,
 Profile profile_from_yaml(const std::string& text, const std::string& source,
                           const Registry* registry,
                           RuleProblems rule_problems = RuleProblems::kFail);
+
+// A typed bucket's element types as profiles and tools name them ("float,
+// double"); empty for an untyped one.
+std::string datatypes_text(const std::vector<cct_datatype>& types);
 
 // Why each rule or fallback the reader disabled was left out
 // ("<file>:<line>: <what>"), in the profile's order: what ccinfo and
@@ -259,6 +269,7 @@ struct Selection {
   std::vector<int64_t> params;
   bool forced = false;     // from CCT_FORCE rather than the profile
   bool predicted = false;  // from a bucket the cost model predicted (RankBucket::predicted)
+  bool typed = false;      // from a bucket of the call's element type (RankBucket::datatypes)
   uint32_t index = 0;      // 0..Selector::selections()-1, for the caller's caches
   uint32_t fallback = 0;   // 0: the rule's first choice; n: its n-th fallback
   // The rule it came from, for tools that explain a choice (ccprofile).
@@ -274,8 +285,10 @@ struct Selection {
 class Selector {
  public:
   Selector() = default;
-  // Force rules come first (in their order; they apply to every shape),
-  // then the profile's bucket for (transport, nodes, np). When the profile
+  // Force rules come first (in their order; they apply to every shape and
+  // element type), then the profile's bucket for (transport, nodes, np):
+  // for a call of an element type a typed bucket of that shape names
+  // (RankBucket::datatypes), that bucket, else the untyped one. When the profile
   // has no bucket of this transport for `nodes` nodes (tuned on 2, run on
   // 16), the buckets of its closest tuned node count stand in: the largest
   // below `nodes`, else the smallest above, since a shape's rules are a
@@ -286,17 +299,22 @@ class Selector {
            std::string_view transport, int np, int nodes = 1);
 
   // The candidates of the first rule of collective c whose range holds
-  // `bytes`, in order (its first choice, then its fallbacks); empty when
-  // no rule does (the caller then uses its built-in default).
-  std::span<const Selection> candidates(cct_collective c, std::size_t bytes) const noexcept;
+  // `bytes`, for calls of element type `dtype`, in order (its first
+  // choice, then its fallbacks); empty when no rule does (the caller then
+  // uses its built-in default). CCT_DATATYPE_COUNT: the untyped rules.
+  std::span<const Selection> candidates(cct_collective c, std::size_t bytes,
+                                        cct_datatype dtype = CCT_DATATYPE_COUNT) const noexcept;
   // The first of them, or nullptr.
-  const Selection* select(cct_collective c, std::size_t bytes) const noexcept;
-  // Whether the rules of c choose differently for different sizes (then
-  // a call whose size no rank knows alone must agree on it first).
+  const Selection* select(cct_collective c, std::size_t bytes,
+                          cct_datatype dtype = CCT_DATATYPE_COUNT) const noexcept;
+  // Whether the rules of c choose differently for different sizes, for
+  // some element type (then a call whose size no rank knows alone must
+  // agree on it first; every rank passes the same type).
   bool size_matters(cct_collective c) const noexcept;
-  // Whether every size of c has a rule whose first choice needs the
-  // collective library (CCT_CAP_LIBRARY): the MPI interposer then hands
-  // such calls to the library before looking at their arguments.
+  // Whether every size of c, of every element type, has a rule whose first
+  // choice needs the collective library (CCT_CAP_LIBRARY): the MPI
+  // interposer then hands such calls to the library before looking at
+  // their arguments.
   bool library_everywhere(cct_collective c) const noexcept;
   // Whether some rule of c chooses first an algorithm that runs on device
   // memory (AlgorithmEntry::runs_on_device_memory): the runtime then asks,
@@ -314,14 +332,30 @@ class Selector {
     std::size_t last;                   // inclusive, so that an unbounded range holds SIZE_MAX too
     std::vector<Selection> candidates;  // not empty
   };
-  void add(cct_collective c, const SizeRule& rule, bool forced, bool predicted,
-           const Registry& registry, const std::string& origin);
-  // Whether `same(piece, first piece)` holds for each piece of c's sizes
-  // (a range of one rule or of no rule, from 0 up).
-  template <class Same>
-  bool every_piece(cct_collective c, Same same) const noexcept;
+  using Ranges = std::vector<Range>;
+  // The ranges of c's rules of one element type (its slot), or of the
+  // untyped rules (kUntyped).
+  static constexpr std::size_t kUntyped = CCT_DATATYPE_COUNT;
+  using Slots = std::array<Ranges, kUntyped + 1>;
 
-  std::array<std::vector<Range>, CCT_COLLECTIVE_COUNT> ranges_;
+  void add_bucket_rules(cct_collective c, const Ranges& forced, const RankBucket& bucket,
+                        const Registry& registry);
+  void add(Ranges& ranges, cct_collective c, const SizeRule& rule, bool forced, bool predicted,
+           const Registry& registry, const std::string& origin);
+  // The ranges a call of c of type dtype looks in: its type's, if a typed
+  // bucket gave it some, else the untyped ones.
+  const Ranges& ranges_for(cct_collective c, cct_datatype dtype) const noexcept;
+  static std::span<const Selection> in(const Ranges& ranges, std::size_t bytes) noexcept;
+  // Whether `same(piece, first piece)` holds for each piece of the sizes
+  // of `ranges` (a range of one rule or of no rule, from 0 up).
+  template <class Same>
+  static bool every_piece(const Ranges& ranges, Same same) noexcept;
+  // Whether pred(ranges) holds for a slot of c in use: the untyped one, or
+  // a type's that has ranges.
+  template <class Pred>
+  bool any_slot(cct_collective c, Pred pred) const noexcept;
+
+  std::array<Slots, CCT_COLLECTIVE_COUNT> ranges_;
   std::vector<std::string> warnings_;
   uint32_t selections_ = 0;
 };

@@ -192,12 +192,14 @@ class Runtime {
   void say_refused(Choice& choice, const cct_coll_args& args, std::size_t bytes, const Selection& s,
                    bool last, bool device_rules);
   Agreement agreement(const cct_coll_args& args, const CollectiveInfo& row);
-  bool device_first(cct_collective c, std::size_t bytes) const;
+  bool device_first(const cct_coll_args& args, std::size_t bytes) const;
   std::size_t local_key(const cct_coll_args& args, const CollectiveInfo& row) const;
   bool device_only(const cct_coll_args& args) const;
   Choice& choice_of(const Selection& selection, std::vector<Choice*>& cache,
                     const Communicator& comm);
-  Choice& noted(Choice& choice, const cct_coll_args& args, const char* origin);
+  // Says what was chosen and from where (CCT_LOG); typed: from rules of
+  // the call's element type (Selection::typed).
+  Choice& noted(Choice& choice, const cct_coll_args& args, const char* origin, bool typed = false);
   bool usable(Choice& choice, const cct_coll_args& args) const;
   bool ask_usable(const Choice& choice, const cct_coll_args& args) const;
   cct_coll_args out_of_place(const cct_coll_args& args, const Choice& choice);
