@@ -83,8 +83,13 @@ double quantile(const std::vector<double>& sorted, double q) {
 }  // namespace
 
 cct_datatype measured_dtype(const Call& call) {
+  if (call.dtype != CCT_DATATYPE_COUNT) return call.dtype;
   const bool reduction = collective_info(call.collective).reduction;
   return reduction && call.bytes % 4 == 0 ? CCT_INT32 : CCT_UINT8;
+}
+
+std::string datatype_label(const Call& call) {
+  return call.dtype == CCT_DATATYPE_COUNT ? "" : datatype_name(call.dtype);
 }
 
 bool has_patterns(const Call& call) {
@@ -94,7 +99,8 @@ bool has_patterns(const Call& call) {
 std::vector<Call> each_pattern(const Call& call) {
   if (!has_patterns(call) || call.patterns.size() == 1) return {call};
   std::vector<Call> calls;
-  for (CountPattern p : call.patterns) calls.push_back({call.collective, call.bytes, {p}});
+  for (CountPattern p : call.patterns)
+    calls.push_back({call.collective, call.bytes, {p}, call.dtype});
   return calls;
 }
 

@@ -52,6 +52,10 @@ struct Call {
   // all of one size key: a repetition runs one call of each, and its figure
   // is their sum. The other collectives ignore it.
   std::vector<CountPattern> patterns{CountPattern::kEqual};
+  // A reduction's element type where it is measured in one of its own
+  // (the finalists in each type of --datatypes, search.hpp); left at
+  // CCT_DATATYPE_COUNT, the type measured_dtype chooses by the size.
+  cct_datatype dtype = CCT_DATATYPE_COUNT;
 };
 
 // Whether the call's collective has per-rank counts, so that its patterns
@@ -64,11 +68,14 @@ std::vector<Call> each_pattern(const Call& call);
 // collective's call, empty for the others.
 std::string counts_label(const Call& call);
 
-// The element type a call is measured with: reductions use int32 sums where
-// the size allows it (what applications reduce; integer adds have no
-// denormal slow paths whatever the buffers hold), uint8 otherwise, so every
-// byte count is representable. Root is always 0.
+// The element type a call is measured with: its own (Call::dtype) where it
+// has one, else for reductions int32 sums where the size allows it (what
+// applications reduce; integer adds have no denormal slow paths whatever
+// the buffers hold), uint8 otherwise, so every byte count is
+// representable. Root is always 0.
 cct_datatype measured_dtype(const Call& call);
+// The results row's datatype column: the call's own type, empty without.
+std::string datatype_label(const Call& call);
 
 // The calls one repetition of `call` makes on rank `rank` of np, buffers
 // left null: root 0, the measured datatype, count from the call's bytes;

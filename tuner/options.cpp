@@ -110,6 +110,11 @@ void add_run_options(CLI::App& app, Options& opts) {
                  "together (alltoall: 2 x np x size; default 128M)")
       ->transform(cct::cli::byte_size())
       ->type_name("SIZE");
+  add_list(app, "--datatypes", opts.datatype_names, "a,b",
+           "a reduction's winners and finalists are measured again\n"
+           "in these element types, and the profile gets rules of a\n"
+           "type where its winners differ from int32's (default:\n"
+           "float,double; none: int32 only)");
   app.add_flag("--quick", opts.filter.quick,
                "every 4th size, default parameters only, one level of\n"
                "crossover bisection, and --budget 0.25 unless given");
@@ -260,6 +265,20 @@ void validate(const Options& opts) {
       throw UsageError("--collectives: unknown collective '" + name + "'");
 }
 
+// --datatypes as element types: "none" alone for none.
+std::vector<cct_datatype> datatypes_of(const std::vector<std::string>& names) {
+  if (names == std::vector<std::string>{"none"}) return {};
+  std::vector<cct_datatype> types;
+  for (const std::string& name : names) {
+    cct_datatype t;
+    if (!cct::parse_datatype(name, &t))
+      throw UsageError("--datatypes: unknown element type '" + name +
+                       "' (int8, int16, int32, int64, uint8 ... uint64, float, double; or none)");
+    if (std::ranges::find(types, t) == types.end()) types.push_back(t);
+  }
+  return types;
+}
+
 }  // namespace
 
 std::optional<Options> parse_args(int argc, char** argv) {
@@ -287,6 +306,7 @@ std::optional<Options> parse_args(int argc, char** argv) {
   }
   if (opts.search.reconfirm) opts.resume = true;
   validate(opts);
+  opts.search.datatypes = datatypes_of(opts.datatype_names);
   return opts;
 }
 

@@ -20,6 +20,8 @@ struct Options {
   SpaceFilter filter;
   MeasureOptions measure;
   SearchOptions search;
+  // --datatypes as given; search.datatypes holds them as element types.
+  std::vector<std::string> datatype_names{"float", "double"};
   std::vector<int> nps;
   // Beyond the two smallest nps, the candidates per size the cost model
   // predicts fastest, which a job measures (shortlist.hpp); 0: all.

@@ -13,6 +13,7 @@
 #include "cct/units.hpp"
 #include "tuner/accuracy.hpp"
 #include "tuner/report_html.hpp"
+#include "tuner/typed_rules.hpp"
 #include "tuner/utc_time.hpp"
 #include "tuner/winners.hpp"
 
@@ -82,7 +83,11 @@ std::map<std::string, std::string> tuning_settings(const Options& opts) {
       {"budget_s", budget.str()},
       {"search", search_setting(opts)},
       // The count patterns of the vector collectives' figures (Call::patterns).
-      {"vector_counts", count_patterns_label(opts.filter.vector_counts)}};
+      {"vector_counts", count_patterns_label(opts.filter.vector_counts)},
+      // The element types a reduction's finalists were measured in besides
+      // int32 (search.hpp, step 6).
+      {"datatypes",
+       opts.search.datatypes.empty() ? "none" : datatypes_text(opts.search.datatypes)}};
   if (!opts.nps.empty()) settings["np"] = joined(opts.nps);
   if (!opts.nodes.empty()) settings["nodes"] = joined(opts.nodes);
   if (!opts.ranks_per_node.empty()) settings["ranks_per_node"] = joined(opts.ranks_per_node);
@@ -153,6 +158,8 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
                   .machine = machine,
                   .tuning = tuning_settings(opts),
                   .rules = rules_with_predictions(winners.best, predicted)};
+  const TypedRules typed = typed_rules(rows, winners, profile.rules, registry);
+  add_typed(profile.rules, typed);
   const std::string accuracy = describe(profile_accuracy(rows, profile, registry));
   profile.tuning["accuracy"] = accuracy;
   const std::string path = (fs::path(opts.out) / (profile.machine.fingerprint + ".yaml")).string();
@@ -161,6 +168,7 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
   std::cout << rules_table(profile.rules, registry) << library_kept(profile.rules, registry)
             << failures(rows) << accuracy << "\n"
             << predicted.report;
+  for (const std::string& line : typed.report) std::cout << "element types: " << line << "\n";
   if (const std::string warning =
           opts.noise ? noise_warning(opts.noise->first, opts.noise->second) : "";
       !warning.empty())

@@ -191,7 +191,8 @@ ResultRow Point::row(const PointResult& result, Stage stage) const {
                    .params = format_params(*algorithm->desc, params),
                    .result = result,
                    .stage = stage,
-                   .counts = counts_label(call)};
+                   .counts = counts_label(call),
+                   .datatype = datatype_label(call)};
 }
 
 Point Point::at(int64_t bytes) const {

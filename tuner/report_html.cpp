@@ -40,6 +40,7 @@ constexpr StageDrawing kStageDrawings[] = {
     {Stage::kCheck, false, Mark::kCross},    {Stage::kPruned, false, Mark::kFaint},
     {Stage::kConfirm, false, Mark::kSquare}, {Stage::kReconfirm, false, Mark::kSquare},
     {Stage::kFailed, false, std::nullopt},  // no figure: counted, listed, not drawn
+    {Stage::kTyped, false, std::nullopt},   // another element type's: counted, not drawn
 };
 
 constexpr const char* kHowToRead =

@@ -27,9 +27,9 @@
 namespace cct::tuner {
 namespace {
 
-constexpr std::size_t kColumns = 14;  // of the current format
+constexpr std::size_t kColumns = 15;  // of the current format
 constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal,   Stage::kCrossover, Stage::kCheck,
-                             Stage::kFailed, Stage::kConfirm, Stage::kReconfirm};
+                             Stage::kFailed, Stage::kConfirm, Stage::kReconfirm, Stage::kTyped};
 
 bool parse_stage(const std::string& text, Stage* out) {
   for (Stage s : kStages)
@@ -72,11 +72,12 @@ bool parse_value(const cct_param_desc& p, const std::string& text, int64_t* out)
 }
 
 // The layouts of a results file, told apart by the header.
-enum class Format { kCurrent, kNoCounts, kNoNote, kSingleNode };
+enum class Format { kCurrent, kNoDatatype, kNoCounts, kNoNote, kSingleNode };
 
 // The format a header line announces; cct::Error with path:1 when none.
 Format format_of(const std::string& path, std::string_view header) {
   if (header == kResultsHeader) return Format::kCurrent;
+  if (header == kResultsHeaderNoDatatype) return Format::kNoDatatype;
   if (header == kResultsHeaderNoCounts) return Format::kNoCounts;
   if (header == kResultsHeaderNoNote) return Format::kNoNote;
   if (header == kResultsHeaderSingleNode) return Format::kSingleNode;
@@ -108,7 +109,8 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
       !parse_number(f[9], &r.max_s))
     return "bad seconds in '" + f[7] + "," + f[8] + "," + f[9] + "'";
   if (!parse_stage(f[11], &row->stage))
-    return "bad stage '" + f[11] + "' (expected pruned, final, crossover, check or failed)";
+    return "bad stage '" + f[11] +
+           "' (expected pruned, final, crossover, check, failed, confirm, reconfirm or typed)";
   // A failed point has no figures: its reps are 0.
   const int least_reps = row->stage == Stage::kFailed ? 0 : 1;
   if (!parse_number(f[10], &r.reps) || r.reps < least_reps) return "bad reps '" + f[10] + "'";
@@ -118,6 +120,14 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
   const bool vector = info != nullptr && info->vector();
   // Rows from before the counts column: vector collectives were measured in equal blocks.
   if (vector && row->counts.empty()) row->counts = count_pattern_name(CountPattern::kEqual);
+  row->datatype = f[14];
+  cct_datatype type;
+  if (!row->datatype.empty() && !parse_datatype(row->datatype, &type))
+    return "bad datatype '" + f[14] + "' (expected int32, float, double, ...)";
+  if (!row->datatype.empty() && (info == nullptr || !info->reduction))
+    return "datatype '" + f[14] + "' on " + row->collective + ", which is no reduction";
+  if (row->datatype.empty() != (row->stage != Stage::kTyped) && row->stage != Stage::kFailed)
+    return "a typed row names its datatype, and only it";
   if (!vector && !row->counts.empty())
     return "counts '" + f[13] + "' on " + row->collective + ", which has no per-rank counts";
   if (vector && !parse_count_patterns(row->counts))
@@ -129,16 +139,17 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
 std::vector<ResultRow> parse_rows(std::string_view complete, const std::string& source) {
   format_of(source, complete.substr(0, complete.find('\n')));
   CsvReader in(source, complete.data(), complete.data() + complete.size());
-  // Older formats lack the nodes column (their rows keep 1), the note or
-  // the counts.
+  // Older formats lack the nodes column (their rows keep 1), the note,
+  // the counts or the datatype.
   in.read_header(io::ignore_missing_column, "collective", "transport", "nodes", "np", "bytes",
                  "algorithm", "params", "median_s", "min_s", "max_s", "reps", "stage", "note",
-                 "counts");
+                 "counts", "datatype");
   std::vector<ResultRow> rows;
   for (Fields f;;) {
     f[2] = "1";
     f[12].clear();
     f[13].clear();
+    f[14].clear();
     const bool read = std::apply([&](auto&... field) { return in.read_row(field...); }, f);
     if (!read) return rows;
     ResultRow row;
@@ -193,7 +204,8 @@ std::string csv_line(const ResultRow& row) {
                                         std::to_string(r.reps),
                                         stage_name(row.stage),
                                         row.note,
-                                        row.counts};
+                                        row.counts,
+                                        row.datatype};
   std::string line;
   for (const std::string& f : fields) line += (line.empty() ? "" : ",") + csv_field(f);
   return line + "\n";
@@ -242,6 +254,7 @@ const char* stage_name(Stage stage) {
     case Stage::kFailed: return "failed";
     case Stage::kConfirm: return "confirm";
     case Stage::kReconfirm: return "reconfirm";
+    case Stage::kTyped: return "typed";
   }
   return "?";
 }
@@ -249,7 +262,7 @@ const char* stage_name(Stage stage) {
 std::string ResultRow::key() const {
   return collective + "," + transport + "," + std::to_string(nodes) + "," + std::to_string(np) +
          "," + std::to_string(bytes) + "," + algorithm + "," + params +
-         (counts.empty() ? "" : " [" + counts + "]") +
+         (counts.empty() ? "" : " [" + counts + "]") + (datatype.empty() ? "" : " as " + datatype) +
          (is_confirmation(stage) ? std::string(" ") + stage_name(stage) : "");
 }
 
@@ -337,10 +350,16 @@ std::vector<ResultRow> read_results(const std::string& path) {
 
 ResultRow failed_row(const std::string& key, const std::string& why) {
   Fields f;
-  // A vector collective's key ends in " [counts]".
+  // A reduction's own element type follows " as ", a vector collective's
+  // counts " [".
   std::string columns = key;
-  if (const std::size_t open = key.rfind(" ["); open != std::string::npos && key.back() == ']') {
-    f[13] = key.substr(open + 2, key.size() - open - 3);
+  if (const std::size_t as = key.rfind(" as "); as != std::string::npos) {
+    f[14] = key.substr(as + 4);
+    columns.resize(as);
+  }
+  if (const std::size_t open = columns.rfind(" [");
+      open != std::string::npos && columns.back() == ']') {
+    f[13] = columns.substr(open + 2, columns.size() - open - 3);
     columns.resize(open);
   }
   std::size_t start = 0;

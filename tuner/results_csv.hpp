@@ -1,8 +1,9 @@
 // ccautotune tuner: the raw results file, one CSV row per measured point.
 //
-//   collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,counts
-//   bcast,shm,1,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37,final,,
-//   alltoallv,shm,1,4,4096,linear,,3.1e-05,2.9e-05,4.4e-05,31,final,,equal+skewed
+//   collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,counts,datatype
+//   bcast,shm,1,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37,final,,,
+//   alltoallv,shm,1,4,4096,linear,,3.1e-05,2.9e-05,4.4e-05,31,final,,equal+skewed,
+//   allreduce,shm,1,4,4096,ring,,2.2e-06,2.1e-06,2.9e-06,31,final,,,double
 //
 // nodes and np are the communicator's shape: the nodes it spans and its
 // ranks in all. Files written before multi-node tuning lack the nodes
@@ -12,13 +13,18 @@
 // says which count patterns a vector collective's figures are over
 // (cct/count_pattern.hpp; tuner/measure.hpp, Call::patterns), empty for the
 // other collectives; files written before it (kResultsHeaderNoCounts) read
-// as `equal`, what the tuner measured them in then.
+// as `equal`, what the tuner measured them in then. datatype is a
+// reduction's element type where a finalist was measured in one of
+// --datatypes (search.hpp, step 6), empty for the rows measured in the
+// type the size chooses (measure.hpp, measured_dtype); files written
+// before it (kResultsHeaderNoDatatype) have only such rows.
 //
 // stage says what the row is for (see search.hpp): `pruned`, a candidate
 // dropped by successive halving, with the figures of its last screening
 // round; `final`, a full measurement at a grid size; `crossover`, a full
 // measurement at a size bisecting two grid sizes with different winners;
 // `check`, a full measurement at an off-grid size that tests the profile;
+// `typed`, a reduction's finalist measured in another element type;
 // `failed`, a point whose run crashed or failed: its figures are 0, its
 // note says why, and its candidate is left out of that shape from then on
 // (the search skips it, the profile never picks it).
@@ -52,6 +58,10 @@ namespace cct::tuner {
 
 inline constexpr const char* kResultsHeader =
     "collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,"
+    "counts,datatype";
+// The format before the datatype column, still read.
+inline constexpr const char* kResultsHeaderNoDatatype =
+    "collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,"
     "counts";
 // The format before the counts column, still read.
 inline constexpr const char* kResultsHeaderNoCounts =
@@ -69,10 +79,13 @@ inline constexpr const char* kResultsHeaderSingleNode =
 // (Measurer::measure_as_programs), which decides its size where it exists;
 // a candidate that crashed or failed (no figure).
 // kReconfirm: a confirmation timed again in a second job (fresh
-// processes); see search.hpp, step 3.
-enum class Stage { kPruned, kFinal, kCrossover, kCheck, kFailed, kConfirm, kReconfirm };
+// processes); see search.hpp, step 3. kTyped: a reduction's finalist timed
+// again in another element type, its datatype column (step 6), which only
+// its type's rules weigh (typed_rules.hpp).
+enum class Stage { kPruned, kFinal, kCrossover, kCheck, kFailed, kConfirm, kReconfirm, kTyped };
 
-// "pruned", "final", "crossover", "check", "failed", "confirm", "reconfirm".
+// "pruned", "final", "crossover", "check", "failed", "confirm", "reconfirm",
+// "typed".
 const char* stage_name(Stage stage);
 // A figure timed as programs call (confirm, or reconfirm in a second job).
 inline bool is_confirmation(Stage stage) {
@@ -89,12 +102,14 @@ struct ResultRow {
   std::string params;
   PointResult result;
   Stage stage = Stage::kFinal;
-  std::string note;    // why a failed point failed; empty otherwise
-  std::string counts;  // a vector collective's count patterns: "equal+skewed"
+  std::string note;      // why a failed point failed; empty otherwise
+  std::string counts;    // a vector collective's count patterns: "equal+skewed"
+  std::string datatype;  // a reduction's own element type ("double"), or empty
 
   // What identifies a point: every column before the figures, then
-  // " [counts]" where counts is not empty, then " confirm" or
-  // " reconfirm" for a confirmation row (its point has a final row too).
+  // " [counts]" where counts is not empty, then " as <datatype>" where
+  // datatype is not, then " confirm" or " reconfirm" for a confirmation
+  // row (its point has a final row too).
   std::string key() const;
   // What identifies its candidate in its shape: the key without the size.
   std::string candidate() const;

@@ -7,6 +7,8 @@
 #include <optional>
 #include <vector>
 
+#include "cct/collectives.hpp"
+#include "cct/sdk/datatype.hpp"
 #include "tuner/pattern_figures.hpp"
 #include "tuner/winners.hpp"
 
@@ -39,6 +41,7 @@ class CollectiveSearch {
                    const SearchOptions& opts, PointMeasurer& measurer)
       : points_(points), known_(known), opts_(opts), measurer_(measurer) {
     for (const Point& p : points_) grid_.push_back(p.call.bytes);
+    reduction_ = !points_.empty() && collective_info(points_.front().call.collective).reduction;
     std::sort(grid_.begin(), grid_.end());
     grid_.erase(std::unique(grid_.begin(), grid_.end()), grid_.end());
   }
@@ -50,6 +53,8 @@ class CollectiveSearch {
     if (opts_.check_every > 0)
       for (std::size_t i = opts_.check_every - 1; i + 1 < grid_.size(); i += opts_.check_every)
         check_between(grid_[i], grid_[i + 1]);
+    if (reduction_)
+      for (int64_t bytes : grid_) measure_types(bytes);
   }
 
  private:
@@ -228,6 +233,15 @@ class CollectiveSearch {
     return pool;
   }
 
+  // An off-grid size of a reduction rounded down to whole int32s (from 4
+  // bytes up), so that it is measured in int32 as its grid neighbours are:
+  // an odd size would be measured in uint8 (measure.hpp), and its figure
+  // would differ from theirs for that reason alone.
+  int64_t whole_elements(int64_t size) const {
+    constexpr int64_t kInt32 = 4;
+    return reduction_ && size >= kInt32 ? size - size % kInt32 : size;
+  }
+
   // A crossover or check point: measured unless an earlier run or this one
   // did (a check can fall on a crossover's size).
   PointResult measure_extra(const Point& p, Stage stage) {
@@ -263,7 +277,8 @@ class CollectiveSearch {
     if (depth > opts_.bisect_depth || !winners_.contains(lo) || !winners_.contains(hi)) return;
     const Point* a = winners_[lo];
     const Point* b = winners_[hi];
-    const auto mid = static_cast<int64_t>(std::llround(std::sqrt(double(lo) * double(hi))));
+    const int64_t mid =
+        whole_elements(static_cast<int64_t>(std::llround(std::sqrt(double(lo) * double(hi)))));
     if (a->same_candidate(*b) || mid <= lo || mid >= hi) return;
     const Point* pa = extra_point(*a, mid);
     const Point* pb = extra_point(*b, mid);
@@ -297,7 +312,7 @@ class CollectiveSearch {
   // among the contenders: crossovers only ever measure the neighbours'
   // winners.
   void check_between(int64_t lo, int64_t hi) {
-    const int64_t size = lo + (hi - lo) / 2;
+    const int64_t size = whole_elements(lo + (hi - lo) / 2);
     if (size <= lo || size >= hi) return;
     std::vector<const Point*> contenders;
     add_contenders(lo, contenders);
@@ -318,10 +333,32 @@ class CollectiveSearch {
     for (const Point* p : points) measure_extra(*p, Stage::kCheck);
   }
 
+  // Step 6 at a grid size: its winner and fastest finalists in each type
+  // of the options that the size holds whole, timed together; a row
+  // measured before (--resume) is not measured again.
+  void measure_types(int64_t bytes) {
+    std::vector<const Point*> contenders;
+    add_contenders(bytes, contenders);
+    for (cct_datatype type : opts_.datatypes) {
+      if (bytes % static_cast<int64_t>(sdk::dtype_size(type)) != 0) continue;
+      std::vector<const Point*> fresh;
+      for (const Point* c : contenders) {
+        Point p = *c;
+        p.call.dtype = type;
+        if (known(p) != nullptr || !measurer_.why_unusable(p).empty()) continue;
+        fresh.push_back(&extra_.emplace_back(std::move(p)));
+      }
+      if (fresh.empty()) continue;
+      measurer_.planned(fresh.size());
+      measurer_.measure_together(fresh, Stage::kTyped);
+    }
+  }
+
   std::span<const Point> points_;
   const std::map<std::string, ResultRow>& known_;
   const SearchOptions& opts_;
   PointMeasurer& measurer_;
+  bool reduction_ = false;                         // combines with an op: element types matter
   std::vector<int64_t> grid_;                      // the space's sizes, ascending
   std::map<int64_t, std::vector<Figure>> finals_;  // full figures per measured size
   std::map<int64_t, const Point*> winners_;        // per measured size

@@ -54,6 +54,14 @@
 //    neighbours are measured (as programs call them where sizes are
 //    confirmed). How the profile's choice there compares with
 //    the fastest of them is the profile's accuracy (see accuracy.hpp).
+// 6. Element types. A reduction's figures above are of int32 sums (uint8
+//    where the size is no multiple of 4: measure.hpp); a float or double
+//    sum compiles to other instructions, in the algorithms and in the MPI
+//    library. At each grid size the winner and the best `finalists` are
+//    measured again, together, in each of `datatypes` the size holds
+//    whole (a double at 8 bytes and up), their rows carrying the type.
+//    The profile gets rules of a type only where its winners differ from
+//    the int32 ones beyond the noise (typed_rules.hpp).
 //
 // On a simulated platform (exact figures at one repetition) there is no
 // halving: every candidate is measured once, fully. Which candidates reach
@@ -77,13 +85,14 @@
 namespace cct::tuner {
 
 struct SearchOptions {
-  bool exhaustive = false;    // no halving: every candidate measured fully
-  std::size_t finalists = 3;  // halving stops at this many
-  int first_round_reps = 4;   // repetitions of the first screening round
-  int bisect_depth = 2;       // crossover levels; 0: none
-  int check_every = 3;        // a check in every 3rd gap between grid sizes; 0: none
-  bool confirm = false;       // step 3 (on a simulated platform figures already hold)
-  bool reconfirm = false;     // step 3 again in this job, a second one (fresh processes)
+  bool exhaustive = false;              // no halving: every candidate measured fully
+  std::size_t finalists = 3;            // halving stops at this many
+  int first_round_reps = 4;             // repetitions of the first screening round
+  int bisect_depth = 2;                 // crossover levels; 0: none
+  int check_every = 3;                  // a check in every 3rd gap between grid sizes; 0: none
+  bool confirm = false;                 // step 3 (on a simulated platform figures already hold)
+  bool reconfirm = false;               // step 3 again in this job, a second one (fresh processes)
+  std::vector<cct_datatype> datatypes;  // step 6's element types; none: no step 6
 };
 
 // What the search needs from the job that runs it, which owns the plans,

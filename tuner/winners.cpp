@@ -275,7 +275,7 @@ std::map<Shape, double> agreements(const std::vector<ResultRow>& rows) {
   std::map<Shape, std::pair<int, double>> found;  // (weight of its stage, figure)
   for (const ResultRow& r : rows) {
     if (r.collective != collective_name(CCT_ALLREDUCE) || r.algorithm != sum || r.bytes != 8 ||
-        r.stage == Stage::kCheck || r.stage == Stage::kFailed)
+        r.stage == Stage::kCheck || r.stage == Stage::kFailed || r.stage == Stage::kTyped)
       continue;
     auto [at, added] =
         found.try_emplace({r.transport, r.nodes, r.np}, weight(r.stage), r.result.median_s);
@@ -486,7 +486,11 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
   for (const ResultRow& row : rows) {
     Winner w;
     // A candidate that failed once in a shape is never chosen there.
-    if (row.stage == Stage::kCheck || failed.contains(row.candidate())) continue;
+    // A row of another element type weighs in that type's rules alone
+    // (typed_rules.hpp).
+    if (row.stage == Stage::kCheck || row.stage == Stage::kTyped ||
+        failed.contains(row.candidate()))
+      continue;
     if (const std::string why = read_winner(row, registry, &w); !why.empty()) {
       ignored.insert(why);
       continue;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ccautotune end to end on 2 ranks: a small quick run (its options given as
 # --opt=value as well as --opt value) writes a results file
-# with one row per point (the second job's confirmations too) and a profile
-# that its own load-back accepts; after
+# with one row per point (the second job's confirmations, and allreduce's
+# finalists in float and double too) and a profile that its own load-back
+# accepts; after
 # a simulated crash (the last row cut in half) --resume measures the
 # missing point first and keeps every whole row, no point appears twice,
 # and the profile is written again;
@@ -14,7 +15,7 @@ source "$(dirname "$0")/lib.sh"
 tuner=$1
 profiles=$dir/profiles
 run() {
-  "$tuner" --np 2 --collectives=barrier,bcast --max-bytes=4k --quick --budget 0.05 \
+  "$tuner" --np 2 --collectives=barrier,bcast,allreduce --max-bytes=4k --quick --budget 0.05 \
     --out "$profiles" "$@"
 }
 # The profile of this machine: written, named by the fingerprint, shown.
@@ -33,7 +34,7 @@ fp=$(sed -n 's/.*, fingerprint \([0-9a-f]*\);.*/\1/p' "$dir/first.log")
 csv=$profiles/$fp.csv
 yaml=$profiles/$fp.yaml
 check_profile "$dir/first.log"
-header='collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,counts'
+header='collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,counts,datatype'
 [ "$(head -1 "$csv")" = "$header" ] || fail "header is '$(head -1 "$csv")'"
 rows=$(($(wc -l <"$csv") - 1))
 [ "$rows" -ge 10 ] || fail "only $rows rows" "$csv"
@@ -48,6 +49,14 @@ grep -q "^ccautotune: a second job times each size's picks again" "$dir/first.lo
 sizes_of() { grep ",$1," "$csv" | cut -d, -f1,5 | sort -u; }
 [ -z "$(comm -23 <(sizes_of confirm) <(sizes_of reconfirm))" ] ||
   fail "sizes confirmed but not reconfirmed: $(comm -23 <(sizes_of confirm) <(sizes_of reconfirm) | tr '\n' ' ')" "$csv"
+# allreduce's finalists measured again in float and double (--datatypes'
+# default), and what that made of the profile said.
+for type in float double; do
+  grep -q "^allreduce,shm,1,2,.*,typed,,,$type\$" "$csv" || fail "no allreduce row in $type" "$csv"
+  grep -q "^element types: allreduce on shm: $type: " "$dir/first.log" ||
+    fail "nothing said of allreduce in $type" "$dir/first.log"
+done
+grep -q '^  datatypes: float, double$' "$yaml" || fail "no datatypes setting" "$yaml"
 # --max-bytes=4k: the largest size measured is 4 KiB.
 [ "$(cut -d, -f5 "$csv" | sort -n | tail -1)" = 4096 ] || fail "sizes beyond --max-bytes=4k" "$csv"
 
@@ -64,12 +73,12 @@ grep -q '^\[1/1\] ' "$dir/second.log" || fail "resume did not measure 1 point" "
 grep -qF "$(cut -d, -f1-7 <<<"$last")," "$csv" || fail "the cut point was not measured again" "$csv"
 [ $(($(wc -l <"$csv") - 1)) -ge "$rows" ] || fail "fewer than $rows rows after resume" "$csv"
 # A point's key: its first 7 columns (params quoted where they hold a
-# comma), and a confirmation's own, in each of the two jobs
-# (tuner/results_csv.hpp).
+# comma), its own element type, and a confirmation's own, in each of the
+# two jobs (tuner/results_csv.hpp).
 dups=$(python3 -c '
 import csv, sys
 for r in csv.reader(open(sys.argv[1])):
-    print(",".join(r[:7]) + (" " + r[11] if r[11] in ("confirm", "reconfirm") else ""))' "$csv" |
+    print(",".join(r[:7]) + " " + r[14] + (" " + r[11] if r[11] in ("confirm", "reconfirm") else ""))' "$csv" |
   sort | uniq -d)
 [ -z "$dups" ] || fail "measured twice: $dups"
 check_profile "$dir/second.log"

@@ -62,13 +62,15 @@ grep -qF -- "--shortlist: -1 is outside 0..1000 candidates" "$dir/out" ||
   fail "--shortlist -1: the range is not named" "$dir/out"
 refused ccautotune 2 "$bin/ccautotune" --collectives=bcast,nosuch
 grep -qF "unknown collective 'nosuch'" "$dir/out" || fail "--collectives=: not checked" "$dir/out"
+refused ccautotune 2 "$bin/ccautotune" --datatypes float,half
+grep -qF -- "--datatypes: unknown element type 'half'" "$dir/out" || fail "--datatypes: not checked" "$dir/out"
 refused ccautotune 2 "$bin/ccautotune" --mpirun-args="-np 2"
 grep -qF -- "--hostfile and --mpirun-args go with --launcher mpirun" "$dir/out" ||
   fail "--mpirun-args= without --launcher" "$dir/out"
 
 "$bin/ccautotune" --help >"$dir/help"
 for want in "--max-bytes SIZE" "--quick" "--ranks-per-node" "--launcher" "successive halving" \
-  "--shortlist K" "--plan" \
+  "--shortlist K" "--plan" "--datatypes a,b" \
   "Exit status: 0, 1 when a job failed"; do
   grep -qF -- "$want" "$dir/help" || fail "ccautotune --help lacks '$want'" "$dir/help"
 done

@@ -286,11 +286,11 @@ TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
     CHECK(read_text(path).find("1.2e-0\n") == std::string::npos);
   }
   SECTION("a malformed row names the file and line") {
-    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,oops,1,1,3,final,,\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,oops,1,1,3,final,,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":5: bad seconds"));
   }
   SECTION("an unknown stage is refused with the stages there are") {
-    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1,1,1,3,later,,\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1,1,1,3,later,,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":5: bad stage 'later' (expected pruned, final"));
   }
@@ -318,13 +318,13 @@ TEST_CASE(
   cct::tuner::ResultsWriter(path).append(two_params);
   CHECK(read_text(path) == std::string(cct::tuner::kResultsHeader) +
                                "\nbcast,shm,1,4,64,two_level,\"level=1,chunk=8k\",1.25e-06,1e-06,"
-                               "3.00001e-05,17,final,,\n");
+                               "3.00001e-05,17,final,,,\n");
   // What a row prints pastes into CCT_FORCE.
   CHECK(cct::tuner::read_results(path).at(0).choice() == "two_level(level=1,chunk=8k)");
   CHECK(sample_row(64, "").choice() == "knomial");
 
   SECTION("rows of the older form read as the current one, so --resume knows them") {
-    write_text(path, "bcast,shm,1,4,128,two_level,level=1;chunk=8k,1,1,1,3,final,,\n",
+    write_text(path, "bcast,shm,1,4,128,two_level,level=1;chunk=8k,1,1,1,3,final,,,\n",
                std::ios::app);
     const std::vector<ResultRow> back = cct::tuner::read_results(path);
     REQUIRE(back.size() == 2);
@@ -336,7 +336,7 @@ TEST_CASE(
                       Catch::Contains(path + ":3: a quoted field is not closed"));
   }
   SECTION("too many columns name the file and line") {
-    write_text(path, "bcast,shm,1,4,128,two_level,level=1,chunk=8k,1,1,1,3,final,,\n",
+    write_text(path, "bcast,shm,1,4,128,two_level,level=1,chunk=8k,1,1,1,3,final,,,\n",
                std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":3: too many columns"));
@@ -353,7 +353,7 @@ TEST_CASE("results CSV: the nodes column round-trips and is checked", "[tuner]")
   cct::tuner::ResultsWriter(path).append(two_nodes);
   CHECK(read_text(path) ==
         std::string(cct::tuner::kResultsHeader) +
-            "\nbcast,shm,2,8,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,,\n");
+            "\nbcast,shm,2,8,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,,,\n");
   const std::vector<ResultRow> back = cct::tuner::read_results(path);
   REQUIRE(back.size() == 1);
   CHECK((back[0].nodes == 2 && back[0].np == 8));
@@ -370,12 +370,12 @@ TEST_CASE("results CSV: the nodes column round-trips and is checked", "[tuner]")
   CHECK(point.row({}).key() == back[0].key());
 
   SECTION("a communicator has at least one rank per node") {
-    write_text(path, "bcast,shm,4,2,64,knomial,radix=4,1,1,1,3,final,,\n", std::ios::app);
+    write_text(path, "bcast,shm,4,2,64,knomial,radix=4,1,1,1,3,final,,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":3: np 2 is below nodes 4"));
   }
   SECTION("nodes 0 is refused") {
-    write_text(path, "bcast,shm,0,2,64,knomial,radix=4,1,1,1,3,final,,\n", std::ios::app);
+    write_text(path, "bcast,shm,0,2,64,knomial,radix=4,1,1,1,3,final,,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":3: bad nodes '0'"));
   }
   std::filesystem::remove(path);
@@ -407,9 +407,9 @@ TEST_CASE("results CSV: a file without the nodes column", "[tuner]") {
     cct::tuner::ResultsWriter(path).append(two_nodes);
     CHECK(read_text(path) ==
           std::string(cct::tuner::kResultsHeader) +
-              "\nbcast,shm,1,4,1,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,pruned,,\n"
-              "bcast,shm,1,4,65536,knomial,radix=8,2.5e-05,2e-05,3e-05,9,final,,\n"
-              "bcast,shm,2,4,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,,\n");
+              "\nbcast,shm,1,4,1,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,pruned,,,\n"
+              "bcast,shm,1,4,65536,knomial,radix=8,2.5e-05,2e-05,3e-05,9,final,,,\n"
+              "bcast,shm,2,4,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,,,\n");
     CHECK(cct::tuner::read_results(path).size() == 3);
     // Through a temporary file beside it, which is gone.
     CHECK(std::distance(std::filesystem::directory_iterator(dir),
@@ -711,12 +711,12 @@ TEST_CASE("results CSV: the counts column of the vector collectives", "[tuner]")
   CHECK(cct::tuner::failed_row(back[0].key(), "crashed").counts == "equal+skewed");
 
   SECTION("bad counts, and counts on a collective without them, are refused") {
-    write_text(path, "alltoallv,shm,1,4,128,linear,,1,1,1,3,final,,lopsided\n", std::ios::app);
+    write_text(path, "alltoallv,shm,1,4,128,linear,,1,1,1,3,final,,lopsided,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":3: bad counts 'lopsided'"));
     write_text(path,
                std::string(cct::tuner::kResultsHeader) +
-                   "\nbcast,shm,1,4,128,binomial,,1,1,1,3,final,,equal\n",
+                   "\nbcast,shm,1,4,128,binomial,,1,1,1,3,final,,equal,\n",
                std::ios::trunc);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":2: counts 'equal' on bcast"));
@@ -731,6 +731,59 @@ TEST_CASE("results CSV: the counts column of the vector collectives", "[tuner]")
     REQUIRE(back.size() == 2);
     CHECK(back[0].counts == "equal");
     CHECK(back[1].counts.empty());
+  }
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("results CSV: a reduction's own element type round-trips, keyed apart, and is checked",
+          "[tuner]") {
+  const std::string path = temp_path("results-datatype.csv");
+  std::filesystem::remove(path);
+  ResultRow typed = sample_row(64, "");
+  typed.collective = "allreduce";
+  typed.algorithm = "ring";
+  typed.stage = cct::tuner::Stage::kTyped;
+  typed.datatype = "double";
+  cct::tuner::ResultsWriter(path).append(typed);
+  CHECK(read_text(path) ==
+        std::string(cct::tuner::kResultsHeader) +
+            "\nallreduce,shm,1,4,64,ring,,1.25e-06,1e-06,3.00001e-05,17,typed,,,double\n");
+  const std::vector<ResultRow> back = cct::tuner::read_results(path);
+  REQUIRE(back.size() == 1);
+  CHECK(back[0].datatype == "double");
+  CHECK(back[0].stage == cct::tuner::Stage::kTyped);
+  // Another point than the same call measured in int32, whose key it extends.
+  CHECK(back[0].key() == "allreduce,shm,1,4,64,ring, as double");
+  // A point measured in a type of its own writes it, and a failed one keeps it.
+  const cct::tuner::Point point{
+      .algorithm = &cct::test::algorithm(CCT_ALLREDUCE, "ring"),
+      .transport = "shm",
+      .np = 4,
+      .call = {.collective = CCT_ALLREDUCE, .bytes = 64, .dtype = CCT_DOUBLE}};
+  CHECK(point.row({}, cct::tuner::Stage::kTyped).key() == back[0].key());
+  CHECK(cct::tuner::measured_dtype(point.call) == CCT_DOUBLE);
+  const ResultRow failed = cct::tuner::failed_row(back[0].key(), "crashed");
+  CHECK((failed.datatype == "double" && failed.key() == back[0].key()));
+
+  const auto refused = [&](const std::string& line, const std::string& why) {
+    write_text(path, std::string(cct::tuner::kResultsHeader) + "\n" + line + "\n", std::ios::trunc);
+    CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":2: " + why));
+  };
+  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,typed,,,half", "bad datatype 'half'");
+  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,typed,,,double",
+          "datatype 'double' on bcast, which is no reduction");
+  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,typed,,,", "a typed row names its datatype");
+  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,final,,,float", "a typed row names its datatype");
+
+  SECTION("a file from before the column: every row in the type its size chose") {
+    write_text(path,
+               std::string(cct::tuner::kResultsHeaderNoDatatype) +
+                   "\nallreduce,shm,1,4,64,ring,,1e-06,1e-06,1e-06,5,final,,\n",
+               std::ios::trunc);
+    const std::vector<ResultRow> old = cct::tuner::read_results(path);
+    REQUIRE(old.size() == 1);
+    CHECK(old[0].datatype.empty());
+    CHECK(old[0].key() == "allreduce,shm,1,4,64,ring,");
   }
   std::filesystem::remove(path);
 }
@@ -753,7 +806,7 @@ TEST_CASE("results CSV: failed points, and files from before the note column", "
   CHECK(cct::tuner::failed_candidates(known) == std::set<std::string>{failed.candidate()});
 
   SECTION("only a failed point may have no repetitions") {
-    write_text(path, "bcast,shm,1,2,64,binomial,,1,1,1,0,final,,\n", std::ios::app);
+    write_text(path, "bcast,shm,1,2,64,binomial,,1,1,1,0,final,,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":3: bad reps '0'"));
   }
   SECTION("a file without the note column reads, and is converted before a writer appends") {
@@ -764,9 +817,9 @@ TEST_CASE("results CSV: failed points, and files from before the note column", "
     REQUIRE(cct::tuner::read_results(path).size() == 1);
     cct::tuner::ResultsWriter(path).append(failed);
     CHECK(read_text(path) == std::string(cct::tuner::kResultsHeader) +
-                                 "\nbcast,shm,1,2,64,binomial,,1e-06,1e-06,1e-06,5,final,,\n"
+                                 "\nbcast,shm,1,2,64,binomial,,1e-06,1e-06,1e-06,5,final,,,\n"
                                  "bcast,shm,1,2,4096,two_level,\"level=1,chunk=8k\",0,0,0,0,failed,"
-                                 "rank 1 of 2 killed by signal 11,\n");
+                                 "rank 1 of 2 killed by signal 11,,\n");
   }
   std::filesystem::remove(path);
 }

@@ -20,12 +20,13 @@ using cct::tuner::ResultRow;
 using cct::tuner::Stage;
 
 // Microseconds: binomial wins small messages, chain large ones (they cross
-// at 444 bytes), knomial is always far behind.
+// at 444 bytes), knomial is always far behind; for allreduce,
+// recursive_doubling, rabenseifner and ring in their places.
 double cost_us(const Point& p) {
   const double b = static_cast<double>(p.call.bytes);
   const std::string name = p.algorithm->desc->name;
-  if (name == "binomial") return 1 + b / 100;
-  if (name == "chain") return 5 + b / 1000;
+  if (name == "binomial" || name == "recursive_doubling") return 1 + b / 100;
+  if (name == "chain" || name == "rabenseifner") return 5 + b / 1000;
   return 10 + b / 50;
 }
 
@@ -316,6 +317,49 @@ TEST_CASE("search: crossovers bisect where the winner changes", "[tuner]") {
         std::vector<std::string>{"512 binomial", "512 chain(segment=32k)", "362 binomial",
                                  "362 chain(segment=32k)"});
   CHECK(m.extra == 4);
+}
+
+TEST_CASE(
+    "search: a reduction's contenders measured again in each element type its size holds; its "
+    "off-grid sizes in whole int32s",
+    "[tuner]") {
+  std::vector<Point> points;
+  for (const char* name : {"recursive_doubling", "ring", "rabenseifner"})
+    for (int64_t bytes : {4, 243, 1000, 4000})
+      points.push_back(Point{.algorithm = &cct::test::algorithm(CCT_ALLREDUCE, name),
+                             .transport = "shm",
+                             .np = 2,
+                             .call = {CCT_ALLREDUCE, bytes}});
+  FakeMeasurer m;
+  cct::tuner::search_collective(
+      points, {}, {.bisect_depth = 1, .check_every = 2, .datatypes = {CCT_FLOAT, CCT_DOUBLE}}, m);
+  std::map<std::string, std::vector<std::string>> typed;  // by type: "bytes choice"
+  for (const ResultRow& r : m.rows) {
+    CHECK((r.stage == Stage::kTyped) == !r.datatype.empty());
+    if (r.stage == Stage::kTyped)
+      typed[r.datatype].push_back(std::to_string(r.bytes) + " " + r.choice());
+  }
+  // The three finalists (the winner among them), fastest first, at each
+  // size; 4 bytes hold a float but no double, 243 neither whole.
+  CHECK(typed["float"] ==
+        std::vector<std::string>{"4 recursive_doubling", "4 rabenseifner", "4 ring",
+                                 "1000 rabenseifner", "1000 recursive_doubling", "1000 ring",
+                                 "4000 rabenseifner", "4000 recursive_doubling", "4000 ring"});
+  CHECK(typed["double"] == std::vector<std::string>{"1000 rabenseifner", "1000 recursive_doubling",
+                                                    "1000 ring", "4000 rabenseifner",
+                                                    "4000 recursive_doubling", "4000 ring"});
+  CHECK(m.extra == m.of(Stage::kCrossover).size() + m.of(Stage::kCheck).size() + 15);
+  // The crossover between 243 and 1000 (493 geometrically) and the check
+  // there (621) are measured at whole int32s, as their neighbours are.
+  CHECK(m.of(Stage::kCrossover) ==
+        std::vector<std::string>{"492 recursive_doubling", "492 rabenseifner"});
+  CHECK(m.of(Stage::kCheck) ==
+        std::vector<std::string>{"620 recursive_doubling", "620 rabenseifner", "620 ring"});
+  // A collective that does not reduce has no element types to measure.
+  FakeMeasurer bcast;
+  cct::tuner::search_collective(
+      bcast_points(), {}, {.bisect_depth = 0, .check_every = 0, .datatypes = {CCT_DOUBLE}}, bcast);
+  CHECK(bcast.of(Stage::kTyped).empty());
 }
 
 TEST_CASE("search: checks measure the neighbours' contenders off the grid", "[tuner]") {

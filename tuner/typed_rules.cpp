@@ -1,0 +1,236 @@
+#include "tuner/typed_rules.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "cct/error.hpp"
+
+namespace cct::tuner {
+namespace {
+
+// A measured point: collective, transport, nodes, np, bytes.
+using PointKey = std::tuple<cct_collective, std::string, int, int, int64_t>;
+// What gets rules of its own: collective, transport, nodes, element type.
+using TypeGroup = std::tuple<cct_collective, std::string, int, std::string>;
+using PointRows = std::map<PointKey, std::vector<Winner>>;
+
+PointKey key_of(const Winner& w) {
+  return {w.collective, w.transport, w.nodes, w.np, w.bytes};
+}
+
+// The rows a type's figures are weighed against: each point's full
+// int32 timings (stage final), taken in the same way as the typed ones
+// (the finalists together), unlike the confirmations that may have
+// decided the untyped winner.
+struct Contenders {
+  std::map<TypeGroup, PointRows> typed;
+  PointRows int32;  // every point's final rows
+};
+
+// The typed and final rows as winners. A candidate that failed in a shape
+// is left out of it, as pick_winners leaves it out.
+Contenders contenders_of(const std::vector<ResultRow>& rows, const Registry& registry) {
+  std::set<std::string> failed;
+  for (const ResultRow& row : rows)
+    if (row.stage == Stage::kFailed) failed.insert(row.candidate());
+  Contenders out;
+  for (const ResultRow& row : rows) {
+    Winner w;
+    const bool typed = row.stage == Stage::kTyped;
+    if ((!typed && row.stage != Stage::kFinal) || failed.contains(row.candidate()) ||
+        !read_winner(row, registry, &w).empty())
+      continue;
+    PointRows& into =
+        typed ? out.typed[{w.collective, w.transport, w.nodes, row.datatype}] : out.int32;
+    into[key_of(w)].push_back(std::move(w));
+  }
+  return out;
+}
+
+// The winner among rows, `preferred` kept where it is within the noise
+// of the fastest; null where rows is empty.
+const Winner* winner_of(const std::vector<const Winner*>& rows, const std::string& preferred) {
+  if (rows.empty()) return nullptr;
+  std::vector<Contender> contenders;
+  for (const Winner* w : rows)
+    contenders.push_back({.median_s = w->median_s,
+                          .min_s = w->min_s,
+                          .algorithm = w->algorithm,
+                          .library = w->library,
+                          .previous = w->choice == preferred,
+                          .default_params = w->default_params});
+  return rows[choose_winner(contenders)];
+}
+
+// The rows of `from` whose candidates `like` has.
+std::vector<const Winner*> same_candidates(const std::vector<Winner>& from,
+                                           const std::vector<Winner>& like) {
+  std::vector<const Winner*> out;
+  for (const Winner& w : from)
+    if (std::ranges::any_of(like, [&](const Winner& l) { return l.choice == w.choice; }))
+      out.push_back(&w);
+  return out;
+}
+
+// The rule of a point in a type: the winner of its typed rows where it
+// differs from the int32 winner among the same candidates timed the same
+// way (each kept unless beaten beyond the noise), with its fallbacks; else
+// the untyped winner u, which the type changes nothing for. Nothing where
+// the point has no int32 figures to weigh against.
+std::optional<Winner> typed_winner(const std::vector<Winner>& typed,
+                                   const std::vector<Winner>& int32, const Winner& u);
+
+// The typed winner's fallbacks: the untyped winner where it is another,
+// then the untyped winner's fallbacks; each with its figure in this type
+// where it was measured in it.
+std::vector<Fallback> typed_fallbacks(const Winner& typed, const Winner& untyped,
+                                      const std::vector<Winner>& rows) {
+  const auto figure = [&](const std::string& algorithm, const std::map<std::string, int64_t>& p) {
+    std::optional<double> out;
+    for (const Winner& w : rows)
+      if (w.algorithm == algorithm && w.params == p) out = w.median_s;
+    return out;
+  };
+  std::vector<Fallback> out;
+  const auto add = [&](const std::string& algorithm, const std::map<std::string, int64_t>& p) {
+    if (algorithm != typed.algorithm || p != typed.params)
+      out.push_back({.algorithm = algorithm, .params = p, .median_s = figure(algorithm, p)});
+  };
+  add(untyped.algorithm, untyped.params);
+  for (const Fallback& f : untyped.fallbacks) add(f.algorithm, f.params);
+  return out;
+}
+
+std::optional<Winner> typed_winner(const std::vector<Winner>& typed,
+                                   const std::vector<Winner>& int32, const Winner& u) {
+  const Winner* base = winner_of(same_candidates(int32, typed), u.choice);
+  if (base == nullptr) return std::nullopt;
+  std::vector<const Winner*> all;
+  for (const Winner& w : typed) all.push_back(&w);
+  const Winner* w = winner_of(all, base->choice);
+  if (w->choice == base->choice) return u;
+  Winner own = *w;
+  own.fallbacks = typed_fallbacks(own, u, typed);
+  return own;
+}
+
+// rules with the range of r given to r: the rules it overlaps cut short
+// or left out, neighbours of one choice merged (the first's figure
+// kept); a rule cut short at its start loses its figure, measured there.
+std::vector<SizeRule> spliced(const std::vector<SizeRule>& rules, const SizeRule& r) {
+  std::vector<SizeRule> pieces{r};
+  for (const SizeRule& x : rules) {
+    if (x.hi <= r.lo || x.lo >= r.hi) {
+      pieces.push_back(x);
+      continue;
+    }
+    if (x.lo < r.lo) pieces.emplace_back(x).hi = r.lo;
+    if (x.hi > r.hi) {  // its figure was measured where it started
+      SizeRule& right = pieces.emplace_back(x);
+      right.lo = r.hi;
+      right.median_s.reset();
+    }
+  }
+  std::ranges::sort(pieces, {}, &SizeRule::lo);
+  std::vector<SizeRule> out;
+  for (SizeRule& piece : pieces)
+    if (!out.empty() && out.back().algorithm == piece.algorithm &&
+        out.back().params == piece.params)
+      out.back().hi = piece.hi;
+    else
+      out.push_back(std::move(piece));
+  return out;
+}
+
+// The rule of a type's own winner w at its size, over the sizes up to
+// where its neighbours among the sizes measured in the type take over
+// (the boundaries the untyped rules would put there: readable_boundary).
+SizeRule own_rule(const Winner& w, const std::vector<int64_t>& sizes) {
+  const auto at = std::ranges::find(sizes, w.bytes);
+  return {.lo = at == sizes.begin() ? 0 : readable_boundary(*(at - 1), w.bytes),
+          .hi = at + 1 == sizes.end() ? kMaxBytes : readable_boundary(w.bytes, *(at + 1)),
+          .algorithm = w.algorithm,
+          .params = w.params,
+          .median_s = w.median_s,
+          .fallbacks = w.fallbacks};
+}
+
+// The untyped bucket of nodes measured at np, or null.
+const RankBucket* untyped_bucket(const std::vector<RankBucket>& buckets, int nodes, int np) {
+  for (const RankBucket& b : buckets)
+    if (b.datatypes.empty() && b.nodes == nodes && b.measured_np == np) return &b;
+  return nullptr;
+}
+
+std::string report_line(const TypeGroup& group, int differ, std::size_t sizes) {
+  const auto& [c, transport, nodes, type] = group;
+  const std::string where = std::string(collective_name(c)) + " on " + transport +
+                            (nodes > 1 ? " (" + std::to_string(nodes) + " nodes)" : "");
+  if (differ == 0)
+    return where + ": " + type + ": the winners of int32 at all " + std::to_string(sizes) +
+           " sizes measured in it: no rules of its own";
+  return where + ": " + type + ": winners other than int32's at " + std::to_string(differ) +
+         " of " + std::to_string(sizes) + " sizes: rules of its own";
+}
+
+}  // namespace
+
+// A type's own winners at the sizes of one communicator size (np), and
+// every size measured there in it.
+struct OwnWinners {
+  std::vector<Winner> own;
+  std::vector<int64_t> sizes;  // ascending
+};
+
+TypedRules typed_rules(const std::vector<ResultRow>& rows, const Winners& untyped,
+                       const std::map<cct_collective, TransportRules>& untyped_rules,
+                       const Registry& registry) {
+  std::map<PointKey, const Winner*> untyped_at;
+  for (const Winner& w : untyped.best) untyped_at[key_of(w)] = &w;
+  const Contenders contenders = contenders_of(rows, registry);
+  TypedRules out;
+  for (const auto& [group, points] : contenders.typed) {
+    std::map<int, OwnWinners> by_np;
+    std::size_t sizes = 0, differ = 0;
+    for (const auto& [key, typed] : points) {
+      const auto u = untyped_at.find(key);
+      const auto int32 = contenders.int32.find(key);
+      if (u == untyped_at.end() || int32 == contenders.int32.end()) continue;
+      const std::optional<Winner> w = typed_winner(typed, int32->second, *u->second);
+      if (!w) continue;
+      ++sizes;
+      OwnWinners& at = by_np[w->np];
+      at.sizes.push_back(w->bytes);
+      if (w->choice != u->second->choice) at.own.push_back(*w);
+    }
+    for (const auto& [np, at] : by_np) differ += at.own.size();
+    if (sizes > 0) out.report.push_back(report_line(group, differ, sizes));
+    const auto& [c, transport, nodes, type_name] = group;
+    cct_datatype type;
+    const auto rules = untyped_rules.find(c);
+    if (differ == 0 || !parse_datatype(type_name, &type) || rules == untyped_rules.end() ||
+        !rules->second.contains(transport))
+      continue;
+    for (const auto& [np, at] : by_np) {
+      const RankBucket* u = untyped_bucket(rules->second.at(transport), nodes, np);
+      if (u == nullptr || at.own.empty()) continue;
+      RankBucket b = *u;
+      b.datatypes = {type};
+      for (const Winner& w : at.own) b.sizes = spliced(b.sizes, own_rule(w, at.sizes));
+      out.buckets[c][transport].push_back(std::move(b));
+    }
+  }
+  return out;
+}
+
+void add_typed(std::map<cct_collective, TransportRules>& rules, const TypedRules& typed) {
+  for (const auto& [c, transports] : typed.buckets)
+    for (const auto& [transport, buckets] : transports) {
+      std::vector<RankBucket>& into = rules[c][transport];
+      into.insert(into.end(), buckets.begin(), buckets.end());
+    }
+}
+
+}  // namespace cct::tuner
