@@ -140,8 +140,23 @@ class JobMeasurer final : public PointMeasurer {
     return together(
         points, stage, [&](const Point& p) { return &plan_for(p); },
         [&](std::span<Plan* const> plans) {
-          return measurer_.measure_together(plans, points.front()->call, opts_.measure);
+          std::vector<Call> calls;
+          for (const Point* p : points) calls.push_back(p->call);
+          return measurer_.measure_together(plans, calls, limits_for(calls, stage));
         });
+  }
+  // A comparison of element types (search.hpp, step 6) shares each
+  // candidate's budget among its types: timed interleaved, fewer
+  // repetitions tell the types apart, and at the largest sizes the budget
+  // is what bounds a point (without the share, that step took longer than
+  // the full timings of all sizes).
+  MeasureOptions limits_for(std::span<const Call> calls, Stage stage) const {
+    MeasureOptions limits = opts_.measure;
+    if (stage != Stage::kTyped) return limits;
+    std::set<cct_datatype> types;
+    for (const Call& c : calls) types.insert(c.dtype);
+    limits.budget_s /= static_cast<double>(types.size());
+    return limits;
   }
   std::vector<PointResult> confirm(std::span<const Point* const> points,
                                    std::span<const double> expected_s, Stage stage) override {

@@ -256,9 +256,10 @@ void Measurer::note_figure(const Plan& plan, const PointResult& result) {
   last_figure_[candidate_of(plan)] = result.median_s;
 }
 
-std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans, const Call& call,
+std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans,
+                                                    std::span<const Call> calls,
                                                     const MeasureOptions& limits) {
-  expect_fits(call);
+  for (const Call& call : calls) expect_fits(call);
   const std::size_t k = plans.size();
   const auto note = [&](std::size_t j) {
     if (running_) running_->start(j);
@@ -269,8 +270,7 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
     for (std::size_t j = 0; j < k; ++j) {
       if (i >= warmups[j]) continue;
       note(j);
-      const MeasuredCalls calls = args_for(call, next_rep_++);
-      time_calls(*plans[j], calls);
+      time_calls(*plans[j], args_for(calls[j], next_rep_++));
     }
   std::vector<std::vector<double>> figures(k);
   const auto more = [&] {
@@ -281,11 +281,11 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
   for (int round = first_round(limits); round > 0; round = more()) {
     std::vector<double> mine(k * round);  // candidate j's times at [j * round, (j + 1) * round)
     for (int rep = 0; rep < round; ++rep) {
-      const MeasuredCalls calls = args_for(call, next_rep_++);
+      const int buffers = next_rep_++;  // one buffer set per repetition, as for one call
       for (std::size_t i = 0; i < k; ++i) {
         const std::size_t j = (i + static_cast<std::size_t>(rep)) % k;
         note(j);
-        mine[j * round + rep] = time_calls(*plans[j], calls);
+        mine[j * round + rep] = time_calls(*plans[j], args_for(calls[j], buffers));
       }
     }
     const std::vector<double> maxima = rank_max(mine);

@@ -212,13 +212,16 @@ class Measurer {
   // The same with other repetition limits (warmup, reps, tight, budget; the
   // buffer count is the constructor's), e.g. for a cheap screening round.
   PointResult measure(Plan& plan, const Call& call, const MeasureOptions& limits);
-  // Several candidates of one call timed together: every repetition runs
+  // Several candidates timed together, plans[j] on calls[j] (one call for
+  // all, or one call in several element types): every repetition runs
   // one call of each, each after its own alignment, in an order that
   // rotates, so that no candidate is timed only right after its own calls
   // (warm in a way a program's calls, with other work between them, are
-  // not) or only in first place. Repetitions go on while any candidate's
-  // figures ask for more (limits as above, each candidate's own).
-  std::vector<PointResult> measure_together(std::span<Plan* const> plans, const Call& call,
+  // not) or only in first place, and what drifts in the machine meanwhile
+  // weighs on all alike. Repetitions go on while any candidate's figures
+  // ask for more (limits as above, each candidate's own).
+  std::vector<PointResult> measure_together(std::span<Plan* const> plans,
+                                            std::span<const Call> calls,
                                             const MeasureOptions& limits);
   // Candidates of one call timed the way an outside benchmark times a
   // program's calls, where the figures above (every call after the

@@ -274,6 +274,10 @@ std::vector<cct_datatype> datatypes_of(const std::vector<std::string>& names) {
     if (!cct::parse_datatype(name, &t))
       throw UsageError("--datatypes: unknown element type '" + name +
                        "' (int8, int16, int32, int64, uint8 ... uint64, float, double; or none)");
+    if (t == kReferenceType)
+      throw UsageError(std::string("--datatypes: ") + datatype_name(t) +
+                       " is what every reduction is measured in, the others beside it: name only "
+                       "the others");
     if (std::ranges::find(types, t) == types.end()) types.push_back(t);
   }
   return types;

@@ -292,14 +292,14 @@ class CollectiveSearch {
       bisect(lo, mid, depth + 1);
   }
 
-  // The candidates worth checking near size: its winner and its fastest
+  // The candidates worth checking near size: its winner and its `fastest`
   // finalists.
-  void add_contenders(int64_t size, std::vector<const Point*>& out) {
+  void add_contenders(int64_t size, std::size_t fastest, std::vector<const Point*>& out) {
     std::vector<Figure> figures = finals_[size];
     std::stable_sort(figures.begin(), figures.end(), [](const Figure& x, const Figure& y) {
       return x.result.median_s < y.result.median_s;
     });
-    if (figures.size() > opts_.finalists) figures.resize(opts_.finalists);
+    if (figures.size() > fastest) figures.resize(fastest);
     if (winners_.contains(size)) figures.push_back({winners_[size], {}});
     for (const Figure& f : figures)
       if (std::none_of(out.begin(), out.end(),
@@ -315,8 +315,8 @@ class CollectiveSearch {
     const int64_t size = whole_elements(lo + (hi - lo) / 2);
     if (size <= lo || size >= hi) return;
     std::vector<const Point*> contenders;
-    add_contenders(lo, contenders);
-    add_contenders(hi, contenders);
+    add_contenders(lo, opts_.finalists, contenders);
+    add_contenders(hi, opts_.finalists, contenders);
     // Where sizes are confirmed, the checks are timed the same way, so that
     // the accuracy compares the profile with figures of the kind that chose it.
     std::vector<const Point*> points;
@@ -333,25 +333,34 @@ class CollectiveSearch {
     for (const Point* p : points) measure_extra(*p, Stage::kCheck);
   }
 
-  // Step 6 at a grid size: its winner and fastest finalists in each type
-  // of the options that the size holds whole, timed together; a row
-  // measured before (--resume) is not measured again.
+  // Step 6 at a grid size: its winner and two fastest finalists in int32, the
+  // reference, and in each type of the options that the size holds
+  // whole, all timed together (one interleaved measurement, so that the
+  // types are weighed against figures taken in the same moments). Nothing
+  // where no type fits; a row measured before (--resume) is not measured
+  // again.
   void measure_types(int64_t bytes) {
+    std::vector<cct_datatype> types;
+    for (cct_datatype type : opts_.datatypes)
+      if (bytes % static_cast<int64_t>(sdk::dtype_size(type)) == 0) types.push_back(type);
+    if (types.empty()) return;
+    types.insert(types.begin(), kReferenceType);
+    // The two fastest (and the winner): a type's own winner among the
+    // others would be rare, and each candidate costs a full timing in
+    // every type.
     std::vector<const Point*> contenders;
-    add_contenders(bytes, contenders);
-    for (cct_datatype type : opts_.datatypes) {
-      if (bytes % static_cast<int64_t>(sdk::dtype_size(type)) != 0) continue;
-      std::vector<const Point*> fresh;
+    add_contenders(bytes, 2, contenders);
+    std::vector<const Point*> fresh;
+    for (cct_datatype type : types)
       for (const Point* c : contenders) {
         Point p = *c;
         p.call.dtype = type;
         if (known(p) != nullptr || !measurer_.why_unusable(p).empty()) continue;
         fresh.push_back(&extra_.emplace_back(std::move(p)));
       }
-      if (fresh.empty()) continue;
-      measurer_.planned(fresh.size());
-      measurer_.measure_together(fresh, Stage::kTyped);
-    }
+    if (fresh.empty()) return;
+    measurer_.planned(fresh.size());
+    measurer_.measure_together(fresh, Stage::kTyped);
   }
 
   std::span<const Point> points_;

@@ -57,11 +57,15 @@
 // 6. Element types. A reduction's figures above are of int32 sums (uint8
 //    where the size is no multiple of 4: measure.hpp); a float or double
 //    sum compiles to other instructions, in the algorithms and in the MPI
-//    library. At each grid size the winner and the best `finalists` are
-//    measured again, together, in each of `datatypes` the size holds
-//    whole (a double at 8 bytes and up), their rows carrying the type.
-//    The profile gets rules of a type only where its winners differ from
-//    the int32 ones beyond the noise (typed_rules.hpp).
+//    library. At each grid size the winner and the two fastest finalists
+//    are measured again in int32 (kReferenceType) and in each of `datatypes`
+//    the size holds whole (a double at 8 bytes and up), all in one
+//    interleaved measurement, their rows carrying the type: figures of two
+//    separate measurements of one candidate differ by up to 12% here,
+//    beyond the noise allowance of either, so a type is weighed only
+//    against int32 figures taken beside its own. The profile gets rules
+//    of a type only where its winners differ from int32's beyond the
+//    noise (typed_rules.hpp).
 //
 // On a simulated platform (exact figures at one repetition) there is no
 // halving: every candidate is measured once, fully. Which candidates reach
@@ -84,15 +88,20 @@
 
 namespace cct::tuner {
 
+// The element type step 6 weighs the others against: the one a reduction's
+// grid sizes are measured in (measure.hpp, measured_dtype).
+inline constexpr cct_datatype kReferenceType = CCT_INT32;
+
 struct SearchOptions {
-  bool exhaustive = false;              // no halving: every candidate measured fully
-  std::size_t finalists = 3;            // halving stops at this many
-  int first_round_reps = 4;             // repetitions of the first screening round
-  int bisect_depth = 2;                 // crossover levels; 0: none
-  int check_every = 3;                  // a check in every 3rd gap between grid sizes; 0: none
-  bool confirm = false;                 // step 3 (on a simulated platform figures already hold)
-  bool reconfirm = false;               // step 3 again in this job, a second one (fresh processes)
-  std::vector<cct_datatype> datatypes;  // step 6's element types; none: no step 6
+  bool exhaustive = false;    // no halving: every candidate measured fully
+  std::size_t finalists = 3;  // halving stops at this many
+  int first_round_reps = 4;   // repetitions of the first screening round
+  int bisect_depth = 2;       // crossover levels; 0: none
+  int check_every = 3;        // a check in every 3rd gap between grid sizes; 0: none
+  bool confirm = false;       // step 3 (on a simulated platform figures already hold)
+  bool reconfirm = false;     // step 3 again in this job, a second one (fresh processes)
+  // Step 6's element types besides kReferenceType; none: no step 6.
+  std::vector<cct_datatype> datatypes;
 };
 
 // What the search needs from the job that runs it, which owns the plans,

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "cct/error.hpp"
+#include "tuner/search.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -20,17 +21,15 @@ PointKey key_of(const Winner& w) {
   return {w.collective, w.transport, w.nodes, w.np, w.bytes};
 }
 
-// The rows a type's figures are weighed against: each point's full
-// int32 timings (stage final), taken in the same way as the typed ones
-// (the finalists together), unlike the confirmations that may have
-// decided the untyped winner.
+// The typed rows as winners: those of the reference type (int32, search.hpp,
+// step 6), which the others are weighed against, and the others by type
+// group. A candidate that failed in a shape is left out of it, as
+// pick_winners leaves it out.
 struct Contenders {
   std::map<TypeGroup, PointRows> typed;
-  PointRows int32;  // every point's final rows
+  PointRows reference;
 };
 
-// The typed and final rows as winners. A candidate that failed in a shape
-// is left out of it, as pick_winners leaves it out.
 Contenders contenders_of(const std::vector<ResultRow>& rows, const Registry& registry) {
   std::set<std::string> failed;
   for (const ResultRow& row : rows)
@@ -38,12 +37,12 @@ Contenders contenders_of(const std::vector<ResultRow>& rows, const Registry& reg
   Contenders out;
   for (const ResultRow& row : rows) {
     Winner w;
-    const bool typed = row.stage == Stage::kTyped;
-    if ((!typed && row.stage != Stage::kFinal) || failed.contains(row.candidate()) ||
+    if (row.stage != Stage::kTyped || failed.contains(row.candidate()) ||
         !read_winner(row, registry, &w).empty())
       continue;
-    PointRows& into =
-        typed ? out.typed[{w.collective, w.transport, w.nodes, row.datatype}] : out.int32;
+    PointRows& into = row.datatype == datatype_name(kReferenceType)
+                          ? out.reference
+                          : out.typed[{w.collective, w.transport, w.nodes, row.datatype}];
     into[key_of(w)].push_back(std::move(w));
   }
   return out;
@@ -64,23 +63,34 @@ const Winner* winner_of(const std::vector<const Winner*>& rows, const std::strin
   return rows[choose_winner(contenders)];
 }
 
-// The rows of `from` whose candidates `like` has.
-std::vector<const Winner*> same_candidates(const std::vector<Winner>& from,
-                                           const std::vector<Winner>& like) {
+std::vector<const Winner*> pointers(const std::vector<Winner>& rows) {
   std::vector<const Winner*> out;
-  for (const Winner& w : from)
-    if (std::ranges::any_of(like, [&](const Winner& l) { return l.choice == w.choice; }))
-      out.push_back(&w);
+  for (const Winner& w : rows) out.push_back(&w);
   return out;
 }
 
+// Whether a beats b among rows (their figures of one type) beyond the
+// noise: b preferred, a still wins. Where a and b are tied in int32, the
+// tie margin of one type's figures against another's decides nothing: a
+// type's winner differs only where the two order them oppositely, each
+// beyond its noise (without it, int32 rows measured again as uint32, the
+// same instructions, gave one or two of six reductions rules of their
+// own in each of three runs).
+bool beats(const Winner& a, const Winner& b, const std::vector<Winner>& rows) {
+  std::vector<const Winner*> pair;
+  for (const Winner& w : rows)
+    if (w.choice == a.choice || w.choice == b.choice) pair.push_back(&w);
+  const Winner* winner = winner_of(pair, b.choice);
+  return winner != nullptr && winner->choice == a.choice;
+}
+
 // The rule of a point in a type: the winner of its typed rows where it
-// differs from the int32 winner among the same candidates timed the same
-// way (each kept unless beaten beyond the noise), with its fallbacks; else
-// the untyped winner u, which the type changes nothing for. Nothing where
-// the point has no int32 figures to weigh against.
+// differs from the reference winner among the same candidates, timed with
+// them, and the two order these candidates oppositely, each beyond the
+// noise; with its fallbacks. Else the untyped winner u, which the type
+// changes nothing for. Nothing where the point has no reference figures.
 std::optional<Winner> typed_winner(const std::vector<Winner>& typed,
-                                   const std::vector<Winner>& int32, const Winner& u);
+                                   const std::vector<Winner>& reference, const Winner& u);
 
 // The typed winner's fallbacks: the untyped winner where it is another,
 // then the untyped winner's fallbacks; each with its figure in this type
@@ -104,13 +114,11 @@ std::vector<Fallback> typed_fallbacks(const Winner& typed, const Winner& untyped
 }
 
 std::optional<Winner> typed_winner(const std::vector<Winner>& typed,
-                                   const std::vector<Winner>& int32, const Winner& u) {
-  const Winner* base = winner_of(same_candidates(int32, typed), u.choice);
+                                   const std::vector<Winner>& reference, const Winner& u) {
+  const Winner* base = winner_of(pointers(reference), u.choice);
   if (base == nullptr) return std::nullopt;
-  std::vector<const Winner*> all;
-  for (const Winner& w : typed) all.push_back(&w);
-  const Winner* w = winner_of(all, base->choice);
-  if (w->choice == base->choice) return u;
+  const Winner* w = winner_of(pointers(typed), base->choice);
+  if (w->choice == base->choice || !beats(*base, *w, reference)) return u;
   Winner own = *w;
   own.fallbacks = typed_fallbacks(own, u, typed);
   return own;
@@ -166,13 +174,14 @@ const RankBucket* untyped_bucket(const std::vector<RankBucket>& buckets, int nod
 
 std::string report_line(const TypeGroup& group, int differ, std::size_t sizes) {
   const auto& [c, transport, nodes, type] = group;
+  const std::string reference = datatype_name(kReferenceType);
   const std::string where = std::string(collective_name(c)) + " on " + transport +
                             (nodes > 1 ? " (" + std::to_string(nodes) + " nodes)" : "");
   if (differ == 0)
-    return where + ": " + type + ": the winners of int32 at all " + std::to_string(sizes) +
-           " sizes measured in it: no rules of its own";
-  return where + ": " + type + ": winners other than int32's at " + std::to_string(differ) +
-         " of " + std::to_string(sizes) + " sizes: rules of its own";
+    return where + ": " + type + ": the winners of " + reference + " at all " +
+           std::to_string(sizes) + " sizes measured in it: no rules of its own";
+  return where + ": " + type + ": winners other than " + reference + "'s at " +
+         std::to_string(differ) + " of " + std::to_string(sizes) + " sizes: rules of its own";
 }
 
 }  // namespace
@@ -196,9 +205,9 @@ TypedRules typed_rules(const std::vector<ResultRow>& rows, const Winners& untype
     std::size_t sizes = 0, differ = 0;
     for (const auto& [key, typed] : points) {
       const auto u = untyped_at.find(key);
-      const auto int32 = contenders.int32.find(key);
-      if (u == untyped_at.end() || int32 == contenders.int32.end()) continue;
-      const std::optional<Winner> w = typed_winner(typed, int32->second, *u->second);
+      const auto reference = contenders.reference.find(key);
+      if (u == untyped_at.end() || reference == contenders.reference.end()) continue;
+      const std::optional<Winner> w = typed_winner(typed, reference->second, *u->second);
       if (!w) continue;
       ++sizes;
       OwnWinners& at = by_np[w->np];

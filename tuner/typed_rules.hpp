@@ -1,19 +1,20 @@
 // ccautotune tuner: a reduction's rules of its own for an element type.
 //
-// The search measures a reduction's winner and finalists again in each
-// type of --datatypes (search.hpp, step 6): `typed` rows, which the
-// untyped rules never weigh (winners.hpp). Here, per (collective,
-// transport, nodes, type), each measured size gets the winner among its
-// typed rows, the untyped winner of that size kept unless another is
-// faster beyond the noise (choose_winner, the untyped winner as the
-// previous one: a type's rules differ only where its figures say so).
-// Where that winner differs from the untyped one at some size of some
-// communicator size, the type gets buckets of its own (RankBucket::
-// datatypes) at every communicator size it was measured at, each over the
-// ranks of the untyped bucket of that size (so that the cost model's
-// predicted buckets serve every type); else it gets none. Each typed
-// rule falls back to the untyped winner of its first size, then to that
-// one's fallbacks.
+// The search measures a reduction's winner and finalists again in int32
+// (the reference) and in each type of --datatypes, all timed together
+// (search.hpp, step 6): `typed` rows, which the untyped rules never weigh
+// (winners.hpp). Here, per (collective, transport, nodes, type), each
+// measured size gets the winner among its rows in the type, the reference
+// winner among the same candidates kept unless another is faster beyond
+// the noise (choose_winner, the reference winner as the previous one: a
+// type's rules differ only where its figures say so, against figures
+// taken beside them). Where that winner is not the untyped rule's, at
+// some size of some communicator size, the type gets a bucket of its own
+// (RankBucket::datatypes) for each communicator size where it is: the
+// untyped bucket with those sizes' ranges given to the type's winner (up
+// to the boundaries the untyped rules would put between measured sizes),
+// each falling back to the untyped winner, then to that one's fallbacks.
+// A communicator size where the type changes nothing gets none.
 #pragma once
 
 #include <map>

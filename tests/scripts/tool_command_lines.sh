@@ -64,6 +64,9 @@ refused ccautotune 2 "$bin/ccautotune" --collectives=bcast,nosuch
 grep -qF "unknown collective 'nosuch'" "$dir/out" || fail "--collectives=: not checked" "$dir/out"
 refused ccautotune 2 "$bin/ccautotune" --datatypes float,half
 grep -qF -- "--datatypes: unknown element type 'half'" "$dir/out" || fail "--datatypes: not checked" "$dir/out"
+refused ccautotune 2 "$bin/ccautotune" --datatypes double,int32
+grep -qF -- "--datatypes: int32 is what every reduction is measured in" "$dir/out" ||
+  fail "--datatypes int32: not refused as the reference" "$dir/out"
 refused ccautotune 2 "$bin/ccautotune" --mpirun-args="-np 2"
 grep -qF -- "--hostfile and --mpirun-args go with --launcher mpirun" "$dir/out" ||
   fail "--mpirun-args= without --launcher" "$dir/out"

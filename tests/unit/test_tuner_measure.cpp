@@ -132,7 +132,8 @@ TEST_CASE("candidates measured together: a figure each, the same on every rank",
                   owned.push_back(std::make_unique<cct::Plan>(alg, comm, alg.default_params()));
                   plans.push_back(owned.back().get());
                 }
-                const auto together = measurer.measure_together(plans, call, opts);
+                const std::vector<cct::tuner::Call> calls(plans.size(), call);
+                const auto together = measurer.measure_together(plans, calls, opts);
                 cct::test::expect(together.size() == 3, "not one figure per candidate");
                 for (std::size_t i = 0; i < together.size(); ++i)
                   results[comm.rank() * 3 + i] = together[i];

@@ -49,6 +49,7 @@ class FakeMeasurer final : public cct::tuner::PointMeasurer {
   }
   std::vector<PointResult> measure_together(std::span<const Point* const> points,
                                             Stage stage) override {
+    if (stage == Stage::kTyped) together.push_back(points.size());
     std::vector<PointResult> results;
     for (const Point* p : points) results.push_back(measure(*p, stage));
     return results;
@@ -87,7 +88,8 @@ class FakeMeasurer final : public cct::tuner::PointMeasurer {
 
   std::vector<std::string> screened;
   std::vector<ResultRow> rows;
-  std::vector<double> expected;  // what confirm was told of each point
+  std::vector<double> expected;       // what confirm was told of each point
+  std::vector<std::size_t> together;  // the size of each typed measure_together
   std::size_t extra = 0;
   double library_divisor = 20;  // of the library's figure when confirmed
   // Of any point's figure when confirmed, if set.
@@ -320,8 +322,8 @@ TEST_CASE("search: crossovers bisect where the winner changes", "[tuner]") {
 }
 
 TEST_CASE(
-    "search: a reduction's contenders measured again in each element type its size holds; its "
-    "off-grid sizes in whole int32s",
+    "search: a reduction's winner and two fastest measured again in int32 and each type its size "
+    "holds, together; its off-grid sizes in whole int32s",
     "[tuner]") {
   std::vector<Point> points;
   for (const char* name : {"recursive_doubling", "ring", "rabenseifner"})
@@ -333,22 +335,27 @@ TEST_CASE(
   FakeMeasurer m;
   cct::tuner::search_collective(
       points, {}, {.bisect_depth = 1, .check_every = 2, .datatypes = {CCT_FLOAT, CCT_DOUBLE}}, m);
-  std::map<std::string, std::vector<std::string>> typed;  // by type: "bytes choice"
+  // "bytes choice type" of the typed rows, in the order measured.
+  std::vector<std::string> typed;
   for (const ResultRow& r : m.rows) {
     CHECK((r.stage == Stage::kTyped) == !r.datatype.empty());
     if (r.stage == Stage::kTyped)
-      typed[r.datatype].push_back(std::to_string(r.bytes) + " " + r.choice());
+      typed.push_back(std::to_string(r.bytes) + " " + r.choice() + " " + r.datatype);
   }
-  // The three finalists (the winner among them), fastest first, at each
-  // size; 4 bytes hold a float but no double, 243 neither whole.
-  CHECK(typed["float"] ==
-        std::vector<std::string>{"4 recursive_doubling", "4 rabenseifner", "4 ring",
-                                 "1000 rabenseifner", "1000 recursive_doubling", "1000 ring",
-                                 "4000 rabenseifner", "4000 recursive_doubling", "4000 ring"});
-  CHECK(typed["double"] == std::vector<std::string>{"1000 rabenseifner", "1000 recursive_doubling",
-                                                    "1000 ring", "4000 rabenseifner",
-                                                    "4000 recursive_doubling", "4000 ring"});
-  CHECK(m.extra == m.of(Stage::kCrossover).size() + m.of(Stage::kCheck).size() + 15);
+  // The two fastest at each size (the winner among them), in int32 first,
+  // then in each type the size holds whole, in one measurement per size:
+  // 4 bytes hold a float but no double, 243 neither.
+  CHECK(typed ==
+        std::vector<std::string>{"4 recursive_doubling int32", "4 rabenseifner int32",
+                                 "4 recursive_doubling float", "4 rabenseifner float",
+                                 "1000 rabenseifner int32", "1000 recursive_doubling int32",
+                                 "1000 rabenseifner float", "1000 recursive_doubling float",
+                                 "1000 rabenseifner double", "1000 recursive_doubling double",
+                                 "4000 rabenseifner int32", "4000 recursive_doubling int32",
+                                 "4000 rabenseifner float", "4000 recursive_doubling float",
+                                 "4000 rabenseifner double", "4000 recursive_doubling double"});
+  CHECK(m.together == std::vector<std::size_t>{4, 6, 6});  // the typed measurements' sizes
+  CHECK(m.extra == m.of(Stage::kCrossover).size() + m.of(Stage::kCheck).size() + typed.size());
   // The crossover between 243 and 1000 (493 geometrically) and the check
   // there (621) are measured at whole int32s, as their neighbours are.
   CHECK(m.of(Stage::kCrossover) ==
