@@ -53,13 +53,7 @@ Contenders contenders_of(const std::vector<ResultRow>& rows, const Registry& reg
 const Winner* winner_of(const std::vector<const Winner*>& rows, const std::string& preferred) {
   if (rows.empty()) return nullptr;
   std::vector<Contender> contenders;
-  for (const Winner* w : rows)
-    contenders.push_back({.median_s = w->median_s,
-                          .min_s = w->min_s,
-                          .algorithm = w->algorithm,
-                          .library = w->library,
-                          .previous = w->choice == preferred,
-                          .default_params = w->default_params});
+  for (const Winner* w : rows) contenders.push_back(as_contender(*w, w->choice == preferred));
   return rows[choose_winner(contenders)];
 }
 

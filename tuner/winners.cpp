@@ -160,14 +160,9 @@ std::vector<const Winner*> competing(const std::vector<Winner>& rows,
 const Winner* choose(const std::vector<const Winner*>& rows, const Winner* previous) {
   std::vector<Contender> contenders;
   for (const Winner* w : rows)
-    contenders.push_back({.median_s = w->median_s,
-                          .min_s = w->min_s,
-                          .algorithm = w->algorithm,
-                          .library = w->library,
-                          .previous = previous && same_bucket(*previous, *w) &&
-                                      w->algorithm == previous->algorithm &&
-                                      w->params == previous->params,
-                          .default_params = w->default_params});
+    contenders.push_back(as_contender(*w, previous && same_bucket(*previous, *w) &&
+                                              w->algorithm == previous->algorithm &&
+                                              w->params == previous->params));
   return rows[choose_winner(contenders)];
 }
 
@@ -361,6 +356,15 @@ int64_t readable_boundary(int64_t lo, int64_t hi) {
     if (truncated > lo) return truncated;
   }
   return hi;
+}
+
+Contender as_contender(const Winner& w, bool previous) {
+  return {.median_s = w.median_s,
+          .min_s = w.min_s,
+          .algorithm = w.algorithm,
+          .library = w.library,
+          .previous = previous,
+          .default_params = w.default_params};
 }
 
 std::string read_winner(const ResultRow& row, const Registry& registry, Winner* w) {

@@ -95,6 +95,10 @@ struct Contender {
 // win of more than 10% is never given away for stability.
 double tie_margin(const Contender& fastest);
 
+// w as one of choose_winner's contenders; `previous`: the one to keep
+// where it is within the noise of the fastest.
+Contender as_contender(const Winner& w, bool previous);
+
 // The index of the winner among contenders (not empty). The fastest is the
 // lowest median (the earlier on a tie). Among those tied with it
 // (tie_margin), in this order: the library's own call (a candidate replaces
