@@ -166,19 +166,26 @@ const RankBucket* untyped_bucket(const std::vector<RankBucket>& buckets, int nod
   return nullptr;
 }
 
-std::string report_line(const TypeGroup& group, int differ, std::size_t sizes) {
+// What a type that got rules of its own says: where, at how many sizes.
+std::string own_line(const TypeGroup& group, std::size_t differ, std::size_t sizes) {
   const auto& [c, transport, nodes, type] = group;
-  const std::string reference = datatype_name(kReferenceType);
-  const std::string where = std::string(collective_name(c)) + " on " + transport +
-                            (nodes > 1 ? " (" + std::to_string(nodes) + " nodes)" : "");
-  if (differ == 0)
-    return where + ": " + type + ": the winners of " + reference + " at all " +
-           std::to_string(sizes) + " sizes measured in it: no rules of its own";
-  return where + ": " + type + ": winners other than " + reference + "'s at " +
+  return std::string(collective_name(c)) + " on " + transport +
+         (nodes > 1 ? " (" + std::to_string(nodes) + " nodes)" : "") + ": " + type +
+         ": winners other than " + datatype_name(kReferenceType) + "'s at " +
          std::to_string(differ) + " of " + std::to_string(sizes) + " sizes: rules of its own";
 }
 
-}  // namespace
+// The last line: how many of the (reduction, type) pairs got rules.
+std::string summary_line(std::size_t own, std::size_t pairs) {
+  const std::string reference = datatype_name(kReferenceType);
+  if (own == 0)
+    return "none of the " + std::to_string(pairs) +
+           " (reduction, type) pairs measured chose otherwise than " + reference +
+           " at any size: no rules of their own";
+  return std::to_string(own) + " of " + std::to_string(pairs) +
+         " (reduction, type) pairs measured got rules of their own; the others chose as " +
+         reference + " at every size";
+}
 
 // A type's own winners at the sizes of one communicator size (np), and
 // every size measured there in it.
@@ -187,6 +194,45 @@ struct OwnWinners {
   std::vector<int64_t> sizes;  // ascending
 };
 
+// Per communicator size, a type group's rule at each point measured in it.
+std::map<int, OwnWinners> own_winners(const PointRows& points, const PointRows& reference,
+                                      const std::map<PointKey, const Winner*>& untyped_at) {
+  std::map<int, OwnWinners> by_np;
+  for (const auto& [key, typed] : points) {
+    const auto u = untyped_at.find(key);
+    const auto ref = reference.find(key);
+    if (u == untyped_at.end() || ref == reference.end()) continue;
+    const std::optional<Winner> w = typed_winner(typed, ref->second, *u->second);
+    if (!w) continue;
+    OwnWinners& at = by_np[w->np];
+    at.sizes.push_back(w->bytes);
+    if (w->choice != u->second->choice) at.own.push_back(*w);
+  }
+  return by_np;
+}
+
+// The type's buckets: at each communicator size where it has winners of
+// its own, the untyped bucket with their ranges spliced in.
+void add_buckets(const TypeGroup& group, const std::map<int, OwnWinners>& by_np,
+                 const std::map<cct_collective, TransportRules>& untyped_rules, TypedRules& out) {
+  const auto& [c, transport, nodes, type_name] = group;
+  cct_datatype type;
+  const auto rules = untyped_rules.find(c);
+  if (!parse_datatype(type_name, &type) || rules == untyped_rules.end() ||
+      !rules->second.contains(transport))
+    return;
+  for (const auto& [np, at] : by_np) {
+    const RankBucket* u = untyped_bucket(rules->second.at(transport), nodes, np);
+    if (u == nullptr || at.own.empty()) continue;
+    RankBucket b = *u;
+    b.datatypes = {type};
+    for (const Winner& w : at.own) b.sizes = spliced(b.sizes, own_rule(w, at.sizes));
+    out.buckets[c][transport].push_back(std::move(b));
+  }
+}
+
+}  // namespace
+
 TypedRules typed_rules(const std::vector<ResultRow>& rows, const Winners& untyped,
                        const std::map<cct_collective, TransportRules>& untyped_rules,
                        const Registry& registry) {
@@ -194,37 +240,19 @@ TypedRules typed_rules(const std::vector<ResultRow>& rows, const Winners& untype
   for (const Winner& w : untyped.best) untyped_at[key_of(w)] = &w;
   const Contenders contenders = contenders_of(rows, registry);
   TypedRules out;
+  std::size_t pairs = 0, own = 0;
   for (const auto& [group, points] : contenders.typed) {
-    std::map<int, OwnWinners> by_np;
+    const std::map<int, OwnWinners> by_np = own_winners(points, contenders.reference, untyped_at);
     std::size_t sizes = 0, differ = 0;
-    for (const auto& [key, typed] : points) {
-      const auto u = untyped_at.find(key);
-      const auto reference = contenders.reference.find(key);
-      if (u == untyped_at.end() || reference == contenders.reference.end()) continue;
-      const std::optional<Winner> w = typed_winner(typed, reference->second, *u->second);
-      if (!w) continue;
-      ++sizes;
-      OwnWinners& at = by_np[w->np];
-      at.sizes.push_back(w->bytes);
-      if (w->choice != u->second->choice) at.own.push_back(*w);
-    }
-    for (const auto& [np, at] : by_np) differ += at.own.size();
-    if (sizes > 0) out.report.push_back(report_line(group, differ, sizes));
-    const auto& [c, transport, nodes, type_name] = group;
-    cct_datatype type;
-    const auto rules = untyped_rules.find(c);
-    if (differ == 0 || !parse_datatype(type_name, &type) || rules == untyped_rules.end() ||
-        !rules->second.contains(transport))
-      continue;
-    for (const auto& [np, at] : by_np) {
-      const RankBucket* u = untyped_bucket(rules->second.at(transport), nodes, np);
-      if (u == nullptr || at.own.empty()) continue;
-      RankBucket b = *u;
-      b.datatypes = {type};
-      for (const Winner& w : at.own) b.sizes = spliced(b.sizes, own_rule(w, at.sizes));
-      out.buckets[c][transport].push_back(std::move(b));
-    }
+    for (const auto& [np, at] : by_np) sizes += at.sizes.size(), differ += at.own.size();
+    if (sizes == 0) continue;
+    ++pairs;
+    if (differ == 0) continue;
+    ++own;
+    out.report.push_back(own_line(group, differ, sizes));
+    add_buckets(group, by_np, untyped_rules, out);
   }
+  if (pairs > 0) out.report.push_back(summary_line(own, pairs));
   return out;
 }
 

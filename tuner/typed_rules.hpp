@@ -31,8 +31,9 @@ namespace cct::tuner {
 struct TypedRules {
   // Buckets to add beside the untyped ones, by collective and transport.
   std::map<cct_collective, TransportRules> buckets;
-  // One line per (collective, transport, nodes, type) measured: whether it
-  // got rules of its own, and at how many sizes its winners differ.
+  // One line per (collective, transport, nodes, type) that got rules of
+  // its own, with the sizes where its winners differ, then one line of how
+  // many of those measured did; nothing where no type was measured.
   std::vector<std::string> report;
 };
 

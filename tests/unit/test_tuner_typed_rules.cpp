@@ -80,8 +80,8 @@ TEST_CASE("typed rules: a type gets rules of its own only where its winner diffe
       b.typed.report ==
       std::vector<std::string>{
           "allreduce on shm: double: winners other than int32's at 1 of 3 sizes: rules of its own",
-          "allreduce on shm: float: the winners of int32 at all 3 sizes measured in it: no rules "
-          "of its own"});
+          "1 of 2 (reduction, type) pairs measured got rules of their own; the others chose as "
+          "int32 at every size"});
   const std::vector<cct::RankBucket>& buckets = b.rules.at(CCT_ALLREDUCE).at("shm");
   REQUIRE(buckets.size() == 2);
   CHECK(buckets[0].datatypes.empty());
@@ -126,9 +126,9 @@ TEST_CASE("typed rules: a type's winner that is the untyped rule's changes nothi
   r.push_back(row(16384, "recursive_doubling", 20.0, Stage::kConfirm));
   const Built b = build(r);
   CHECK(b.rules.at(CCT_ALLREDUCE).at("shm").size() == 1);
-  CHECK(b.typed.report.front() ==
-        "allreduce on shm: double: the winners of int32 at all 3 sizes measured in it: no rules "
-        "of its own");
+  CHECK(b.typed.report == std::vector<std::string>{"none of the 2 (reduction, type) pairs measured "
+                                                   "chose otherwise than int32 at any size: no "
+                                                   "rules of their own"});
 }
 
 TEST_CASE("typed rules: a type differs only where it orders two candidates opposite to int32",
@@ -145,9 +145,9 @@ TEST_CASE("typed rules: a type differs only where it orders two candidates oppos
         row(bytes, "recursive_doubling", (2 + bytes / 1000.0) * 1.04, Stage::kTyped, "int32"));
   const Built b = build(r);
   CHECK(b.rules.at(CCT_ALLREDUCE).at("shm").size() == 1);
-  CHECK(b.typed.report.front() ==
-        "allreduce on shm: double: the winners of int32 at all 3 sizes measured in it: no rules "
-        "of its own");
+  CHECK(b.typed.report == std::vector<std::string>{"none of the 2 (reduction, type) pairs measured "
+                                                   "chose otherwise than int32 at any size: no "
+                                                   "rules of their own"});
 }
 
 TEST_CASE("typed rules: a candidate that failed in the shape, and rows of no type, stay out",
@@ -158,9 +158,9 @@ TEST_CASE("typed rules: a candidate that failed in the shape, and rows of no typ
   r.push_back(failed);
   const Built b = build(r);
   CHECK(b.rules.at(CCT_ALLREDUCE).at("shm").size() == 1);
-  CHECK(b.typed.report.front() ==
-        "allreduce on shm: double: the winners of int32 at all 3 sizes measured in it: no rules "
-        "of its own");
+  CHECK(b.typed.report == std::vector<std::string>{"none of the 2 (reduction, type) pairs measured "
+                                                   "chose otherwise than int32 at any size: no "
+                                                   "rules of their own"});
   // Without typed rows there is nothing to report.
   std::vector<ResultRow> untyped;
   for (const ResultRow& x : rows())
