@@ -85,7 +85,8 @@ double quantile(const std::vector<double>& sorted, double q) {
 cct_datatype measured_dtype(const Call& call) {
   if (call.dtype != CCT_DATATYPE_COUNT) return call.dtype;
   const bool reduction = collective_info(call.collective).reduction;
-  return reduction && call.bytes % 4 == 0 ? CCT_INT32 : CCT_UINT8;
+  const auto whole = static_cast<int64_t>(sdk::dtype_size(kReferenceType));
+  return reduction && call.bytes % whole == 0 ? kReferenceType : CCT_UINT8;
 }
 
 std::string datatype_label(const Call& call) {

@@ -74,6 +74,9 @@ std::string counts_label(const Call& call);
 // the buffers hold), uint8 otherwise, so every byte count is
 // representable. Root is always 0.
 cct_datatype measured_dtype(const Call& call);
+// That int32: what a reduction's sizes are measured in where they allow it,
+// and what its other element types are weighed against (search.hpp, step 6).
+inline constexpr cct_datatype kReferenceType = CCT_INT32;
 // The results row's datatype column: the call's own type, empty without.
 std::string datatype_label(const Call& call);
 

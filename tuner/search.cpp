@@ -238,8 +238,8 @@ class CollectiveSearch {
   // an odd size would be measured in uint8 (measure.hpp), and its figure
   // would differ from theirs for that reason alone.
   int64_t whole_elements(int64_t size) const {
-    constexpr int64_t kInt32 = 4;
-    return reduction_ && size >= kInt32 ? size - size % kInt32 : size;
+    const auto whole = static_cast<int64_t>(sdk::dtype_size(kReferenceType));
+    return reduction_ && size >= whole ? size - size % whole : size;
   }
 
   // A crossover or check point: measured unless an earlier run or this one

@@ -58,14 +58,14 @@
 //    where the size is no multiple of 4: measure.hpp); a float or double
 //    sum compiles to other instructions, in the algorithms and in the MPI
 //    library. At each grid size the winner and the two fastest finalists
-//    are measured again in int32 (kReferenceType) and in each of `datatypes`
-//    the size holds whole (a double at 8 bytes and up), all in one
-//    interleaved measurement, their rows carrying the type: figures of two
-//    separate measurements of one candidate differ by up to 12% here,
-//    beyond the noise allowance of either, so a type is weighed only
-//    against int32 figures taken beside its own. The profile gets rules
-//    of a type only where its winners differ from int32's beyond the
-//    noise (typed_rules.hpp).
+//    are measured again in int32 (measure.hpp, kReferenceType) and in
+//    each of `datatypes` the size holds whole (a double at 8 bytes and
+//    up), all in one interleaved measurement, their rows carrying the
+//    type: figures of two separate measurements of one candidate differ
+//    by up to 12% here, beyond the noise allowance of either, so a type is
+//    weighed only against int32 figures taken beside its own. The profile
+//    gets rules of a type only where it and int32 order two candidates
+//    oppositely beyond the noise (typed_rules.hpp).
 //
 // On a simulated platform (exact figures at one repetition) there is no
 // halving: every candidate is measured once, fully. Which candidates reach
@@ -87,10 +87,6 @@
 #include "tuner/results_csv.hpp"
 
 namespace cct::tuner {
-
-// The element type step 6 weighs the others against: the one a reduction's
-// grid sizes are measured in (measure.hpp, measured_dtype).
-inline constexpr cct_datatype kReferenceType = CCT_INT32;
 
 struct SearchOptions {
   bool exhaustive = false;    // no halving: every candidate measured fully
