@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cct/profile.hpp"
+#include "support/bucket_ranges.hpp"
 #include "support/harness.hpp"
 #include "tuner/typed_rules.hpp"
 #include "tuner/winners.hpp"
@@ -64,12 +65,8 @@ Built build(const std::vector<ResultRow>& rows) {
   return b;
 }
 
-using Range = std::tuple<int64_t, int64_t, std::string>;
-std::vector<Range> ranges(const cct::RankBucket& bucket) {
-  std::vector<Range> out;
-  for (const cct::SizeRule& s : bucket.sizes) out.emplace_back(s.lo, s.hi, s.algorithm);
-  return out;
-}
+using cct::test::Range;
+using cct::test::ranges;
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 
 #include "cct/profile.hpp"
 #include "cct/topology.hpp"
+#include "support/bucket_ranges.hpp"
 #include "support/harness.hpp"
 #include "tuner/accuracy.hpp"
 #include "tuner/machine.hpp"
@@ -52,13 +53,8 @@ std::vector<cct::RankBucket> bcast_buckets(const std::vector<ResultRow>& rows) {
   return rules[CCT_BCAST]["shm"];
 }
 
-// (lo, hi, algorithm) of each size rule of a bucket.
-using Range = std::tuple<int64_t, int64_t, std::string>;
-std::vector<Range> ranges(const cct::RankBucket& bucket) {
-  std::vector<Range> out;
-  for (const cct::SizeRule& s : bucket.sizes) out.emplace_back(s.lo, s.hi, s.algorithm);
-  return out;
-}
+using cct::test::Range;
+using cct::test::ranges;
 
 }  // namespace
 
