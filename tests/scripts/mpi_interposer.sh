@@ -7,7 +7,8 @@
 # contiguous datatypes are never packed. With CCT_VIRTUAL_NODES=2 the
 # communicators that span the virtual nodes run on the mpi transport, and
 # the multinode algorithms forced there (2 and 3 virtual nodes) compute the
-# program's results.
+# program's results. A profile's allreduce rules for doubles serve the
+# program's MPI_DOUBLE sums, and only those.
 # usage: mpi_interposer.sh <interposer_check> <libcct_mpi.so>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -53,6 +54,34 @@ done
 grep -Eq '^allreduce +[a-z_]+' <(grep -v '^allreduce +mpi ' "$out.world") ||
   fail "all mpi: the 8-bit allreduce did not leave the library"
 rm -f "$out.world"
+# A profile whose allreduce rules for doubles differ from the others: the
+# program's MPI_DOUBLE sums take them, its MPI_INT and MPI_INT8_T ones
+# the untyped rules, and CCT_LOG says which (profile_read.cpp, datatypes).
+cat >"$dir/typed.yaml" <<'YAML'
+schema: 2
+tool_version: 0.1.0
+date: 2026-11-29T00:00:00Z
+machine: {fingerprint: 0123456789abcdef, summary: pack:1 core:2 pu:2, nodes: 1, ranks_per_node: 2,
+  packages: 1, numa_nodes: 1, cores: 2, pus: 2, caches: L2 1M x2}
+tuning: {}
+rules:
+  allreduce:
+    shm:
+      - np: [1, max]
+        sizes: [{range: [0, max], algorithm: ring}]
+      - np: [1, max]
+        datatypes: [double]
+        sizes: [{range: [0, max], algorithm: recursive_doubling}]
+YAML
+mpirun --allow-run-as-root --oversubscribe -np 2 -x LD_PRELOAD="$interposer" \
+  -x CCT_PROFILE="$dir/typed.yaml" -x CCT_LOG=info "$program" >"$out" 2>"$err" ||
+  fail "typed rules: exit status $?"
+grep -q "^interposer_check: 2 ranks, .* 0 failures on all ranks$" "$out" ||
+  fail "typed rules: no clean summary line"
+grep -q '^cct: rank 0: allreduce [0-9]* B -> recursive_doubling (profile, its rules for double)$' \
+  "$err" || fail "typed rules: no double allreduce took them" "$err"
+grep -q '^cct: rank 0: allreduce [0-9]* B -> ring (profile)$' "$err" ||
+  fail "typed rules: no other allreduce took the untyped ones" "$err"
 # Two virtual nodes of 2 ranks: every communicator of the program but
 # MPI_COMM_SELF spans both, so it runs on the mpi transport, and no
 # algorithm that needs shared memory may show in the runtime's tables.
