@@ -279,14 +279,27 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
     for (const std::vector<double>& f : figures) round = std::max(round, next_round(f, limits));
     return round;
   };
+  // The distinct calls (one, or one per element type), each plan's among
+  // them: a repetition prepares each once, between timed calls.
+  std::vector<Call> distinct;
+  std::vector<std::size_t> call_of(k);
+  for (std::size_t j = 0; j < k; ++j) {
+    const auto at = std::ranges::find(distinct, calls[j]);
+    call_of[j] = static_cast<std::size_t>(at - distinct.begin());
+    if (at == distinct.end()) distinct.push_back(calls[j]);
+  }
+  std::vector<MeasuredCalls> made;  // each distinct call's, on one buffer set per repetition
+  made.reserve(distinct.size());
   for (int round = first_round(limits); round > 0; round = more()) {
     std::vector<double> mine(k * round);  // candidate j's times at [j * round, (j + 1) * round)
     for (int rep = 0; rep < round; ++rep) {
-      const int buffers = next_rep_++;  // one buffer set per repetition, as for one call
+      made.clear();
+      const int buffers = next_rep_++;
+      for (const Call& call : distinct) made.push_back(args_for(call, buffers));
       for (std::size_t i = 0; i < k; ++i) {
         const std::size_t j = (i + static_cast<std::size_t>(rep)) % k;
         note(j);
-        mine[j * round + rep] = time_calls(*plans[j], args_for(calls[j], buffers));
+        mine[j * round + rep] = time_calls(*plans[j], made[call_of[j]]);
       }
     }
     const std::vector<double> maxima = rank_max(mine);

@@ -56,6 +56,7 @@ struct Call {
   // (the finalists in each type of --datatypes, search.hpp); left at
   // CCT_DATATYPE_COUNT, the type measured_dtype chooses by the size.
   cct_datatype dtype = CCT_DATATYPE_COUNT;
+  bool operator==(const Call&) const = default;
 };
 
 // Whether the call's collective has per-rank counts, so that its patterns

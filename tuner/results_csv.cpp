@@ -126,7 +126,9 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
     return "bad datatype '" + f[14] + "' (expected int32, float, double, ...)";
   if (!row->datatype.empty() && (info == nullptr || !info->reduction))
     return "datatype '" + f[14] + "' on " + row->collective + ", which is no reduction";
-  if (row->datatype.empty() != (row->stage != Stage::kTyped) && row->stage != Stage::kFailed)
+  // A typed row names its type and no other row does; a failed one may.
+  const bool typed = row->stage == Stage::kTyped;
+  if (row->stage != Stage::kFailed && typed == row->datatype.empty())
     return "a typed row names its datatype, and only it";
   if (!vector && !row->counts.empty())
     return "counts '" + f[13] + "' on " + row->collective + ", which has no per-rank counts";
@@ -382,6 +384,13 @@ ResultRow failed_row(const std::string& key, const std::string& why) {
 std::set<std::string> failed_candidates(const std::map<std::string, ResultRow>& known) {
   std::set<std::string> failed;
   for (const auto& [key, row] : known)
+    if (row.stage == Stage::kFailed) failed.insert(row.candidate());
+  return failed;
+}
+
+std::set<std::string> failed_candidates(std::span<const ResultRow> rows) {
+  std::set<std::string> failed;
+  for (const ResultRow& row : rows)
     if (row.stage == Stage::kFailed) failed.insert(row.candidate());
   return failed;
 }

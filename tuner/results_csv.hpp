@@ -169,5 +169,7 @@ ResultRow failed_row(const std::string& key, const std::string& why);
 // The candidates (ResultRow::candidate) of the failed rows among the rows
 // of earlier runs, by key.
 std::set<std::string> failed_candidates(const std::map<std::string, ResultRow>& known);
+// The same among rows (a results file's), which a profile never picks.
+std::set<std::string> failed_candidates(std::span<const ResultRow> rows);
 
 }  // namespace cct::tuner

@@ -31,9 +31,7 @@ struct Contenders {
 };
 
 Contenders contenders_of(const std::vector<ResultRow>& rows, const Registry& registry) {
-  std::set<std::string> failed;
-  for (const ResultRow& row : rows)
-    if (row.stage == Stage::kFailed) failed.insert(row.candidate());
+  const std::set<std::string> failed = failed_candidates(rows);
   Contenders out;
   for (const ResultRow& row : rows) {
     Winner w;
@@ -78,14 +76,6 @@ bool beats(const Winner& a, const Winner& b, const std::vector<Winner>& rows) {
   return winner != nullptr && winner->choice == a.choice;
 }
 
-// The rule of a point in a type: the winner of its typed rows where it
-// differs from the reference winner among the same candidates, timed with
-// them, and the two order these candidates oppositely, each beyond the
-// noise; with its fallbacks. Else the untyped winner u, which the type
-// changes nothing for. Nothing where the point has no reference figures.
-std::optional<Winner> typed_winner(const std::vector<Winner>& typed,
-                                   const std::vector<Winner>& reference, const Winner& u);
-
 // The typed winner's fallbacks: the untyped winner where it is another,
 // then the untyped winner's fallbacks; each with its figure in this type
 // where it was measured in it.
@@ -107,6 +97,11 @@ std::vector<Fallback> typed_fallbacks(const Winner& typed, const Winner& untyped
   return out;
 }
 
+// The rule of a point in a type: the winner of its typed rows where it
+// differs from the reference winner among the same candidates, timed with
+// them, and the two order these candidates oppositely, each beyond the
+// noise; with its fallbacks. Else the untyped winner u, which the type
+// changes nothing for. Nothing where the point has no reference figures.
 std::optional<Winner> typed_winner(const std::vector<Winner>& typed,
                                    const std::vector<Winner>& reference, const Winner& u) {
   const Winner* base = winner_of(pointers(reference), u.choice);

@@ -484,9 +484,8 @@ void combine_patterns(Rows& group) {
 Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registry) {
   using Group = std::tuple<cct_collective, std::string, int, int, int64_t>;
   std::map<Group, Rows> groups;
-  std::set<std::string> ignored, failed;
-  for (const ResultRow& row : rows)
-    if (row.stage == Stage::kFailed) failed.insert(row.candidate());
+  std::set<std::string> ignored;
+  const std::set<std::string> failed = failed_candidates(rows);
   for (const ResultRow& row : rows) {
     Winner w;
     // A candidate that failed once in a shape is never chosen there.
