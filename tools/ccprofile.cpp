@@ -70,6 +70,10 @@ int explain(const std::string& profile_file, const std::string& collective,
     throw cct::Error("unknown element type '" + datatype +
                          "' (int8, int16, int32, int64, uint8 ... uint64, float, double)",
                      CCT_ERR_INVALID_ARG);
+  if (q.root < 0 || q.root >= q.np)
+    throw cct::Error("--root " + std::to_string(q.root) + " is not a rank of " +
+                         std::to_string(q.np) + " (0.." + std::to_string(q.np - 1) + ")",
+                     CCT_ERR_INVALID_ARG);
   const std::optional<int64_t> size = cct::parse_bytes(bytes);
   if (!size)
     throw cct::Error("expected a size (64, 4k, 1M), got '" + bytes + "'", CCT_ERR_INVALID_ARG);
@@ -130,15 +134,27 @@ cct::MachineInfo machine_of(const std::string& results, const cct::Registry& reg
 }
 
 // How the profile's choices do on measurements (of sizes its rules were
-// predicted for, say): one line, status 0.
+// predicted for, say): one line, and where the results have points timed
+// at the last root, two more (with the profile's rules of roots other
+// than 0, and with root 0's alone); status 0.
 int check(const std::string& file, const std::string& results, std::optional<int> np,
           double within_percent, const cct::Registry& registry) {
   const cct::Profile profile = cct::load_profile(file, &registry);
-  const cct::tuner::Accuracy a = cct::tuner::measured_accuracy(
-      cct::tuner::read_results(results), profile, registry, np, within_percent / 100);
+  std::vector<cct::tuner::ResultRow> rows = cct::tuner::read_results(results);
+  const std::string at = np ? " at np=" + std::to_string(*np) : std::string();
   std::cout << cct::tuner::describe(
-                   a, "measured points" + (np ? " at np=" + std::to_string(*np) : std::string()))
+                   cct::tuner::measured_accuracy(rows, profile, registry, np, within_percent / 100),
+                   "measured points" + at)
             << "\n";
+  if (np) std::erase_if(rows, [&](const cct::tuner::ResultRow& r) { return r.np != *np; });
+  const double tolerance = within_percent / 100;
+  const cct::tuner::Accuracy own =
+      cct::tuner::root_accuracy(rows, profile, registry, false, tolerance);
+  if (own.checked == 0) return 0;
+  const cct::tuner::Accuracy root_zero =
+      cct::tuner::root_accuracy(rows, profile, registry, true, tolerance);
+  std::cout << cct::tuner::describe(own, "points timed at the last root" + at) << "\n"
+            << cct::tuner::describe(root_zero, "the same with root 0's rules") << "\n";
   return 0;
 }
 
@@ -201,6 +217,9 @@ int main(int argc, char** argv) {
   explain_cmd->add_option("--datatype", datatype,
                           "a reduction's element type (int32, float, double, ...), for the "
                           "profile's rules of that type");
+  explain_cmd->add_option("--root", query.root,
+                          "a rooted collective's root (0..np-1), for the profile's rules of "
+                          "roots other than 0");
   explain_cmd->add_option("--profile", file, "profile file (default: the runtime's choice here)");
   CLI::App* diff_cmd = app.add_subcommand(
       "diff", "the size ranges where two profiles choose differently; status 1 if any");

@@ -14,7 +14,8 @@ namespace cct::tools {
 namespace {
 
 // A bucket's place in a profile: collective, transport, nodes, np range,
-// element types (datatypes_text, empty for an untyped bucket).
+// the calls it serves beyond its shape (served_calls_text: element types,
+// roots other than 0, or empty).
 using Shape = std::tuple<int, std::string, int32_t, int32_t, int32_t, std::string>;
 
 std::map<Shape, const RankBucket*> buckets_of(const Profile& p) {
@@ -22,16 +23,16 @@ std::map<Shape, const RankBucket*> buckets_of(const Profile& p) {
   for (const auto& [c, transports] : p.rules)
     for (const auto& [transport, buckets] : transports)
       for (const RankBucket& b : buckets)
-        out[{c, transport, b.nodes, b.np_lo, b.np_hi, datatypes_text(b.datatypes)}] = &b;
+        out[{c, transport, b.nodes, b.np_lo, b.np_hi, served_calls_text(b)}] = &b;
   return out;
 }
 
 std::string shape_text(const Shape& s) {
-  const auto& [c, transport, nodes, lo, hi, types] = s;
+  const auto& [c, transport, nodes, lo, hi, served] = s;
   return std::string(collective_name(static_cast<cct_collective>(c))) + " " + transport + " np [" +
          std::to_string(lo) + ", " + (hi == kMaxRanks ? "max" : std::to_string(hi)) + "]" +
          (nodes > 1 ? " on " + std::to_string(nodes) + " nodes" : "") +
-         (types.empty() ? "" : " for " + types);
+         (served.empty() ? "" : " for " + served);
 }
 
 std::string figure(const SizeRule& r) {

@@ -51,13 +51,14 @@ std::vector<std::string> explain(const Profile& profile, const std::vector<Force
   for (const std::string& w : selector.warnings()) lines.push_back("note: " + w);
   const std::string type =
       q.dtype == CCT_DATATYPE_COUNT ? "" : std::string(" ") + datatype_name(q.dtype);
+  const std::string root = q.root == 0 ? "" : " at root " + std::to_string(q.root);
   const std::string call = std::string(collective_name(q.collective)) + " of " +
-                           format_bytes(q.bytes) + type + " on " + q.transport + ", " +
+                           format_bytes(q.bytes) + type + root + " on " + q.transport + ", " +
                            std::to_string(q.np) + " ranks on " + std::to_string(q.nodes) +
                            (q.nodes == 1 ? " node" : " nodes");
   const char* default_name = collective_info(q.collective).default_algorithm;
   const std::span<const Selection> rule =
-      selector.candidates(q.collective, static_cast<std::size_t>(q.bytes), q.dtype);
+      selector.candidates(q.collective, static_cast<std::size_t>(q.bytes), q.dtype, q.root);
   if (rule.empty()) {
     lines.push_back(call +
                     ": no usable rule of CCT_FORCE or the profile covers it: the built-in "

@@ -21,6 +21,9 @@ struct ExplainQuery {
   // the profile has some (RankBucket::datatypes); CCT_DATATYPE_COUNT: a
   // type no typed bucket names.
   cct_datatype dtype = CCT_DATATYPE_COUNT;
+  // The call's root, which picks a rooted collective's rules for roots
+  // other than 0 where the profile has some (RankBucket::nonzero_roots).
+  int root = 0;
 };
 
 // The explanation, one line per fact: the rule met (CCT_FORCE's or the

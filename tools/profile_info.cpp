@@ -14,17 +14,18 @@ std::string np_text(int32_t np) {
   return np == kMaxRanks ? "max" : std::to_string(np);
 }
 
-// Per node count, and per typed rules (collective, transport, element
-// types) apart, the rank ranges of their buckets.
+// Per node count, and per rules of some calls (collective, transport,
+// element types or roots other than 0) apart, the rank ranges of their
+// buckets.
 std::vector<std::string> shapes_of(const Profile& profile) {
   std::map<std::string, std::set<std::pair<int32_t, int32_t>>> ranges;
   for (const auto& [collective, transports] : profile.rules)
     for (const auto& [transport, buckets] : transports)
       for (const RankBucket& b : buckets) {
         std::string shape = std::to_string(b.nodes) + (b.nodes == 1 ? " node" : " nodes");
-        if (!b.datatypes.empty())
-          shape += ", " + std::string(collective_name(collective)) + " of " +
-                   datatypes_text(b.datatypes) + " on " + transport;
+        if (const std::string served = served_calls_text(b); !served.empty())
+          shape += ", " + std::string(collective_name(collective)) + " of " + served + " on " +
+                   transport;
         ranges[shape].insert({b.np_lo, b.np_hi});
       }
   std::vector<std::string> out;

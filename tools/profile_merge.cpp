@@ -23,7 +23,8 @@ Profile merge_profiles(const Profile& base, const Profile& added, const std::str
       std::erase_if(into, [&](const RankBucket& b) { return nodes.count(b.nodes) > 0; });
       into.insert(into.end(), buckets.begin(), buckets.end());
       std::stable_sort(into.begin(), into.end(), [](const RankBucket& a, const RankBucket& b) {
-        return std::tie(a.nodes, a.datatypes, a.np_lo) < std::tie(b.nodes, b.datatypes, b.np_lo);
+        return std::tie(a.nodes, a.nonzero_roots, a.datatypes, a.np_lo) <
+               std::tie(b.nodes, b.nonzero_roots, b.datatypes, b.np_lo);
       });
     }
   out.machine.nodes = std::max(base.machine.nodes, added.machine.nodes);

@@ -1,6 +1,7 @@
 #include "tuner/accuracy.hpp"
 
 #include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -12,17 +13,24 @@ namespace cct::tuner {
 namespace {
 
 // The rule the profile applies to w's call (the bucket of its own shape:
-// the checks were measured on it), or null where it has none.
-const SizeRule* rule_for(const Profile& profile, const Winner& w) {
+// the checks were measured on it), or null where it has none: for a call
+// at a root other than 0 (nonzero_root), in the bucket of such roots
+// where there is one, else in the bucket of every call.
+const SizeRule* rule_for(const Profile& profile, const Winner& w, bool nonzero_root = false) {
   const auto by_collective = profile.rules.find(w.collective);
   if (by_collective == profile.rules.end()) return nullptr;
   const auto by_transport = by_collective->second.find(w.transport);
   if (by_transport == by_collective->second.end()) return nullptr;
-  for (const RankBucket& bucket : by_transport->second)
-    if (bucket.nodes == w.nodes && bucket.np_lo <= w.np && w.np <= bucket.np_hi)
-      for (const SizeRule& rule : bucket.sizes)
-        if (rule.lo <= w.bytes && w.bytes < rule.hi) return &rule;
-  return nullptr;
+  const auto in = [&](bool roots_bucket) -> const SizeRule* {
+    for (const RankBucket& bucket : by_transport->second)
+      if (bucket.nodes == w.nodes && bucket.np_lo <= w.np && w.np <= bucket.np_hi &&
+          bucket.datatypes.empty() && bucket.nonzero_roots == roots_bucket)
+        for (const SizeRule& rule : bucket.sizes)
+          if (rule.lo <= w.bytes && w.bytes < rule.hi) return &rule;
+    return nullptr;
+  };
+  const SizeRule* own = nonzero_root ? in(true) : nullptr;
+  return own != nullptr ? own : in(false);
 }
 
 // Adds one off-grid size (its check rows) to a.
@@ -63,6 +71,24 @@ Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& pro
   for (const auto& [group, group_rows] : checks)
     if (const SizeRule* rule = rule_for(profile, group_rows.front()))
       add_size(group_rows, *rule, a);
+  return a;
+}
+
+Accuracy root_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
+                       const Registry& registry, bool root_zero_rules, double tolerance) {
+  using Group = std::tuple<cct_collective, std::string, int, int, int64_t>;
+  std::map<Group, std::vector<Winner>> points;
+  const std::set<std::string> failed = failed_candidates(rows);
+  for (const ResultRow& row : rows) {
+    Winner w;
+    if (row.stage == Stage::kRooted && row.root.value_or(0) != 0 &&
+        !failed.contains(row.candidate()) && read_winner(row, registry, &w).empty())
+      points[Group{w.collective, w.transport, w.nodes, w.np, w.bytes}].push_back(std::move(w));
+  }
+  Accuracy a{.tolerance = tolerance};
+  for (const auto& [group, point] : points)
+    if (const SizeRule* rule = rule_for(profile, point.front(), !root_zero_rules))
+      add_size(point, *rule, a);
   return a;
 }
 

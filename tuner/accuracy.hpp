@@ -41,6 +41,15 @@ Accuracy measured_accuracy(const std::vector<ResultRow>& rows, const Profile& pr
                            const Registry& registry, std::optional<int> np = std::nullopt,
                            double tolerance = 0.05);
 
+// The same over the rows timed at a root other than 0 (search.hpp, step
+// 7), each against the rule a call at that root takes: the profile's
+// rules of roots other than 0 where it has some for the shape, else those
+// of every call; with `root_zero_rules`, those of every call alone (what
+// the profile would choose there without rules of its roots).
+Accuracy root_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
+                       const Registry& registry, bool root_zero_rules = false,
+                       double tolerance = 0.05);
+
 // One line for people, e.g. "off-grid checks: 21 sizes, the profile's
 // choice within 5% of the fastest at 19; mean 1.02x, worst 1.31x (...)";
 // `what` names the sizes.

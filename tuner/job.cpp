@@ -142,20 +142,20 @@ class JobMeasurer final : public PointMeasurer {
         [&](std::span<Plan* const> plans) {
           std::vector<Call> calls;
           for (const Point* p : points) calls.push_back(p->call);
-          return measurer_.measure_together(plans, calls, limits_for(calls, stage));
+          return measurer_.measure_together(plans, calls, limits_for(calls));
         });
   }
-  // A comparison of element types (search.hpp, step 6) shares each
-  // candidate's budget among its types: timed interleaved, fewer
-  // repetitions tell the types apart, and at the largest sizes the budget
-  // is what bounds a point (without the share, that step took longer than
-  // the full timings of all sizes).
-  MeasureOptions limits_for(std::span<const Call> calls, Stage stage) const {
+  // A comparison of variants of a call (element types or roots, search.hpp,
+  // steps 6 and 7) shares each candidate's budget among its variants:
+  // timed interleaved, fewer repetitions tell them apart, and at the
+  // largest sizes the budget is what bounds a point (without the share,
+  // the types' step took longer than the full timings of all sizes). The
+  // finalists of one call share nothing.
+  MeasureOptions limits_for(std::span<const Call> calls) const {
     MeasureOptions limits = opts_.measure;
-    if (stage != Stage::kTyped) return limits;
-    std::set<cct_datatype> types;
-    for (const Call& c : calls) types.insert(c.dtype);
-    limits.budget_s /= static_cast<double>(types.size());
+    std::set<std::pair<cct_datatype, std::optional<int>>> variants;
+    for (const Call& c : calls) variants.insert({c.dtype, c.root});
+    limits.budget_s /= static_cast<double>(variants.size());
     return limits;
   }
   std::vector<PointResult> confirm(std::span<const Point* const> points,

@@ -93,6 +93,10 @@ std::string datatype_label(const Call& call) {
   return call.dtype == CCT_DATATYPE_COUNT ? "" : datatype_name(call.dtype);
 }
 
+std::string root_label(const Call& call) {
+  return call.root ? std::to_string(*call.root) : "";
+}
+
 bool has_patterns(const Call& call) {
   return collective_info(call.collective).vector();
 }
@@ -101,7 +105,7 @@ std::vector<Call> each_pattern(const Call& call) {
   if (!has_patterns(call) || call.patterns.size() == 1) return {call};
   std::vector<Call> calls;
   for (CountPattern p : call.patterns)
-    calls.push_back({call.collective, call.bytes, {p}, call.dtype});
+    calls.push_back({call.collective, call.bytes, {p}, call.dtype, call.root});
   return calls;
 }
 
@@ -112,8 +116,8 @@ std::string counts_label(const Call& call) {
 MeasuredCalls::MeasuredCalls(const Call& call, int np, int rank, uint32_t tag) {
   const cct_datatype dtype = measured_dtype(call);
   const std::size_t count = static_cast<std::size_t>(call.bytes) / sdk::dtype_size(dtype);
-  const cct_coll_args one =
-      make_call(call.collective, nullptr, nullptr, count, dtype, CCT_SUM, 0, tag);
+  const cct_coll_args one = make_call(call.collective, nullptr, nullptr, count, dtype, CCT_SUM,
+                                      call.root.value_or(0), tag);
   if (!has_patterns(call)) {
     args_.push_back(one);
     return;

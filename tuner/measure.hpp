@@ -29,6 +29,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
@@ -56,6 +57,10 @@ struct Call {
   // (the finalists in each type of --datatypes, search.hpp); left at
   // CCT_DATATYPE_COUNT, the type measured_dtype chooses by the size.
   cct_datatype dtype = CCT_DATATYPE_COUNT;
+  // A rooted collective's root where it is measured at one of its own
+  // (the finalists at root 0 and at the last rank, search.hpp, step 7);
+  // left empty, root 0.
+  std::optional<int> root;
   bool operator==(const Call&) const = default;
 };
 
@@ -73,16 +78,18 @@ std::string counts_label(const Call& call);
 // has one, else for reductions int32 sums where the size allows it (what
 // applications reduce; integer adds have no denormal slow paths whatever
 // the buffers hold), uint8 otherwise, so every byte count is
-// representable. Root is always 0.
+// representable.
 cct_datatype measured_dtype(const Call& call);
 // That int32: what a reduction's sizes are measured in where they allow it,
 // and what its other element types are weighed against (search.hpp, step 6).
 inline constexpr cct_datatype kReferenceType = CCT_INT32;
 // The results row's datatype column: the call's own type, empty without.
 std::string datatype_label(const Call& call);
+// The results row's root column: the call's own root, empty without.
+std::string root_label(const Call& call);
 
 // The calls one repetition of `call` makes on rank `rank` of np, buffers
-// left null: root 0, the measured datatype, count from the call's bytes;
+// left null: the call's root, the measured datatype, count from its bytes;
 // one call per pattern for a vector collective, one call otherwise.
 class MeasuredCalls {
  public:

@@ -115,6 +115,14 @@ void add_run_options(CLI::App& app, Options& opts) {
            "in these element types, and the profile gets rules of a\n"
            "type where its winners differ from int32's (default:\n"
            "float,double; none: int32 only)");
+  app.add_option_function<std::string>(
+         "--roots", [&opts](const std::string& which) { opts.search.other_root = which == "last"; },
+         "a rooted collective's winners and finalists are measured\n"
+         "again at root 0 and at the last rank, and the profile\n"
+         "gets rules of the roots other than 0 where their winners\n"
+         "differ (default: last; none: root 0 only)")
+      ->check(CLI::IsMember({"last", "none"}).description(""))
+      ->type_name("last|none");
   app.add_flag("--quick", opts.filter.quick,
                "every 4th size, default parameters only, one level of\n"
                "crossover bisection, and --budget 0.25 unless given");

@@ -19,7 +19,7 @@ namespace cct::tuner {
 struct Options {
   SpaceFilter filter;
   MeasureOptions measure;
-  SearchOptions search;
+  SearchOptions search{.other_root = true};  // --roots last unless told
   // --datatypes as given; search.datatypes holds them as element types.
   std::vector<std::string> datatype_names{"float", "double"};
   std::vector<int> nps;

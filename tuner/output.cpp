@@ -13,8 +13,8 @@
 #include "cct/units.hpp"
 #include "tuner/accuracy.hpp"
 #include "tuner/report_html.hpp"
-#include "tuner/typed_rules.hpp"
 #include "tuner/utc_time.hpp"
+#include "tuner/variant_rules.hpp"
 #include "tuner/winners.hpp"
 
 namespace cct::tuner {
@@ -86,8 +86,10 @@ std::map<std::string, std::string> tuning_settings(const Options& opts) {
       {"vector_counts", count_patterns_label(opts.filter.vector_counts)},
       // The element types a reduction's finalists were measured in besides
       // int32 (search.hpp, step 6).
-      {"datatypes",
-       opts.search.datatypes.empty() ? "none" : datatypes_text(opts.search.datatypes)}};
+      {"datatypes", opts.search.datatypes.empty() ? "none" : datatypes_text(opts.search.datatypes)},
+      // Whether a rooted collective's finalists were timed at the last rank
+      // as root too (search.hpp, step 7).
+      {"roots", opts.search.other_root ? "last" : "none"}};
   if (!opts.nps.empty()) settings["np"] = joined(opts.nps);
   if (!opts.nodes.empty()) settings["nodes"] = joined(opts.nodes);
   if (!opts.ranks_per_node.empty()) settings["ranks_per_node"] = joined(opts.ranks_per_node);
@@ -158,8 +160,12 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
                   .machine = machine,
                   .tuning = tuning_settings(opts),
                   .rules = rules_with_predictions(winners.best, predicted)};
-  const TypedRules typed = typed_rules(rows, winners, profile.rules, registry);
-  add_typed(profile.rules, typed);
+  const VariantRules typed =
+      variant_rules(Variation::kElementType, rows, winners, profile.rules, registry);
+  const VariantRules rooted =
+      variant_rules(Variation::kRoot, rows, winners, profile.rules, registry);
+  add_variants(profile.rules, typed);
+  add_variants(profile.rules, rooted);
   const std::string accuracy = describe(profile_accuracy(rows, profile, registry));
   profile.tuning["accuracy"] = accuracy;
   const std::string path = (fs::path(opts.out) / (profile.machine.fingerprint + ".yaml")).string();
@@ -169,6 +175,7 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
             << failures(rows) << accuracy << "\n"
             << predicted.report;
   for (const std::string& line : typed.report) std::cout << "element types: " << line << "\n";
+  for (const std::string& line : rooted.report) std::cout << "roots: " << line << "\n";
   if (const std::string warning =
           opts.noise ? noise_warning(opts.noise->first, opts.noise->second) : "";
       !warning.empty())

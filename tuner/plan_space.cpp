@@ -192,7 +192,8 @@ ResultRow Point::row(const PointResult& result, Stage stage) const {
                    .result = result,
                    .stage = stage,
                    .counts = counts_label(call),
-                   .datatype = datatype_label(call)};
+                   .datatype = datatype_label(call),
+                   .root = call.root};
 }
 
 Point Point::at(int64_t bytes) const {

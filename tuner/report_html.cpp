@@ -41,6 +41,7 @@ constexpr StageDrawing kStageDrawings[] = {
     {Stage::kConfirm, false, Mark::kSquare}, {Stage::kReconfirm, false, Mark::kSquare},
     {Stage::kFailed, false, std::nullopt},  // no figure: counted, listed, not drawn
     {Stage::kTyped, false, std::nullopt},   // another element type's: counted, not drawn
+    {Stage::kRooted, false, std::nullopt},  // another root's: counted, not drawn
 };
 
 constexpr const char* kHowToRead =

@@ -27,9 +27,10 @@
 namespace cct::tuner {
 namespace {
 
-constexpr std::size_t kColumns = 15;  // of the current format
-constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal,   Stage::kCrossover, Stage::kCheck,
-                             Stage::kFailed, Stage::kConfirm, Stage::kReconfirm, Stage::kTyped};
+constexpr std::size_t kColumns = 16;  // of the current format
+constexpr Stage kStages[] = {Stage::kPruned,    Stage::kFinal,  Stage::kCrossover,
+                             Stage::kCheck,     Stage::kFailed, Stage::kConfirm,
+                             Stage::kReconfirm, Stage::kTyped,  Stage::kRooted};
 
 bool parse_stage(const std::string& text, Stage* out) {
   for (Stage s : kStages)
@@ -72,11 +73,12 @@ bool parse_value(const cct_param_desc& p, const std::string& text, int64_t* out)
 }
 
 // The layouts of a results file, told apart by the header.
-enum class Format { kCurrent, kNoDatatype, kNoCounts, kNoNote, kSingleNode };
+enum class Format { kCurrent, kNoRoot, kNoDatatype, kNoCounts, kNoNote, kSingleNode };
 
 // The format a header line announces; cct::Error with path:1 when none.
 Format format_of(const std::string& path, std::string_view header) {
   if (header == kResultsHeader) return Format::kCurrent;
+  if (header == kResultsHeaderNoRoot) return Format::kNoRoot;
   if (header == kResultsHeaderNoDatatype) return Format::kNoDatatype;
   if (header == kResultsHeaderNoCounts) return Format::kNoCounts;
   if (header == kResultsHeaderNoNote) return Format::kNoNote;
@@ -88,6 +90,25 @@ Format format_of(const std::string& path, std::string_view header) {
 // RFC 4180 fields: no trimming, '"' quotes a field and doubles inside one.
 using CsvReader = io::CSVReader<kColumns, io::trim_chars<>, io::double_quote_escape<',', '"'>>;
 using Fields = std::array<std::string, kColumns>;
+
+// Why a row's root column is wrong, or empty when row->root was set from
+// it: a root of the communicator, on a rooted collective's row of the
+// roots' step; nothing on any other row but a failed one.
+std::string parse_root(const std::string& text, ResultRow& row, const CollectiveInfo* info) {
+  const bool rooted = row.stage == Stage::kRooted;
+  if (text.empty()) {
+    if (rooted) return "a rooted row names its root, and only it";
+    return "";
+  }
+  int root = 0;
+  if (!parse_number(text, &root) || root < 0 || root >= row.np)
+    return "bad root '" + text + "' (expected a rank below np " + std::to_string(row.np) + ")";
+  if (info == nullptr || !info->rooted)
+    return "root '" + text + "' on " + row.collective + ", which has no root";
+  if (!rooted && row.stage != Stage::kFailed) return "a rooted row names its root, and only it";
+  row.root = root;
+  return "";
+}
 
 // Why the fields of a row (current layout) are malformed, or empty when
 // `row` was filled from them.
@@ -110,7 +131,8 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
     return "bad seconds in '" + f[7] + "," + f[8] + "," + f[9] + "'";
   if (!parse_stage(f[11], &row->stage))
     return "bad stage '" + f[11] +
-           "' (expected pruned, final, crossover, check, failed, confirm, reconfirm or typed)";
+           "' (expected pruned, final, crossover, check, failed, confirm, reconfirm, typed or "
+           "rooted)";
   // A failed point has no figures: its reps are 0.
   const int least_reps = row->stage == Stage::kFailed ? 0 : 1;
   if (!parse_number(f[10], &r.reps) || r.reps < least_reps) return "bad reps '" + f[10] + "'";
@@ -130,6 +152,7 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
   const bool typed = row->stage == Stage::kTyped;
   if (row->stage != Stage::kFailed && typed == row->datatype.empty())
     return "a typed row names its datatype, and only it";
+  if (std::string why = parse_root(f[15], *row, info); !why.empty()) return why;
   if (!vector && !row->counts.empty())
     return "counts '" + f[13] + "' on " + row->collective + ", which has no per-rank counts";
   if (vector && !parse_count_patterns(row->counts))
@@ -142,16 +165,17 @@ std::vector<ResultRow> parse_rows(std::string_view complete, const std::string& 
   format_of(source, complete.substr(0, complete.find('\n')));
   CsvReader in(source, complete.data(), complete.data() + complete.size());
   // Older formats lack the nodes column (their rows keep 1), the note,
-  // the counts or the datatype.
+  // the counts, the datatype or the root.
   in.read_header(io::ignore_missing_column, "collective", "transport", "nodes", "np", "bytes",
                  "algorithm", "params", "median_s", "min_s", "max_s", "reps", "stage", "note",
-                 "counts", "datatype");
+                 "counts", "datatype", "root");
   std::vector<ResultRow> rows;
   for (Fields f;;) {
     f[2] = "1";
     f[12].clear();
     f[13].clear();
     f[14].clear();
+    f[15].clear();
     const bool read = std::apply([&](auto&... field) { return in.read_row(field...); }, f);
     if (!read) return rows;
     ResultRow row;
@@ -207,7 +231,8 @@ std::string csv_line(const ResultRow& row) {
                                         stage_name(row.stage),
                                         row.note,
                                         row.counts,
-                                        row.datatype};
+                                        row.datatype,
+                                        row.root ? std::to_string(*row.root) : ""};
   std::string line;
   for (const std::string& f : fields) line += (line.empty() ? "" : ",") + csv_field(f);
   return line + "\n";
@@ -257,6 +282,7 @@ const char* stage_name(Stage stage) {
     case Stage::kConfirm: return "confirm";
     case Stage::kReconfirm: return "reconfirm";
     case Stage::kTyped: return "typed";
+    case Stage::kRooted: return "rooted";
   }
   return "?";
 }
@@ -265,6 +291,7 @@ std::string ResultRow::key() const {
   return collective + "," + transport + "," + std::to_string(nodes) + "," + std::to_string(np) +
          "," + std::to_string(bytes) + "," + algorithm + "," + params +
          (counts.empty() ? "" : " [" + counts + "]") + (datatype.empty() ? "" : " as " + datatype) +
+         (root ? " at root " + std::to_string(*root) : "") +
          (is_confirmation(stage) ? std::string(" ") + stage_name(stage) : "");
 }
 
@@ -352,11 +379,15 @@ std::vector<ResultRow> read_results(const std::string& path) {
 
 ResultRow failed_row(const std::string& key, const std::string& why) {
   Fields f;
-  // A reduction's own element type follows " as ", a vector collective's
-  // counts " [".
+  // A rooted collective's root follows " at root ", a reduction's own
+  // element type " as ", a vector collective's counts " [".
   std::string columns = key;
-  if (const std::size_t as = key.rfind(" as "); as != std::string::npos) {
-    f[14] = key.substr(as + 4);
+  if (const std::size_t at = key.rfind(" at root "); at != std::string::npos) {
+    f[15] = key.substr(at + 9);
+    columns.resize(at);
+  }
+  if (const std::size_t as = columns.rfind(" as "); as != std::string::npos) {
+    f[14] = columns.substr(as + 4);
     columns.resize(as);
   }
   if (const std::size_t open = columns.rfind(" [");

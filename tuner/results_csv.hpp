@@ -1,9 +1,10 @@
 // ccautotune tuner: the raw results file, one CSV row per measured point.
 //
-//   collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,counts,datatype
-//   bcast,shm,1,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37,final,,,
-//   alltoallv,shm,1,4,4096,linear,,3.1e-05,2.9e-05,4.4e-05,31,final,,equal+skewed,
-//   allreduce,shm,1,4,4096,ring,,2.2e-06,2.1e-06,2.9e-06,31,final,,,double
+//   collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,counts,datatype,root
+//   bcast,shm,1,4,65536,knomial,radix=4,1.52e-05,1.41e-05,2.2e-05,37,final,,,,
+//   alltoallv,shm,1,4,4096,linear,,3.1e-05,2.9e-05,4.4e-05,31,final,,equal+skewed,,
+//   allreduce,shm,1,4,4096,ring,,2.2e-06,2.1e-06,2.9e-06,31,typed,,,double,
+//   gather,shm,1,4,4096,linear,,3.3e-06,3.1e-06,4.0e-06,31,rooted,,,,3
 //
 // nodes and np are the communicator's shape: the nodes it spans and its
 // ranks in all. Files written before multi-node tuning lack the nodes
@@ -17,7 +18,11 @@
 // reduction's element type where a finalist was measured in one of
 // --datatypes (search.hpp, step 6), empty for the rows measured in the
 // type the size chooses (measure.hpp, measured_dtype); files written
-// before it (kResultsHeaderNoDatatype) have only such rows.
+// before it (kResultsHeaderNoDatatype) have only such rows. root is a
+// rooted collective's root where a finalist was timed at root 0 and at
+// the last rank (search.hpp, step 7), empty for every other row (timed at
+// root 0); files written before it (kResultsHeaderNoRoot) have only such
+// rows.
 //
 // stage says what the row is for (see search.hpp): `pruned`, a candidate
 // dropped by successive halving, with the figures of its last screening
@@ -25,6 +30,7 @@
 // measurement at a size bisecting two grid sizes with different winners;
 // `check`, a full measurement at an off-grid size that tests the profile;
 // `typed`, a reduction's finalist measured in another element type;
+// `rooted`, a rooted collective's finalist measured at root 0 or the last;
 // `failed`, a point whose run crashed or failed: its figures are 0, its
 // note says why, and its candidate is left out of that shape from then on
 // (the search skips it, the profile never picks it).
@@ -46,6 +52,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -57,6 +64,10 @@
 namespace cct::tuner {
 
 inline constexpr const char* kResultsHeader =
+    "collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,"
+    "counts,datatype,root";
+// The format before the root column, still read.
+inline constexpr const char* kResultsHeaderNoRoot =
     "collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,"
     "counts,datatype";
 // The format before the datatype column, still read.
@@ -81,12 +92,29 @@ inline constexpr const char* kResultsHeaderSingleNode =
 // kReconfirm: a confirmation timed again in a second job (fresh
 // processes); see search.hpp, step 3. kTyped: a reduction's finalist timed
 // again in another element type, its datatype column (step 6), which only
-// its type's rules weigh (typed_rules.hpp).
-enum class Stage { kPruned, kFinal, kCrossover, kCheck, kFailed, kConfirm, kReconfirm, kTyped };
+// its type's rules weigh (variant_rules.hpp). kRooted: a rooted
+// collective's finalist timed again at root 0 and at the last rank, its
+// root column (step 7), which only the rules of roots other than 0 weigh.
+enum class Stage {
+  kPruned,
+  kFinal,
+  kCrossover,
+  kCheck,
+  kFailed,
+  kConfirm,
+  kReconfirm,
+  kTyped,
+  kRooted
+};
 
 // "pruned", "final", "crossover", "check", "failed", "confirm", "reconfirm",
-// "typed".
+// "typed", "rooted".
 const char* stage_name(Stage stage);
+// A figure of a variant of the call or of its reference (an element type,
+// a root: search.hpp, steps 6 and 7), for that variant's rules alone.
+inline bool of_variant(Stage stage) {
+  return stage == Stage::kTyped || stage == Stage::kRooted;
+}
 // A figure timed as programs call (confirm, or reconfirm in a second job).
 inline bool is_confirmation(Stage stage) {
   return stage == Stage::kConfirm || stage == Stage::kReconfirm;
@@ -102,14 +130,16 @@ struct ResultRow {
   std::string params;
   PointResult result;
   Stage stage = Stage::kFinal;
-  std::string note;      // why a failed point failed; empty otherwise
-  std::string counts;    // a vector collective's count patterns: "equal+skewed"
-  std::string datatype;  // a reduction's own element type ("double"), or empty
+  std::string note;         // why a failed point failed; empty otherwise
+  std::string counts;       // a vector collective's count patterns: "equal+skewed"
+  std::string datatype;     // a reduction's own element type ("double"), or empty
+  std::optional<int> root;  // a rooted row's root (0 or the last rank), else none
 
   // What identifies a point: every column before the figures, then
   // " [counts]" where counts is not empty, then " as <datatype>" where
-  // datatype is not, then " confirm" or " reconfirm" for a confirmation
-  // row (its point has a final row too).
+  // datatype is not, then " at root <root>" where the row has one, then
+  // " confirm" or " reconfirm" for a confirmation row (its point has a
+  // final row too).
   std::string key() const;
   // What identifies its candidate in its shape: the key without the size.
   std::string candidate() const;

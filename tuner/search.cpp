@@ -42,6 +42,7 @@ class CollectiveSearch {
       : points_(points), known_(known), opts_(opts), measurer_(measurer) {
     for (const Point& p : points_) grid_.push_back(p.call.bytes);
     reduction_ = !points_.empty() && collective_info(points_.front().call.collective).reduction;
+    rooted_ = !points_.empty() && collective_info(points_.front().call.collective).rooted;
     std::sort(grid_.begin(), grid_.end());
     grid_.erase(std::unique(grid_.begin(), grid_.end()), grid_.end());
   }
@@ -55,6 +56,8 @@ class CollectiveSearch {
         check_between(grid_[i], grid_[i + 1]);
     if (reduction_)
       for (int64_t bytes : grid_) measure_types(bytes);
+    if (rooted_ && opts_.other_root)
+      for (int64_t bytes : grid_) measure_roots(bytes);
   }
 
  private:
@@ -333,34 +336,54 @@ class CollectiveSearch {
     for (const Point* p : points) measure_extra(*p, Stage::kCheck);
   }
 
-  // Step 6 at a grid size: its winner and two fastest finalists in int32, the
-  // reference, and in each type of the options that the size holds
-  // whole, all timed together (one interleaved measurement, so that the
-  // types are weighed against figures taken in the same moments). Nothing
-  // where no type fits; a row measured before (--resume) is not measured
-  // again.
-  void measure_types(int64_t bytes) {
-    std::vector<cct_datatype> types;
-    for (cct_datatype type : opts_.datatypes)
-      if (bytes % static_cast<int64_t>(sdk::dtype_size(type)) == 0) types.push_back(type);
-    if (types.empty()) return;
-    types.insert(types.begin(), kReferenceType);
-    // The two fastest (and the winner): a type's own winner among the
-    // others would be rare, and each candidate costs a full timing in
-    // every type.
+  // Steps 6 and 7 at a grid size: its winner and two fastest finalists in
+  // each of `variants` of its call (the reference first), all timed
+  // together (one interleaved measurement, so that the variants are
+  // weighed against figures taken in the same moments) as rows of `stage`.
+  // The two fastest (and the winner): a variant's own winner among the
+  // others would be rare, and each candidate costs a full timing in every
+  // variant. A row measured before (--resume) is not measured again.
+  void measure_variants(int64_t bytes, const std::vector<Call>& variants, Stage stage) {
     std::vector<const Point*> contenders;
     add_contenders(bytes, 2, contenders);
     std::vector<const Point*> fresh;
-    for (cct_datatype type : types)
+    for (const Call& call : variants)
       for (const Point* c : contenders) {
         Point p = *c;
-        p.call.dtype = type;
+        p.call = call;
         if (known(p) != nullptr || !measurer_.why_unusable(p).empty()) continue;
         fresh.push_back(&extra_.emplace_back(std::move(p)));
       }
     if (fresh.empty()) return;
     measurer_.planned(fresh.size());
-    measurer_.measure_together(fresh, Stage::kTyped);
+    measurer_.measure_together(fresh, stage);
+  }
+
+  // The call of the space's points at a grid size.
+  const Call& call_at(int64_t bytes) const {
+    return std::ranges::find(points_, bytes, [](const Point& p) { return p.call.bytes; })->call;
+  }
+
+  // Step 6 at a grid size: in int32, the reference, and in each type of the
+  // options that the size holds whole. Nothing where no type fits.
+  void measure_types(int64_t bytes) {
+    std::vector<Call> variants;
+    for (cct_datatype type : opts_.datatypes)
+      if (bytes % static_cast<int64_t>(sdk::dtype_size(type)) == 0)
+        variants.emplace_back(call_at(bytes)).dtype = type;
+    if (variants.empty()) return;
+    variants.emplace(variants.begin(), call_at(bytes))->dtype = kReferenceType;
+    measure_variants(bytes, variants, Stage::kTyped);
+  }
+
+  // Step 7 at a grid size: at root 0, the reference, and at the last rank.
+  void measure_roots(int64_t bytes) {
+    const int last = points_.front().np - 1;
+    if (last == 0) return;
+    std::vector<Call> variants(2, call_at(bytes));
+    variants[0].root = 0;
+    variants[1].root = last;
+    measure_variants(bytes, variants, Stage::kRooted);
   }
 
   std::span<const Point> points_;
@@ -368,6 +391,7 @@ class CollectiveSearch {
   const SearchOptions& opts_;
   PointMeasurer& measurer_;
   bool reduction_ = false;                         // combines with an op: element types matter
+  bool rooted_ = false;                            // has a root: roots may matter
   std::vector<int64_t> grid_;                      // the space's sizes, ascending
   std::map<int64_t, std::vector<Figure>> finals_;  // full figures per measured size
   std::map<int64_t, const Point*> winners_;        // per measured size

@@ -65,7 +65,18 @@
 //    by up to 12% here, beyond the noise allowance of either, so a type is
 //    weighed only against int32 figures taken beside its own. The profile
 //    gets rules of a type only where it and int32 order two candidates
-//    oppositely beyond the noise (typed_rules.hpp).
+//    oppositely beyond the noise (variant_rules.hpp).
+// 7. Roots. A rooted collective's figures above are of root 0. Where an
+//    algorithm serves rank 0 better than another root (binomial gather
+//    copies the blocks once more into rank order at another root; a
+//    switch-assisted gather's root sits behind the fabric's first switch),
+//    the winner at another root may be another. At each grid size the
+//    winner and the two fastest finalists are measured again at root 0 and
+//    at the last rank (the farthest from rank 0 in the node's order: the
+//    last package, the last node), in one interleaved measurement, their
+//    rows carrying the root. The profile gets rules of the roots other
+//    than 0 only where the two roots order two candidates oppositely
+//    beyond the noise (variant_rules.hpp). Nothing on one rank.
 //
 // On a simulated platform (exact figures at one repetition) there is no
 // halving: every candidate is measured once, fully. Which candidates reach
@@ -98,6 +109,7 @@ struct SearchOptions {
   bool reconfirm = false;     // step 3 again in this job, a second one (fresh processes)
   // Step 6's element types besides kReferenceType; none: no step 6.
   std::vector<cct_datatype> datatypes;
+  bool other_root = false;  // step 7 (ccautotune's default: --roots)
 };
 
 // What the search needs from the job that runs it, which owns the plans,

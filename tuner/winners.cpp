@@ -92,11 +92,11 @@ std::string np_text(const RankBucket& b) {
          nodes;
 }
 
-// The collective, and the element types of a typed bucket: "allreduce
-// (float, double)".
+// The collective, and the calls of a bucket of some calls: "allreduce
+// (float, double)", "gather (roots other than 0)".
 std::string collective_text(cct_collective c, const RankBucket& b) {
-  const std::string types = datatypes_text(b.datatypes);
-  return std::string(collective_name(c)) + (types.empty() ? "" : " (" + types + ")");
+  const std::string served = served_calls_text(b);
+  return std::string(collective_name(c)) + (served.empty() ? "" : " (" + served + ")");
 }
 
 std::string size_text(const SizeRule& s) {
@@ -270,7 +270,7 @@ std::map<Shape, double> agreements(const std::vector<ResultRow>& rows) {
   std::map<Shape, std::pair<int, double>> found;  // (weight of its stage, figure)
   for (const ResultRow& r : rows) {
     if (r.collective != collective_name(CCT_ALLREDUCE) || r.algorithm != sum || r.bytes != 8 ||
-        r.stage == Stage::kCheck || r.stage == Stage::kFailed || r.stage == Stage::kTyped)
+        r.stage == Stage::kCheck || r.stage == Stage::kFailed || of_variant(r.stage))
       continue;
     auto [at, added] =
         found.try_emplace({r.transport, r.nodes, r.np}, weight(r.stage), r.result.median_s);
@@ -489,10 +489,9 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
   for (const ResultRow& row : rows) {
     Winner w;
     // A candidate that failed once in a shape is never chosen there.
-    // A row of another element type weighs in that type's rules alone
-    // (typed_rules.hpp).
-    if (row.stage == Stage::kCheck || row.stage == Stage::kTyped ||
-        failed.contains(row.candidate()))
+    // A row of a variant of the call (an element type, a root) weighs in
+    // that variant's rules alone (variant_rules.hpp).
+    if (row.stage == Stage::kCheck || of_variant(row.stage) || failed.contains(row.candidate()))
       continue;
     if (const std::string why = read_winner(row, registry, &w); !why.empty()) {
       ignored.insert(why);

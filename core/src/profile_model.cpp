@@ -140,6 +140,10 @@ std::string datatypes_text(const std::vector<cct_datatype>& types) {
   return out;
 }
 
+std::string served_calls_text(const RankBucket& b) {
+  return b.nonzero_roots ? kNonzeroRootsText : datatypes_text(b.datatypes);
+}
+
 std::vector<std::string> disabled_rules(const Profile& profile) {
   std::vector<std::string> out;
   for (const auto& [collective, transports] : profile.rules)

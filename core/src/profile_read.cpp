@@ -57,6 +57,7 @@ class Reader {
   int32_t nodes(const YAML::Node& node, int32_t np_hi, const std::string& ctx) const;
   std::vector<cct_datatype> datatypes(cct_collective c, const YAML::Node& node,
                                       const std::string& ctx) const;
+  bool nonzero_roots(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
   Prediction prediction(const YAML::Node& node, const RankBucket& b, const std::string& ctx) const;
   SizeRule size_rule(cct_collective c, const YAML::Node& node, const std::string& ctx) const;
   void rule_contents(cct_collective c, const YAML::Node& node, const std::string& ctx,
@@ -237,23 +238,25 @@ std::vector<RankBucket> Reader::buckets(cct_collective c, const YAML::Node& node
   for (std::size_t i = 0; i < node.size(); ++i) {
     const std::string at = ctx + "[" + std::to_string(i) + "]";
     RankBucket b = bucket(c, node[i], at);
-    // Only buckets of the same node count and element types compete for a
-    // communicator.
+    // Only buckets of the same node count, element types and roots compete
+    // for a communicator.
     for (const RankBucket& other : out)
       if (b.nodes == other.nodes && b.np_lo <= other.np_hi && other.np_lo <= b.np_hi &&
-          same_calls(b.datatypes, other.datatypes))
+          same_calls(b.datatypes, other.datatypes) && b.nonzero_roots == other.nonzero_roots)
         fail(node[i], at + ": np range overlaps an earlier bucket's [" +
                           std::to_string(other.np_lo) + ", " +
                           (other.np_hi == kMaxRanks ? "max" : std::to_string(other.np_hi)) + "]" +
                           (b.nodes > 1 ? " of " + std::to_string(b.nodes) + " nodes" : "") +
-                          (b.datatypes.empty() ? "" : " for one of its datatypes"));
+                          (b.datatypes.empty() ? "" : " for one of its datatypes") +
+                          (b.nonzero_roots ? std::string(" for ") + kNonzeroRootsText : ""));
     out.push_back(std::move(b));
   }
   return out;
 }
 
 RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::string& ctx) const {
-  check_keys(node, ctx, {"np", "sizes"}, {"nodes", "datatypes", "measured_np", "predicted"});
+  check_keys(node, ctx, {"np", "sizes"},
+             {"nodes", "datatypes", "roots", "measured_np", "predicted"});
   const YAML::Node np = node["np"];
   expect_seq(np, ctx + ".np", 2);
   RankBucket b;
@@ -264,6 +267,11 @@ RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::s
           : static_cast<int32_t>(integer(np[1], ctx + ".np end (or max)", b.np_lo, kMaxRanks));
   b.nodes = nodes(node["nodes"], b.np_hi, ctx);
   if (const YAML::Node types = node["datatypes"]) b.datatypes = datatypes(c, types, ctx);
+  if (const YAML::Node roots = node["roots"]) b.nonzero_roots = nonzero_roots(c, roots, ctx);
+  if (b.nonzero_roots && !b.datatypes.empty())
+    fail(node["roots"], ctx +
+                            ": both datatypes and roots: a bucket serves the calls of "
+                            "element types or those of roots other than 0, not both");
   if (const YAML::Node measured = node["measured_np"])
     b.measured_np =
         static_cast<int32_t>(integer(measured, ctx + ".measured_np (within np)", b.np_lo, b.np_hi));
@@ -327,6 +335,20 @@ std::vector<cct_datatype> Reader::datatypes(cct_collective c, const YAML::Node& 
   }
   std::ranges::sort(out);
   return out;
+}
+
+// A bucket's roots: `nonzero`, a rooted collective's rules for the calls
+// whose root is not 0, the only class of roots the tuner measures apart
+// (search.hpp, step 7).
+bool Reader::nonzero_roots(cct_collective c, const YAML::Node& node, const std::string& ctx) const {
+  const std::string at = ctx + ".roots";
+  if (!collective_info(c).rooted)
+    fail(node, at + ": only a rooted collective's rules depend on the root, and " +
+                   collective_name(c) + " has none");
+  if (!node.IsScalar() || node.Scalar() != "nonzero")
+    fail(node, at + ": expected 'nonzero' (the rules of the calls whose root is not 0), got " +
+                   quoted(node));
+  return true;
 }
 
 // The range decides which sizes the rule covers, so a bad one fails the

@@ -24,8 +24,9 @@ const std::vector<RankBucket>* buckets_of(const Profile& profile, cct_collective
   return &by_transport->second;
 }
 
-// The profile's buckets for (c, transport, nodes, np): the untyped one
-// (at most one: the reader refuses overlaps) and the typed ones.
+// The profile's buckets for (c, transport, nodes, np): the one of every
+// call (at most one: the reader refuses overlaps), the typed ones and the
+// one of roots other than 0.
 std::vector<const RankBucket*> buckets_for(const Profile& profile, cct_collective c,
                                            std::string_view transport, int nodes, int np) {
   std::vector<const RankBucket*> out;
@@ -102,21 +103,22 @@ Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
   warnings_.insert(warnings_.end(), predictions.begin(), predictions.end());
 }
 
-// The bucket's rules after the forced ones, in the untyped slot of c or in
-// the slot of each type the bucket names (compiled once, so that a rule
-// left out is said once).
+// The bucket's rules after the forced ones, in the untyped slot of c, the
+// slot of roots other than 0, or the slot of each type the bucket names
+// (compiled once, so that a rule left out is said once).
 void Selector::add_bucket_rules(cct_collective c, const Ranges& forced, const RankBucket& bucket,
                                 const Registry& registry) {
   Ranges ranges;
   for (const SizeRule& r : bucket.sizes)
     add(ranges, c, r, false, bucket.predicted.has_value(), registry, "profile");
+  const Selection::Bucket kind = bucket.nonzero_roots        ? Selection::Bucket::kNonzeroRoots
+                                 : !bucket.datatypes.empty() ? Selection::Bucket::kElementType
+                                                             : Selection::Bucket::kEveryCall;
   for (Range& r : ranges)
-    for (Selection& s : r.candidates) s.typed = !bucket.datatypes.empty();
+    for (Selection& s : r.candidates) s.bucket = kind;
   ranges.insert(ranges.begin(), forced.begin(), forced.end());
-  if (bucket.datatypes.empty()) {
-    ranges_[c][kUntyped] = std::move(ranges);
-    return;
-  }
+  if (kind == Selection::Bucket::kEveryCall) ranges_[c][kUntyped] = std::move(ranges);
+  if (kind == Selection::Bucket::kNonzeroRoots) ranges_[c][kNonzeroRoots] = std::move(ranges);
   for (cct_datatype t : bucket.datatypes) ranges_[c][t] = ranges;
 }
 
@@ -148,8 +150,9 @@ void Selector::add(Ranges& ranges, cct_collective c, const SizeRule& rule, bool 
       return;
     }
     const AlgorithmEntry* alg = registry.find_algorithm(c, candidate.algorithm);
-    candidates.push_back({alg, alg->param_values(candidate.params), forced, predicted, false,
-                          selections_++, fallback, rule.lo, rule.hi, candidate.median_s});
+    candidates.push_back({alg, alg->param_values(candidate.params), forced, predicted,
+                          Selection::Bucket::kEveryCall, selections_++, fallback, rule.lo, rule.hi,
+                          candidate.median_s});
   };
   take(rule, 0);
   for (std::size_t i = 0; i < rule.fallbacks.size(); ++i)
@@ -165,8 +168,10 @@ void Selector::add(Ranges& ranges, cct_collective c, const SizeRule& rule, bool 
                          .candidates = std::move(candidates)});
 }
 
-const Selector::Ranges& Selector::ranges_for(cct_collective c, cct_datatype dtype) const noexcept {
+const Selector::Ranges& Selector::ranges_for(cct_collective c, cct_datatype dtype,
+                                             int root) const noexcept {
   const Slots& slots = ranges_[c];
+  if (root != 0 && !slots[kNonzeroRoots].empty()) return slots[kNonzeroRoots];
   const bool typed = dtype >= 0 && dtype < CCT_DATATYPE_COUNT && !slots[dtype].empty();
   return typed ? slots[dtype] : slots[kUntyped];
 }
@@ -178,14 +183,14 @@ std::span<const Selection> Selector::in(const Ranges& ranges, std::size_t bytes)
 }
 
 std::span<const Selection> Selector::candidates(cct_collective c, std::size_t bytes,
-                                                cct_datatype dtype) const noexcept {
+                                                cct_datatype dtype, int root) const noexcept {
   if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return {};
-  return in(ranges_for(c, dtype), bytes);
+  return in(ranges_for(c, dtype, root), bytes);
 }
 
-const Selection* Selector::select(cct_collective c, std::size_t bytes,
-                                  cct_datatype dtype) const noexcept {
-  const std::span<const Selection> all = candidates(c, bytes, dtype);
+const Selection* Selector::select(cct_collective c, std::size_t bytes, cct_datatype dtype,
+                                  int root) const noexcept {
+  const std::span<const Selection> all = candidates(c, bytes, dtype, root);
   return all.empty() ? nullptr : &all.front();
 }
 
@@ -194,9 +199,9 @@ template <class Pred>
 bool Selector::any_slot(cct_collective c, Pred pred) const noexcept {
   if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return false;
   const Slots& slots = ranges_[c];
-  for (std::size_t t = 0; t < kUntyped; ++t)
-    if (!slots[t].empty() && pred(slots[t])) return true;
-  return pred(slots[kUntyped]);
+  for (std::size_t t = 0; t < slots.size(); ++t)
+    if ((t == kUntyped || !slots[t].empty()) && pred(slots[t])) return true;
+  return false;
 }
 
 // Sizes from 0 up, each range of the first matching rule or of no rule

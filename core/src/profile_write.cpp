@@ -79,6 +79,7 @@ void emit_bucket(YAML::Emitter& out, const RankBucket& b) {
     for (cct_datatype t : b.datatypes) out << datatype_name(t);
     out << YAML::EndSeq;
   }
+  if (b.nonzero_roots) out << YAML::Key << "roots" << YAML::Value << "nonzero";
   if (b.measured_np) out << YAML::Key << "measured_np" << YAML::Value << *b.measured_np;
   if (b.predicted) {
     out << YAML::Key << "predicted" << YAML::Value << YAML::Flow << YAML::BeginMap;

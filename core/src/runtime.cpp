@@ -187,7 +187,7 @@ Choice& Runtime::select(const cct_coll_args& args, bool agree) {
 // chooses first an algorithm that runs on device memory.
 bool Runtime::device_first(const cct_coll_args& args, std::size_t bytes) const {
   const std::span<const Selection> rule =
-      device_->rules.candidates(args.collective, bytes, args.dtype);
+      device_->rules.candidates(args.collective, bytes, args.dtype, args.root);
   return !rule.empty() && rule.front().algorithm->runs_on_device_memory();
 }
 
@@ -262,7 +262,8 @@ bool Runtime::keeps_library(const cct_coll_args& args) {
 // that can run this call of `bytes` (the size key), else the built-in
 // default.
 Choice& Runtime::select_afresh(const cct_coll_args& args, std::size_t bytes) {
-  const std::span<const Selection> rule = selector_.candidates(args.collective, bytes, args.dtype);
+  const std::span<const Selection> rule =
+      selector_.candidates(args.collective, bytes, args.dtype, args.root);
   if (Choice* choice = first_usable(rule, args, bytes, false)) return *choice;
   return noted(default_choice(args.collective), args, "built-in default");
 }
@@ -273,8 +274,8 @@ Choice& Runtime::select_afresh(const cct_coll_args& args, std::size_t bytes) {
 // tuner measured it so: a host algorithm staged can beat every algorithm
 // on device memory); null where none can run the call.
 Choice* Runtime::device_choice(const cct_coll_args& args, std::size_t bytes) {
-  return first_usable(device_->rules.candidates(args.collective, bytes, args.dtype), args, bytes,
-                      true);
+  return first_usable(device_->rules.candidates(args.collective, bytes, args.dtype, args.root),
+                      args, bytes, true);
 }
 
 // Where a candidate of the runtime's rules or (device_rules) of its device
@@ -307,7 +308,7 @@ Choice* Runtime::first_usable(std::span<const Selection> rule, const cct_coll_ar
     const Selection& s = rule[i];
     const Placed where = placed(s, device_rules);
     Choice& choice = choice_of(s, *where.cache, *where.comm);
-    if (usable(choice, args)) return &noted(choice, args, where.origin, s.typed);
+    if (usable(choice, args)) return &noted(choice, args, where.origin, s.bucket);
     say_refused(choice, args, bytes, s, i + 1 == rule.size(), device_rules);
   }
   return nullptr;
@@ -334,14 +335,17 @@ void Runtime::say_refused(Choice& choice, const cct_coll_args& args, std::size_t
   log_line(line.str());
 }
 
-Choice& Runtime::noted(Choice& choice, const cct_coll_args& args, const char* origin, bool typed) {
+Choice& Runtime::noted(Choice& choice, const cct_coll_args& args, const char* origin,
+                       Selection::Bucket bucket) {
   const bool once = options_.log == Log::kInfo && !choice.logged && comm_->rank() == 0;
   if (once || options_.log == Log::kDebug) {
     std::ostringstream line;
     line << "cct: rank " << comm_->rank() << ": " << collective_name(args.collective) << " "
          << message_bytes(args, size()) << " B -> "
          << format_choice(*choice.algorithm->desc, choice.params) << " (" << origin;
-    if (typed) line << ", its rules for " << datatype_name(args.dtype);
+    if (bucket == Selection::Bucket::kElementType)
+      line << ", its rules for " << datatype_name(args.dtype);
+    if (bucket == Selection::Bucket::kNonzeroRoots) line << ", its rules for " << kNonzeroRootsText;
     line << ")\n";
     log_line(line.str());
   }

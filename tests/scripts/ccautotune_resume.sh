@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ccautotune end to end on 2 ranks: a small quick run (its options given as
 # --opt=value as well as --opt value) writes a results file
-# with one row per point (the second job's confirmations, and allreduce's
-# finalists in float and double too) and a profile that its own load-back
+# with one row per point (the second job's confirmations, allreduce's
+# finalists in float and double, bcast's at root 1) and a profile that its own load-back
 # accepts; after
 # a simulated crash (the last row cut in half) --resume measures the
 # missing point first and keeps every whole row, no point appears twice,
@@ -34,7 +34,7 @@ fp=$(sed -n 's/.*, fingerprint \([0-9a-f]*\);.*/\1/p' "$dir/first.log")
 csv=$profiles/$fp.csv
 yaml=$profiles/$fp.yaml
 check_profile "$dir/first.log"
-header='collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,counts,datatype'
+header='collective,transport,nodes,np,bytes,algorithm,params,median_s,min_s,max_s,reps,stage,note,counts,datatype,root'
 [ "$(head -1 "$csv")" = "$header" ] || fail "header is '$(head -1 "$csv")'"
 rows=$(($(wc -l <"$csv") - 1))
 [ "$rows" -ge 10 ] || fail "only $rows rows" "$csv"
@@ -52,11 +52,19 @@ sizes_of() { grep ",$1," "$csv" | cut -d, -f1,5 | sort -u; }
 # allreduce's finalists measured again in float and double (--datatypes'
 # default), and what that made of the profile said.
 for type in int32 float double; do
-  grep -q "^allreduce,shm,1,2,.*,typed,,,$type\$" "$csv" || fail "no allreduce row in $type" "$csv"
+  grep -q "^allreduce,shm,1,2,.*,typed,,,$type,\$" "$csv" || fail "no allreduce row in $type" "$csv"
 done
 grep -q "^element types: .* of .*2 (reduction, type) pairs measured" "$dir/first.log" ||
   fail "nothing said of allreduce's types" "$dir/first.log"
 grep -q '^  datatypes: float, double$' "$yaml" || fail "no datatypes setting" "$yaml"
+# bcast's finalists measured again at root 0 and root 1 (--roots' default),
+# and what that made of the profile said.
+for root in 0 1; do
+  grep -q "^bcast,shm,1,2,.*,rooted,,,,$root\$" "$csv" || fail "no bcast row at root $root" "$csv"
+done
+grep -q "^roots: .* of .*1 rooted collectives measured" "$dir/first.log" ||
+  fail "nothing said of bcast's roots" "$dir/first.log"
+grep -q '^  roots: last$' "$yaml" || fail "no roots setting" "$yaml"
 # --max-bytes=4k: the largest size measured is 4 KiB.
 [ "$(cut -d, -f5 "$csv" | sort -n | tail -1)" = 4096 ] || fail "sizes beyond --max-bytes=4k" "$csv"
 
@@ -73,12 +81,12 @@ grep -q '^\[1/1\] ' "$dir/second.log" || fail "resume did not measure 1 point" "
 grep -qF "$(cut -d, -f1-7 <<<"$last")," "$csv" || fail "the cut point was not measured again" "$csv"
 [ $(($(wc -l <"$csv") - 1)) -ge "$rows" ] || fail "fewer than $rows rows after resume" "$csv"
 # A point's key: its first 7 columns (params quoted where they hold a
-# comma), its own element type, and a confirmation's own, in each of the
-# two jobs (tuner/results_csv.hpp).
+# comma), its own element type and root, and a confirmation's own, in
+# each of the two jobs (tuner/results_csv.hpp).
 dups=$(python3 -c '
 import csv, sys
 for r in csv.reader(open(sys.argv[1])):
-    print(",".join(r[:7]) + " " + r[14] + (" " + r[11] if r[11] in ("confirm", "reconfirm") else ""))' "$csv" |
+    print(",".join(r[:7]) + " " + r[14] + " " + r[15] + (" " + r[11] if r[11] in ("confirm", "reconfirm") else ""))' "$csv" |
   sort | uniq -d)
 [ -z "$dups" ] || fail "measured twice: $dups"
 check_profile "$dir/second.log"

@@ -2,7 +2,8 @@
 # ccprofile on small profiles written here: validate (a clean file, a rule
 # naming an algorithm this build lacks, a file broken as a whole), show,
 # explain (the profile's rule, CCT_FORCE's, a rule that cannot run on 3
-# ranks, a rule's fallbacks, a reduction's rules for doubles), diff, merge (a one-node and a two-node profile of one machine;
+# ranks, a rule's fallbacks, a reduction's rules for doubles, a gather's
+# rules for roots other than 0), diff, merge (a one-node and a two-node profile of one machine;
 # two machines refused), and its command line (--version, no subcommand).
 # usage: ccprofile.sh <ccprofile>
 set -uo pipefail
@@ -122,6 +123,41 @@ typed rabenseifner >"$dir/typed2.yaml"
 "$ccprofile" diff "$dir/typed.yaml" "$dir/typed2.yaml" >"$dir/out" 2>&1
 [ $? -eq 1 ] && grep -q "^allreduce shm np \[1, max\] for double \[0, max): recursive_doubling -> rabenseifner" \
   "$dir/out" || fail "diff of typed rules" "$dir/out"
+
+# Rules of a rooted collective's roots other than 0: a bucket of them
+# beside the one of every call; explain (--root), show and diff name them.
+rooted() {  # <gather algorithm for roots other than 0>
+  profile recursive_doubling knomial
+  cat <<YAML
+  gather:
+    shm:
+      - np: [1, max]
+        sizes:
+          - range: [0, max]
+            algorithm: binomial
+      - np: [1, max]
+        roots: nonzero
+        sizes:
+          - range: [0, max]
+            algorithm: $1
+YAML
+}
+rooted linear >"$dir/rooted.yaml"
+rooted linear_throttled >"$dir/rooted2.yaml"
+"$ccprofile" explain gather 64 --root 1 --profile "$dir/rooted.yaml" >"$dir/out" 2>&1 &&
+  grep -q "^gather of 64 at root 1 on shm, 2 ranks on 1 node: profile rule \[0, max) -> linear$" \
+    "$dir/out" || fail "explain of a rule of roots other than 0" "$dir/out"
+"$ccprofile" explain gather 64 --profile "$dir/rooted.yaml" >"$dir/out" 2>&1 &&
+  grep -q "^gather of 64 on shm, 2 ranks on 1 node: profile rule \[0, max) -> binomial$" "$dir/out" ||
+  fail "explain of a rule at root 0" "$dir/out"
+"$ccprofile" explain gather 64 --root 2 --profile "$dir/rooted.yaml" >"$dir/out" 2>&1
+[ $? -eq 2 ] && grep -q -- "--root 2 is not a rank of 2 (0..1)" "$dir/out" || fail "a root beyond np" "$dir/out"
+"$ccprofile" show "$dir/rooted.yaml" >"$dir/out" 2>&1 &&
+  grep -Eq '^gather \(roots other than 0\) +shm +1-max +0-max +linear' "$dir/out" ||
+  fail "show lists no rule of roots other than 0" "$dir/out"
+"$ccprofile" diff "$dir/rooted.yaml" "$dir/rooted2.yaml" >"$dir/out" 2>&1
+[ $? -eq 1 ] && grep -q "^gather shm np \[1, max\] for roots other than 0 \[0, max): linear -> linear_throttled" \
+  "$dir/out" || fail "diff of rules of roots other than 0" "$dir/out"
 
 "$ccprofile" diff "$dir/a.yaml" "$dir/a.yaml" >"$dir/out" 2>&1 || fail "diff of a profile with itself" "$dir/out"
 "$ccprofile" diff "$dir/a.yaml" "$dir/b.yaml" >"$dir/out" 2>&1

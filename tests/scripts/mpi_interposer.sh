@@ -8,7 +8,8 @@
 # communicators that span the virtual nodes run on the mpi transport, and
 # the multinode algorithms forced there (2 and 3 virtual nodes) compute the
 # program's results. A profile's allreduce rules for doubles serve the
-# program's MPI_DOUBLE sums, and only those.
+# program's MPI_DOUBLE sums, and only those; its bcast rules for roots
+# other than 0 its bcasts from rank 1, and only those.
 # usage: mpi_interposer.sh <interposer_check> <libcct_mpi.so>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -57,6 +58,7 @@ rm -f "$out.world"
 # A profile whose allreduce rules for doubles differ from the others: the
 # program's MPI_DOUBLE sums take them, its MPI_INT and MPI_INT8_T ones
 # the untyped rules, and CCT_LOG says which (profile_read.cpp, datatypes).
+# The same for its bcast rules of roots other than 0 (roots: nonzero).
 cat >"$dir/typed.yaml" <<'YAML'
 schema: 2
 tool_version: 0.1.0
@@ -72,6 +74,13 @@ rules:
       - np: [1, max]
         datatypes: [double]
         sizes: [{range: [0, max], algorithm: recursive_doubling}]
+  bcast:
+    shm:
+      - np: [1, max]
+        sizes: [{range: [0, max], algorithm: binomial}]
+      - np: [1, max]
+        roots: nonzero
+        sizes: [{range: [0, max], algorithm: knomial, params: {radix: 2}}]
 YAML
 mpirun --allow-run-as-root --oversubscribe -np 2 -x LD_PRELOAD="$interposer" \
   -x CCT_PROFILE="$dir/typed.yaml" -x CCT_LOG=info "$program" >"$out" 2>"$err" ||
@@ -82,6 +91,10 @@ grep -q '^cct: rank 0: allreduce [0-9]* B -> recursive_doubling (profile, its ru
   "$err" || fail "typed rules: no double allreduce took them" "$err"
 grep -q '^cct: rank 0: allreduce [0-9]* B -> ring (profile)$' "$err" ||
   fail "typed rules: no other allreduce took the untyped ones" "$err"
+grep -q '^cct: rank 0: bcast [0-9]* B -> knomial(radix=2) (profile, its rules for roots other than 0)$' \
+  "$err" || fail "rules of roots other than 0: no bcast from rank 1 took them" "$err"
+grep -q '^cct: rank 0: bcast [0-9]* B -> binomial (profile)$' "$err" ||
+  fail "rules of roots other than 0: no bcast from rank 0 took the others" "$err"
 # Two virtual nodes of 2 ranks: every communicator of the program but
 # MPI_COMM_SELF spans both, so it runs on the mpi transport, and no
 # algorithm that needs shared memory may show in the runtime's tables.

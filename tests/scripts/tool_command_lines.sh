@@ -67,13 +67,15 @@ grep -qF -- "--datatypes: unknown element type 'half'" "$dir/out" || fail "--dat
 refused ccautotune 2 "$bin/ccautotune" --datatypes double,int32
 grep -qF -- "--datatypes: int32 is what every reduction is measured in" "$dir/out" ||
   fail "--datatypes int32: not refused as the reference" "$dir/out"
+refused ccautotune 2 "$bin/ccautotune" --roots first
+grep -qF -- "--roots: first not in {last,none}" "$dir/out" || fail "--roots: not checked" "$dir/out"
 refused ccautotune 2 "$bin/ccautotune" --mpirun-args="-np 2"
 grep -qF -- "--hostfile and --mpirun-args go with --launcher mpirun" "$dir/out" ||
   fail "--mpirun-args= without --launcher" "$dir/out"
 
 "$bin/ccautotune" --help >"$dir/help"
 for want in "--max-bytes SIZE" "--quick" "--ranks-per-node" "--launcher" "successive halving" \
-  "--shortlist K" "--plan" "--datatypes a,b" \
+  "--shortlist K" "--plan" "--datatypes a,b" "--roots last|none" \
   "Exit status: 0, 1 when a job failed"; do
   grep -qF -- "$want" "$dir/help" || fail "ccautotune --help lacks '$want'" "$dir/help"
 done

@@ -17,6 +17,7 @@
 
 #include "cct/error.hpp"
 #include "cct/profile.hpp"
+#include "cct/units.hpp"
 #include "support/harness.hpp"
 
 namespace fs = std::filesystem;
@@ -479,7 +480,8 @@ TEST_CASE("profile: rules of a reduction's element types read, round-trip and ch
   const auto name = [&](std::size_t bytes, cct_datatype t) {
     const cct::Selection* sel = s.select(CCT_ALLREDUCE, bytes, t);
     REQUIRE(sel != nullptr);
-    return std::string(sel->algorithm->desc->name) + (sel->typed ? " typed" : "");
+    return std::string(sel->algorithm->desc->name) +
+           (sel->bucket == cct::Selection::Bucket::kElementType ? " typed" : "");
   };
   CHECK(name(100, CCT_INT32) == "ring");
   CHECK(name(100, CCT_UINT8) == "ring");
@@ -493,8 +495,8 @@ TEST_CASE("profile: rules of a reduction's element types read, round-trip and ch
   // before it looks at the call's type.
   const std::string library = with_line(yaml, 37, "            algorithm: mpi");
   const cct::Profile kept = cct::profile_from_yaml(library, "k.yaml", &cct::test::registry());
-  CHECK_FALSE(cct::Selector(kept, {}, cct::test::registry(), "shm", 4)
-                  .library_everywhere(CCT_ALLREDUCE));
+  CHECK_FALSE(
+      cct::Selector(kept, {}, cct::test::registry(), "shm", 4).library_everywhere(CCT_ALLREDUCE));
   CHECK(cct::Selector(kept, {}, cct::test::registry(), "shm", 1).library_everywhere(CCT_ALLREDUCE));
   // Below np 2 only the untyped bucket matches.
   CHECK(cct::Selector(p, {}, cct::test::registry(), "shm", 1)
@@ -531,6 +533,117 @@ TEST_CASE("profile: rules of a reduction's element types read, round-trip and ch
         yaml + "      - np: [8, 9]\n        datatypes: [int32]\n        sizes:\n"
                "          - range: [0, max]\n            algorithm: ring\n",
         "p.yaml", nullptr));
+  }
+}
+
+// A rooted collective's rules may be split at root 0 where its winners
+// differ at another root: a bucket of `roots: nonzero` serves the calls
+// whose root is not 0, the bucket of every call root 0.
+TEST_CASE("profile: rules of roots other than 0 read, round-trip and chosen per call",
+          "[profile]") {
+  const std::string rooted =
+      "            algorithm: scatter_allgather\n"
+      "      - np: [2, 8]\n"
+      "        roots: nonzero\n"
+      "        sizes:\n"
+      "          - range: [0, 1k]\n"
+      "            algorithm: knomial\n"
+      "            params: {radix: 2}\n"
+      "          - range: [1k, max]\n"
+      "            algorithm: scatter_allgather\n";
+  const std::string yaml = with_line(31, rooted);  // after bcast's buckets, lines 32-39
+  const cct::Profile p = cct::profile_from_yaml(yaml, "p.yaml", &cct::test::registry());
+  const std::vector<cct::RankBucket>& bcast = p.rules.at(CCT_BCAST).at("shm");
+  REQUIRE(bcast.size() == 3);
+  CHECK_FALSE(bcast[0].nonzero_roots);
+  CHECK(bcast[2].nonzero_roots);
+  CHECK(cct::served_calls_text(bcast[2]) == "roots other than 0");
+  CHECK(cct::served_calls_text(bcast[0]).empty());
+  CHECK_THAT(cct::profile_to_yaml(p), Catch::Contains("roots: nonzero"));
+  CHECK(cct::profile_from_yaml(cct::profile_to_yaml(p), "again", &cct::test::registry()) == p);
+
+  const cct::Selector s(p, {}, cct::test::registry(), "shm", 4);
+  const auto name = [&](std::size_t bytes, int root) {
+    const cct::Selection* sel = s.select(CCT_BCAST, bytes, CCT_UINT8, root);
+    REQUIRE(sel != nullptr);
+    return cct::format_choice(*sel->algorithm->desc, sel->params) +
+           (sel->bucket == cct::Selection::Bucket::kNonzeroRoots ? " (roots)" : "");
+  };
+  CHECK(name(100, 0) == "binomial");
+  CHECK(name(100, 3) == "knomial(radix=2) (roots)");
+  CHECK(name(100, 1) == "knomial(radix=2) (roots)");
+  CHECK(name(8192, 0) == "knomial(radix=8)");
+  CHECK(name(8192, 2) == "scatter_allgather (roots)");
+  CHECK(s.size_matters(CCT_BCAST));
+  // Above np 8 only the bucket of every call matches, at any root.
+  const cct::Selector at9(p, {}, cct::test::registry(), "shm", 9);
+  CHECK(at9.select(CCT_BCAST, 100, CCT_UINT8, 5)->algorithm->desc->name ==
+        std::string("scatter_allgather"));
+  CHECK_FALSE(at9.size_matters(CCT_BCAST));
+  // Every size kept on the library for root 0 but not for the others:
+  // the interposer may not hand every bcast to the library unseen.
+  const std::string library = with_line(with_line(with_line(yaml, 23, "            algorithm: mpi"),
+                                                  26, "            algorithm: mpi"),
+                                        27, "");
+  const cct::Profile kept = cct::profile_from_yaml(library, "k.yaml", &cct::test::registry());
+  CHECK(cct::Selector(kept, {}, cct::test::registry(), "shm", 4)
+            .select(CCT_BCAST, 1 << 20)
+            ->algorithm->desc->name == std::string("mpi"));
+  CHECK_FALSE(
+      cct::Selector(kept, {}, cct::test::registry(), "shm", 4).library_everywhere(CCT_BCAST));
+
+  SECTION("CCT_FORCE comes first at every root") {
+    const auto force = cct::parse_force("bcast:0-max:binomial", &cct::test::registry());
+    const cct::Selector forced(p, force, cct::test::registry(), "shm", 4);
+    for (int root : {0, 1, 3}) CHECK(forced.select(CCT_BCAST, 4096, CCT_UINT8, root)->forced);
+  }
+  SECTION("a rooted reduction's root comes before its type") {
+    const std::string both =
+        kValidYaml + std::string(
+                         "  reduce:\n    shm:\n"
+                         "      - np: [1, max]\n        sizes:\n"
+                         "          - range: [0, max]\n            algorithm: binomial\n"
+                         "      - np: [1, max]\n        datatypes: [double]\n"
+                         "        sizes:\n          - range: [0, max]\n"
+                         "            algorithm: chain\n"
+                         "      - np: [1, max]\n        roots: nonzero\n"
+                         "        sizes:\n          - range: [0, max]\n"
+                         "            algorithm: rabenseifner\n");
+    const cct::Profile r = cct::profile_from_yaml(both, "r.yaml", &cct::test::registry());
+    const cct::Selector at4(r, {}, cct::test::registry(), "shm", 4);
+    const auto pick = [&](cct_datatype t, int root) {
+      return std::string(at4.select(CCT_REDUCE, 4096, t, root)->algorithm->desc->name);
+    };
+    CHECK(pick(CCT_INT32, 0) == "binomial");
+    CHECK(pick(CCT_DOUBLE, 0) == "chain");
+    CHECK(pick(CCT_DOUBLE, 2) == "rabenseifner");
+    CHECK(pick(CCT_INT32, 3) == "rabenseifner");
+  }
+  SECTION("refused: roots on an unrooted collective, another class, with types, overlapping") {
+    const auto rejects = [](const std::string& text, const std::string& why) {
+      CHECK_THROWS_WITH(cct::profile_from_yaml(text, "p.yaml", nullptr), Catch::Contains(why));
+    };
+    rejects(with_line(34, "      - np: [1, max]\n        roots: nonzero"),
+            "p.yaml:35: rules.allreduce.shm[0].roots: only a rooted collective's rules depend on "
+            "the root, and allreduce has none");
+    rejects(with_line(yaml, 33, "        roots: last"),
+            "p.yaml:33: rules.bcast.shm[2].roots: expected 'nonzero' (the rules of the calls "
+            "whose root is not 0), got 'last'");
+    rejects(with_line(yaml, 33, "        roots: [nonzero]"),
+            "rules.bcast.shm[2].roots: expected 'nonzero' (the rules of the calls whose root is "
+            "not 0), got a collection");
+    rejects(kValidYaml + std::string("  reduce:\n    shm:\n      - np: [1, max]\n"
+                                     "        roots: nonzero\n        datatypes: [float]\n"
+                                     "        sizes:\n          - range: [0, max]\n"
+                                     "            algorithm: binomial\n"),
+            "p.yaml:41: rules.reduce.shm[0]: both datatypes and roots: a bucket serves the calls "
+            "of element types or those of roots other than 0, not both");
+    rejects(with_line(yaml, 39,
+                      "            algorithm: scatter_allgather\n"
+                      "      - np: [8, 9]\n        roots: nonzero\n        sizes:\n"
+                      "          - range: [0, max]\n            algorithm: binomial"),
+            "rules.bcast.shm[3]: np range overlaps an earlier bucket's [2, 8] for roots other "
+            "than 0");
   }
 }
 

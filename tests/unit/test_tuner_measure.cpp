@@ -287,11 +287,11 @@ TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
     CHECK(read_text(path).find("1.2e-0\n") == std::string::npos);
   }
   SECTION("a malformed row names the file and line") {
-    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,oops,1,1,3,final,,,\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,oops,1,1,3,final,,,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":5: bad seconds"));
   }
   SECTION("an unknown stage is refused with the stages there are") {
-    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1,1,1,3,later,,,\n", std::ios::app);
+    write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1,1,1,3,later,,,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":5: bad stage 'later' (expected pruned, final"));
   }
@@ -319,13 +319,13 @@ TEST_CASE(
   cct::tuner::ResultsWriter(path).append(two_params);
   CHECK(read_text(path) == std::string(cct::tuner::kResultsHeader) +
                                "\nbcast,shm,1,4,64,two_level,\"level=1,chunk=8k\",1.25e-06,1e-06,"
-                               "3.00001e-05,17,final,,,\n");
+                               "3.00001e-05,17,final,,,,\n");
   // What a row prints pastes into CCT_FORCE.
   CHECK(cct::tuner::read_results(path).at(0).choice() == "two_level(level=1,chunk=8k)");
   CHECK(sample_row(64, "").choice() == "knomial");
 
   SECTION("rows of the older form read as the current one, so --resume knows them") {
-    write_text(path, "bcast,shm,1,4,128,two_level,level=1;chunk=8k,1,1,1,3,final,,,\n",
+    write_text(path, "bcast,shm,1,4,128,two_level,level=1;chunk=8k,1,1,1,3,final,,,,\n",
                std::ios::app);
     const std::vector<ResultRow> back = cct::tuner::read_results(path);
     REQUIRE(back.size() == 2);
@@ -337,7 +337,7 @@ TEST_CASE(
                       Catch::Contains(path + ":3: a quoted field is not closed"));
   }
   SECTION("too many columns name the file and line") {
-    write_text(path, "bcast,shm,1,4,128,two_level,level=1,chunk=8k,1,1,1,3,final,,,\n",
+    write_text(path, "bcast,shm,1,4,128,two_level,level=1,chunk=8k,1,1,1,3,final,,,,\n",
                std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":3: too many columns"));
@@ -354,7 +354,7 @@ TEST_CASE("results CSV: the nodes column round-trips and is checked", "[tuner]")
   cct::tuner::ResultsWriter(path).append(two_nodes);
   CHECK(read_text(path) ==
         std::string(cct::tuner::kResultsHeader) +
-            "\nbcast,shm,2,8,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,,,\n");
+            "\nbcast,shm,2,8,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,,,,\n");
   const std::vector<ResultRow> back = cct::tuner::read_results(path);
   REQUIRE(back.size() == 1);
   CHECK((back[0].nodes == 2 && back[0].np == 8));
@@ -371,12 +371,12 @@ TEST_CASE("results CSV: the nodes column round-trips and is checked", "[tuner]")
   CHECK(point.row({}).key() == back[0].key());
 
   SECTION("a communicator has at least one rank per node") {
-    write_text(path, "bcast,shm,4,2,64,knomial,radix=4,1,1,1,3,final,,,\n", std::ios::app);
+    write_text(path, "bcast,shm,4,2,64,knomial,radix=4,1,1,1,3,final,,,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":3: np 2 is below nodes 4"));
   }
   SECTION("nodes 0 is refused") {
-    write_text(path, "bcast,shm,0,2,64,knomial,radix=4,1,1,1,3,final,,,\n", std::ios::app);
+    write_text(path, "bcast,shm,0,2,64,knomial,radix=4,1,1,1,3,final,,,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":3: bad nodes '0'"));
   }
   std::filesystem::remove(path);
@@ -408,9 +408,9 @@ TEST_CASE("results CSV: a file without the nodes column", "[tuner]") {
     cct::tuner::ResultsWriter(path).append(two_nodes);
     CHECK(read_text(path) ==
           std::string(cct::tuner::kResultsHeader) +
-              "\nbcast,shm,1,4,1,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,pruned,,,\n"
-              "bcast,shm,1,4,65536,knomial,radix=8,2.5e-05,2e-05,3e-05,9,final,,,\n"
-              "bcast,shm,2,4,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,,,\n");
+              "\nbcast,shm,1,4,1,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,pruned,,,,\n"
+              "bcast,shm,1,4,65536,knomial,radix=8,2.5e-05,2e-05,3e-05,9,final,,,,\n"
+              "bcast,shm,2,4,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,final,,,,\n");
     CHECK(cct::tuner::read_results(path).size() == 3);
     // Through a temporary file beside it, which is gone.
     CHECK(std::distance(std::filesystem::directory_iterator(dir),
@@ -712,12 +712,12 @@ TEST_CASE("results CSV: the counts column of the vector collectives", "[tuner]")
   CHECK(cct::tuner::failed_row(back[0].key(), "crashed").counts == "equal+skewed");
 
   SECTION("bad counts, and counts on a collective without them, are refused") {
-    write_text(path, "alltoallv,shm,1,4,128,linear,,1,1,1,3,final,,lopsided,\n", std::ios::app);
+    write_text(path, "alltoallv,shm,1,4,128,linear,,1,1,1,3,final,,lopsided,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":3: bad counts 'lopsided'"));
     write_text(path,
                std::string(cct::tuner::kResultsHeader) +
-                   "\nbcast,shm,1,4,128,binomial,,1,1,1,3,final,,equal,\n",
+                   "\nbcast,shm,1,4,128,binomial,,1,1,1,3,final,,equal,,\n",
                std::ios::trunc);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
                       Catch::Contains(path + ":2: counts 'equal' on bcast"));
@@ -748,7 +748,7 @@ TEST_CASE("results CSV: a reduction's own element type round-trips, keyed apart,
   cct::tuner::ResultsWriter(path).append(typed);
   CHECK(read_text(path) ==
         std::string(cct::tuner::kResultsHeader) +
-            "\nallreduce,shm,1,4,64,ring,,1.25e-06,1e-06,3.00001e-05,17,typed,,,double\n");
+            "\nallreduce,shm,1,4,64,ring,,1.25e-06,1e-06,3.00001e-05,17,typed,,,double,\n");
   const std::vector<ResultRow> back = cct::tuner::read_results(path);
   REQUIRE(back.size() == 1);
   CHECK(back[0].datatype == "double");
@@ -770,11 +770,11 @@ TEST_CASE("results CSV: a reduction's own element type round-trips, keyed apart,
     write_text(path, std::string(cct::tuner::kResultsHeader) + "\n" + line + "\n", std::ios::trunc);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":2: " + why));
   };
-  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,typed,,,half", "bad datatype 'half'");
-  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,typed,,,double",
+  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,typed,,,half,", "bad datatype 'half'");
+  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,typed,,,double,",
           "datatype 'double' on bcast, which is no reduction");
-  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,typed,,,", "a typed row names its datatype");
-  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,final,,,float", "a typed row names its datatype");
+  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,typed,,,,", "a typed row names its datatype");
+  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,final,,,float,", "a typed row names its datatype");
 
   SECTION("a file from before the column: every row in the type its size chose") {
     write_text(path,
@@ -785,6 +785,69 @@ TEST_CASE("results CSV: a reduction's own element type round-trips, keyed apart,
     REQUIRE(old.size() == 1);
     CHECK(old[0].datatype.empty());
     CHECK(old[0].key() == "allreduce,shm,1,4,64,ring,");
+  }
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("results CSV: a rooted collective's own root round-trips, keyed apart, and is checked",
+          "[tuner]") {
+  const std::string path = temp_path("results-root.csv");
+  std::filesystem::remove(path);
+  ResultRow rooted = sample_row(64, "radix=4");
+  rooted.stage = cct::tuner::Stage::kRooted;
+  rooted.root = 3;
+  ResultRow reference = rooted;
+  reference.root = 0;
+  {
+    cct::tuner::ResultsWriter writer(path);
+    writer.append(rooted);
+    writer.append(reference);
+  }
+  CHECK(read_text(path) ==
+        std::string(cct::tuner::kResultsHeader) +
+            "\nbcast,shm,1,4,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,rooted,,,,3\n"
+            "bcast,shm,1,4,64,knomial,radix=4,1.25e-06,1e-06,3.00001e-05,17,rooted,,,,0\n");
+  const std::vector<ResultRow> back = cct::tuner::read_results(path);
+  REQUIRE(back.size() == 2);
+  CHECK((back[0].root == 3 && back[1].root == 0));
+  CHECK(back[0].stage == cct::tuner::Stage::kRooted);
+  // Root 0 of this step is another point than the final row at root 0.
+  CHECK(back[0].key() == "bcast,shm,1,4,64,knomial,radix=4 at root 3");
+  CHECK(back[1].key() == "bcast,shm,1,4,64,knomial,radix=4 at root 0");
+  CHECK(sample_row(64, "radix=4").key() == "bcast,shm,1,4,64,knomial,radix=4");
+  // A point at a root of its own writes it; a failed one keeps it.
+  cct::tuner::Point point{.algorithm = &cct::test::algorithm(CCT_BCAST, "knomial"),
+                          .params = {4},
+                          .transport = "shm",
+                          .np = 4,
+                          .call = {.collective = CCT_BCAST, .bytes = 64}};
+  point.call.root = 3;
+  CHECK(point.row({}, cct::tuner::Stage::kRooted).key() == back[0].key());
+  const ResultRow failed = cct::tuner::failed_row(back[0].key(), "crashed");
+  CHECK((failed.root == 3 && failed.key() == back[0].key()));
+  CHECK(cct::tuner::MeasuredCalls(point.call, 4, 1, 0).args().front().root == 3);
+
+  const auto refused = [&](const std::string& line, const std::string& why) {
+    write_text(path, std::string(cct::tuner::kResultsHeader) + "\n" + line + "\n", std::ios::trunc);
+    CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":2: " + why));
+  };
+  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,rooted,,,,4",
+          "bad root '4' (expected a rank below np 4)");
+  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,rooted,,,,last", "bad root 'last'");
+  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,rooted,,,,1",
+          "root '1' on allreduce, which has no root");
+  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,rooted,,,,", "a rooted row names its root");
+  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,final,,,,2", "a rooted row names its root");
+
+  SECTION("a file from before the column: every row at root 0") {
+    write_text(path,
+               std::string(cct::tuner::kResultsHeaderNoRoot) +
+                   "\nbcast,shm,1,4,64,binomial,,1e-06,1e-06,1e-06,5,final,,,\n",
+               std::ios::trunc);
+    const std::vector<ResultRow> old = cct::tuner::read_results(path);
+    REQUIRE(old.size() == 1);
+    CHECK_FALSE(old[0].root.has_value());
+    CHECK(old[0].key() == "bcast,shm,1,4,64,binomial,");
   }
   std::filesystem::remove(path);
 }
@@ -807,7 +870,7 @@ TEST_CASE("results CSV: failed points, and files from before the note column", "
   CHECK(cct::tuner::failed_candidates(known) == std::set<std::string>{failed.candidate()});
 
   SECTION("only a failed point may have no repetitions") {
-    write_text(path, "bcast,shm,1,2,64,binomial,,1,1,1,0,final,,,\n", std::ios::app);
+    write_text(path, "bcast,shm,1,2,64,binomial,,1,1,1,0,final,,,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":3: bad reps '0'"));
   }
   SECTION("a file without the note column reads, and is converted before a writer appends") {
@@ -818,9 +881,9 @@ TEST_CASE("results CSV: failed points, and files from before the note column", "
     REQUIRE(cct::tuner::read_results(path).size() == 1);
     cct::tuner::ResultsWriter(path).append(failed);
     CHECK(read_text(path) == std::string(cct::tuner::kResultsHeader) +
-                                 "\nbcast,shm,1,2,64,binomial,,1e-06,1e-06,1e-06,5,final,,,\n"
+                                 "\nbcast,shm,1,2,64,binomial,,1e-06,1e-06,1e-06,5,final,,,,\n"
                                  "bcast,shm,1,2,4096,two_level,\"level=1,chunk=8k\",0,0,0,0,failed,"
-                                 "rank 1 of 2 killed by signal 11,,\n");
+                                 "rank 1 of 2 killed by signal 11,,,\n");
   }
   std::filesystem::remove(path);
 }

@@ -49,7 +49,7 @@ class FakeMeasurer final : public cct::tuner::PointMeasurer {
   }
   std::vector<PointResult> measure_together(std::span<const Point* const> points,
                                             Stage stage) override {
-    if (stage == Stage::kTyped) together.push_back(points.size());
+    if (cct::tuner::of_variant(stage)) together.push_back(points.size());
     std::vector<PointResult> results;
     for (const Point* p : points) results.push_back(measure(*p, stage));
     return results;
@@ -89,7 +89,7 @@ class FakeMeasurer final : public cct::tuner::PointMeasurer {
   std::vector<std::string> screened;
   std::vector<ResultRow> rows;
   std::vector<double> expected;       // what confirm was told of each point
-  std::vector<std::size_t> together;  // the size of each typed measure_together
+  std::vector<std::size_t> together;  // the size of each measure_together of variants
   std::size_t extra = 0;
   double library_divisor = 20;  // of the library's figure when confirmed
   // Of any point's figure when confirmed, if set.
@@ -367,6 +367,65 @@ TEST_CASE(
   cct::tuner::search_collective(
       bcast_points(), {}, {.bisect_depth = 0, .check_every = 0, .datatypes = {CCT_DOUBLE}}, bcast);
   CHECK(bcast.of(Stage::kTyped).empty());
+}
+
+TEST_CASE(
+    "search: a rooted collective's winner and two fastest measured again at root 0 and the last "
+    "rank, together",
+    "[tuner]") {
+  FakeMeasurer m;
+  cct::tuner::search_collective(bcast_points(), {},
+                                {.bisect_depth = 0, .check_every = 0, .other_root = true}, m);
+  // "bytes choice root" of the rooted rows, in the order measured; no
+  // other row names a root.
+  std::vector<std::string> rooted;
+  for (const ResultRow& r : m.rows) {
+    CHECK((r.stage == Stage::kRooted) == r.root.has_value());
+    if (r.stage == Stage::kRooted)
+      rooted.push_back(std::to_string(r.bytes) + " " + r.choice() + " " + std::to_string(*r.root));
+  }
+  // binomial and chain are the two fastest up to 256 bytes, the two chains
+  // above: each pair at root 0, then at root 1 (the last of 2 ranks).
+  CHECK(rooted == std::vector<std::string>{
+                      "64 binomial 0",
+                      "64 chain(segment=8k) 0",
+                      "64 binomial 1",
+                      "64 chain(segment=8k) 1",
+                      "256 binomial 0",
+                      "256 chain(segment=8k) 0",
+                      "256 binomial 1",
+                      "256 chain(segment=8k) 1",
+                      "1024 chain(segment=8k) 0",
+                      "1024 chain(segment=32k) 0",
+                      "1024 chain(segment=8k) 1",
+                      "1024 chain(segment=32k) 1",
+                      "4096 chain(segment=8k) 0",
+                      "4096 chain(segment=32k) 0",
+                      "4096 chain(segment=8k) 1",
+                      "4096 chain(segment=32k) 1",
+                  });
+  CHECK(m.together == std::vector<std::size_t>{4, 4, 4, 4});
+  CHECK(m.extra == rooted.size());
+  // Without the option, or on one rank, or for a collective without a
+  // root, nothing is measured at another root.
+  FakeMeasurer off;
+  cct::tuner::search_collective(bcast_points(), {}, {.bisect_depth = 0, .check_every = 0}, off);
+  CHECK(off.of(Stage::kRooted).empty());
+  std::vector<Point> one_rank = bcast_points();
+  for (Point& p : one_rank) p.np = 1;
+  FakeMeasurer alone;
+  cct::tuner::search_collective(one_rank, {},
+                                {.bisect_depth = 0, .check_every = 0, .other_root = true}, alone);
+  CHECK(alone.of(Stage::kRooted).empty());
+  std::vector<Point> allreduce;
+  for (const char* name : {"recursive_doubling", "ring"})
+    allreduce.push_back(Point{.algorithm = &cct::test::algorithm(CCT_ALLREDUCE, name),
+                              .transport = "shm",
+                              .np = 2,
+                              .call = {CCT_ALLREDUCE, 64}});
+  FakeMeasurer unrooted;
+  cct::tuner::search_collective(allreduce, {}, {.other_root = true}, unrooted);
+  CHECK(unrooted.of(Stage::kRooted).empty());
 }
 
 TEST_CASE("search: checks measure the neighbours' contenders off the grid", "[tuner]") {

@@ -114,6 +114,14 @@ struct RankBucket {
   // every profile written before it: every type no bucket of the same
   // shape names. Only reductions have typed buckets.
   std::vector<cct_datatype> datatypes;
+  // Whether the bucket serves the calls whose root is not 0, for a rooted
+  // collective whose winners differ there (binomial gather copies the
+  // blocks once more into rank order at another root; a switch-assisted
+  // gather serves a root behind the fabric's first switch better); the
+  // bucket of the same shape without it then serves root 0 only. False,
+  // as in every profile written before it: every root. Never together
+  // with datatypes.
+  bool nonzero_roots = false;
   std::vector<SizeRule> sizes;
   bool operator==(const RankBucket&) const = default;
 };
@@ -158,6 +166,12 @@ Profile profile_from_yaml(const std::string& text, const std::string& source,
 // A typed bucket's element types as profiles and tools name them ("float,
 // double"); empty for an untyped one.
 std::string datatypes_text(const std::vector<cct_datatype>& types);
+// The calls a bucket serves beyond its shape, as tools name them: its
+// element types ("float, double"), "roots other than 0", or empty for a
+// bucket of every call of its shape.
+std::string served_calls_text(const RankBucket& b);
+// What tools call the calls of a bucket of RankBucket::nonzero_roots.
+inline constexpr const char* kNonzeroRootsText = "roots other than 0";
 
 // Why each rule or fallback the reader disabled was left out
 // ("<file>:<line>: <what>"), in the profile's order: what ccinfo and
@@ -269,9 +283,12 @@ struct Selection {
   std::vector<int64_t> params;
   bool forced = false;     // from CCT_FORCE rather than the profile
   bool predicted = false;  // from a bucket the cost model predicted (RankBucket::predicted)
-  bool typed = false;      // from a bucket of the call's element type (RankBucket::datatypes)
-  uint32_t index = 0;      // 0..Selector::selections()-1, for the caller's caches
-  uint32_t fallback = 0;   // 0: the rule's first choice; n: its n-th fallback
+  // From a bucket of the call's element type (RankBucket::datatypes), or
+  // of roots other than 0 (RankBucket::nonzero_roots), or of every call.
+  enum class Bucket : uint8_t { kEveryCall, kElementType, kNonzeroRoots };
+  Bucket bucket = Bucket::kEveryCall;
+  uint32_t index = 0;     // 0..Selector::selections()-1, for the caller's caches
+  uint32_t fallback = 0;  // 0: the rule's first choice; n: its n-th fallback
   // The rule it came from, for tools that explain a choice (ccprofile).
   int64_t lo = 0;
   int64_t hi = kMaxBytes;
@@ -285,10 +302,15 @@ struct Selection {
 class Selector {
  public:
   Selector() = default;
-  // Force rules come first (in their order; they apply to every shape and
-  // element type), then the profile's bucket for (transport, nodes, np):
-  // for a call of an element type a typed bucket of that shape names
-  // (RankBucket::datatypes), that bucket, else the untyped one. When the profile
+  // Force rules come first (in their order; they apply to every shape,
+  // element type and root), then the profile's bucket for (transport,
+  // nodes, np): for a call whose root is not 0, a bucket of that shape for
+  // such roots (RankBucket::nonzero_roots); else for a call of an element
+  // type a typed bucket of that shape names (RankBucket::datatypes), that
+  // bucket; else the bucket of every call. The root's bucket comes before
+  // the type's: neither was measured at both (the root's in int32, the
+  // type's at root 0), and another root changes which data crosses which
+  // link, a type only what adding an element costs. When the profile
   // has no bucket of this transport for `nodes` nodes (tuned on 2, run on
   // 16), the buckets of its closest tuned node count stand in: the largest
   // below `nodes`, else the smallest above, since a shape's rules are a
@@ -299,19 +321,21 @@ class Selector {
            std::string_view transport, int np, int nodes = 1);
 
   // The candidates of the first rule of collective c whose range holds
-  // `bytes`, for calls of element type `dtype`, in order (its first
-  // choice, then its fallbacks); empty when no rule does (the caller then
-  // uses its built-in default). CCT_DATATYPE_COUNT: the untyped rules.
+  // `bytes`, for calls of element type `dtype` with root `root`, in order
+  // (its first choice, then its fallbacks); empty when no rule does (the
+  // caller then uses its built-in default). CCT_DATATYPE_COUNT and root 0:
+  // the rules of every call.
   std::span<const Selection> candidates(cct_collective c, std::size_t bytes,
-                                        cct_datatype dtype = CCT_DATATYPE_COUNT) const noexcept;
+                                        cct_datatype dtype = CCT_DATATYPE_COUNT,
+                                        int root = 0) const noexcept;
   // The first of them, or nullptr.
   const Selection* select(cct_collective c, std::size_t bytes,
-                          cct_datatype dtype = CCT_DATATYPE_COUNT) const noexcept;
+                          cct_datatype dtype = CCT_DATATYPE_COUNT, int root = 0) const noexcept;
   // Whether the rules of c choose differently for different sizes, for
-  // some element type (then a call whose size no rank knows alone must
-  // agree on it first; every rank passes the same type).
+  // some element type or root (then a call whose size no rank knows alone
+  // must agree on it first; every rank passes the same type and root).
   bool size_matters(cct_collective c) const noexcept;
-  // Whether every size of c, of every element type, has a rule whose first
+  // Whether every size of c, of every element type and root, has a rule whose first
   // choice needs the collective library (CCT_CAP_LIBRARY): the MPI
   // interposer then hands such calls to the library before looking at
   // their arguments.
@@ -333,25 +357,27 @@ class Selector {
     std::vector<Selection> candidates;  // not empty
   };
   using Ranges = std::vector<Range>;
-  // The ranges of c's rules of one element type (its slot), or of the
-  // untyped rules (kUntyped).
+  // The ranges of c's rules of one element type (its slot), of every call
+  // (kUntyped), or of the roots other than 0 (kNonzeroRoots).
   static constexpr std::size_t kUntyped = CCT_DATATYPE_COUNT;
-  using Slots = std::array<Ranges, kUntyped + 1>;
+  static constexpr std::size_t kNonzeroRoots = kUntyped + 1;
+  using Slots = std::array<Ranges, kNonzeroRoots + 1>;
 
   void add_bucket_rules(cct_collective c, const Ranges& forced, const RankBucket& bucket,
                         const Registry& registry);
   void add(Ranges& ranges, cct_collective c, const SizeRule& rule, bool forced, bool predicted,
            const Registry& registry, const std::string& origin);
-  // The ranges a call of c of type dtype looks in: its type's, if a typed
-  // bucket gave it some, else the untyped ones.
-  const Ranges& ranges_for(cct_collective c, cct_datatype dtype) const noexcept;
+  // The ranges a call of c of type dtype at root `root` looks in: those of
+  // roots other than 0 where its root is one and a bucket gave them some,
+  // else its type's where a typed bucket did, else the untyped ones.
+  const Ranges& ranges_for(cct_collective c, cct_datatype dtype, int root) const noexcept;
   static std::span<const Selection> in(const Ranges& ranges, std::size_t bytes) noexcept;
   // Whether `same(piece, first piece)` holds for each piece of the sizes
   // of `ranges` (a range of one rule or of no rule, from 0 up).
   template <class Same>
   static bool every_piece(const Ranges& ranges, Same same) noexcept;
   // Whether pred(ranges) holds for a slot of c in use: the untyped one, or
-  // a type's that has ranges.
+  // another that has ranges.
   template <class Pred>
   bool any_slot(cct_collective c, Pred pred) const noexcept;
 

@@ -197,9 +197,10 @@ class Runtime {
   bool device_only(const cct_coll_args& args) const;
   Choice& choice_of(const Selection& selection, std::vector<Choice*>& cache,
                     const Communicator& comm);
-  // Says what was chosen and from where (CCT_LOG); typed: from rules of
-  // the call's element type (Selection::typed).
-  Choice& noted(Choice& choice, const cct_coll_args& args, const char* origin, bool typed = false);
+  // Says what was chosen and from where (CCT_LOG), and of which bucket's
+  // rules: the call's element type's, or its root's (Selection::bucket).
+  Choice& noted(Choice& choice, const cct_coll_args& args, const char* origin,
+                Selection::Bucket bucket = Selection::Bucket::kEveryCall);
   bool usable(Choice& choice, const cct_coll_args& args) const;
   bool ask_usable(const Choice& choice, const cct_coll_args& args) const;
   cct_coll_args out_of_place(const cct_coll_args& args, const Choice& choice);

@@ -1,0 +1,320 @@
+#include "tuner/variant_rules.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "cct/error.hpp"
+#include "tuner/search.hpp"
+
+namespace cct::tuner {
+namespace {
+
+// A measured point: collective, transport, nodes, np, bytes.
+using PointKey = std::tuple<cct_collective, std::string, int, int, int64_t>;
+// What gets rules of its own: collective, transport, nodes, variant.
+using VariantGroup = std::tuple<cct_collective, std::string, int, std::string>;
+using PointRows = std::map<PointKey, std::vector<Winner>>;
+
+// The facts of a kind of variant.
+struct VariationFacts {
+  Stage stage;  // of its rows, the reference's and the variants'
+  // The reference and what the summary counts, as the report names them.
+  const char* reference;
+  const char* measured;
+  // The variant a row of the stage is of ("double", "roots other than
+  // 0"), empty for the reference.
+  std::string (*variant_of)(const ResultRow& row);
+  // Gives bucket b to the variant named; false where that is none.
+  bool (*give)(const std::string& variant, RankBucket& b);
+};
+
+std::string type_of(const ResultRow& row) {
+  return row.datatype == datatype_name(kReferenceType) ? "" : row.datatype;
+}
+
+bool give_type(const std::string& variant, RankBucket& b) {
+  cct_datatype type;
+  if (!parse_datatype(variant, &type)) return false;
+  b.datatypes = {type};
+  return true;
+}
+
+std::string roots_of(const ResultRow& row) {
+  return row.root.value_or(0) == 0 ? "" : kNonzeroRootsText;
+}
+
+bool give_roots(const std::string&, RankBucket& b) {
+  b.nonzero_roots = true;
+  return true;
+}
+
+// By Variation.
+const VariationFacts kVariations[] = {
+    {Stage::kTyped, datatype_name(kReferenceType), "(reduction, type) pairs", type_of, give_type},
+    {Stage::kRooted, "root 0", "rooted collectives", roots_of, give_roots},
+};
+
+PointKey key_of(const Winner& w) {
+  return {w.collective, w.transport, w.nodes, w.np, w.bytes};
+}
+
+// The variation's rows as winners: those of the reference (search.hpp,
+// steps 6 and 7), which the others are weighed against, and the others by
+// variant group. A candidate that failed in a shape is left out of it, as
+// pick_winners leaves it out.
+struct Contenders {
+  std::map<VariantGroup, PointRows> variants;
+  PointRows reference;
+};
+
+Contenders contenders_of(const VariationFacts& facts, const std::vector<ResultRow>& rows,
+                         const Registry& registry) {
+  const std::set<std::string> failed = failed_candidates(rows);
+  Contenders out;
+  for (const ResultRow& row : rows) {
+    Winner w;
+    if (row.stage != facts.stage || failed.contains(row.candidate()) ||
+        !read_winner(row, registry, &w).empty())
+      continue;
+    const std::string variant = facts.variant_of(row);
+    PointRows& into = variant.empty() ? out.reference
+                                      : out.variants[{w.collective, w.transport, w.nodes, variant}];
+    into[key_of(w)].push_back(std::move(w));
+  }
+  return out;
+}
+
+// The winner among rows, `preferred` kept where it is within the noise
+// of the fastest; null where rows is empty.
+const Winner* winner_of(const std::vector<const Winner*>& rows, const std::string& preferred) {
+  if (rows.empty()) return nullptr;
+  std::vector<Contender> contenders;
+  for (const Winner* w : rows) contenders.push_back(as_contender(*w, w->choice == preferred));
+  return rows[choose_winner(contenders)];
+}
+
+std::vector<const Winner*> pointers(const std::vector<Winner>& rows) {
+  std::vector<const Winner*> out;
+  for (const Winner& w : rows) out.push_back(&w);
+  return out;
+}
+
+// Whether a beats b among rows (their figures of one variant) beyond the
+// noise: b preferred, a still wins. Where a and b are tied in the
+// reference, the tie margin of one variant's figures against another's
+// decides nothing: a variant's winner differs where the two order them
+// oppositely, each beyond its noise, or far apart (far_ahead; with tie
+// margins alone, int32 rows measured again as uint32, the same
+// instructions, gave one or two of six reductions rules of their own in
+// each of three runs).
+bool beats(const Winner& a, const Winner& b, const std::vector<Winner>& rows) {
+  std::vector<const Winner*> pair;
+  for (const Winner& w : rows)
+    if (w.choice == a.choice || w.choice == b.choice) pair.push_back(&w);
+  const Winner* winner = winner_of(pair, b.choice);
+  return winner != nullptr && winner->choice == a.choice;
+}
+
+// Whether a is ahead of b among rows (their figures of one variant) by
+// more than twice a's noise (tie_margin). Where the reference ties a and
+// b, a variant that orders them so far apart is no chance of the tie
+// margins: on the simulator (no noise), gather of 64 B at root 15 takes
+// 1.51x longer with switch_gather than with linear, which root 0 ties
+// (switch_gather 4% ahead); the null controls' pairs moved by 4% at most
+// (docs/design.md, "Element types").
+bool far_ahead(const Winner& a, const Winner& b, const std::vector<Winner>& rows) {
+  const auto row_of = [&](const Winner& x) {
+    return std::ranges::find(rows, x.choice, &Winner::choice);
+  };
+  const auto ra = row_of(a), rb = row_of(b);
+  if (ra == rows.end() || rb == rows.end()) return false;
+  return ra->median_s * (1 + 2 * tie_margin(as_contender(*ra, false))) < rb->median_s;
+}
+
+// The variant winner's fallbacks: the plain winner (of every call) where
+// it is another, then the plain winner's fallbacks; each with its figure
+// in this variant where it was measured in it.
+std::vector<Fallback> variant_fallbacks(const Winner& variant, const Winner& plain,
+                                        const std::vector<Winner>& rows) {
+  const auto figure = [&](const std::string& algorithm, const std::map<std::string, int64_t>& p) {
+    std::optional<double> out;
+    for (const Winner& w : rows)
+      if (w.algorithm == algorithm && w.params == p) out = w.median_s;
+    return out;
+  };
+  std::vector<Fallback> out;
+  const auto add = [&](const std::string& algorithm, const std::map<std::string, int64_t>& p) {
+    if (algorithm != variant.algorithm || p != variant.params)
+      out.push_back({.algorithm = algorithm, .params = p, .median_s = figure(algorithm, p)});
+  };
+  add(plain.algorithm, plain.params);
+  for (const Fallback& f : plain.fallbacks) add(f.algorithm, f.params);
+  return out;
+}
+
+// The rule of a point in a variant: the winner of its rows where it
+// differs from the reference winner among the same candidates, timed with
+// them, and the two order these candidates oppositely, each beyond the
+// noise, or the variant puts its winner far ahead (far_ahead); with its
+// fallbacks. Else the plain winner p, which the variant changes nothing
+// for. Nothing where the point has no reference figures.
+std::optional<Winner> variant_winner(const std::vector<Winner>& variant,
+                                     const std::vector<Winner>& reference, const Winner& p) {
+  const Winner* base = winner_of(pointers(reference), p.choice);
+  if (base == nullptr) return std::nullopt;
+  const Winner* w = winner_of(pointers(variant), base->choice);
+  if (w->choice == base->choice || !(beats(*base, *w, reference) || far_ahead(*w, *base, variant)))
+    return p;
+  Winner own = *w;
+  own.fallbacks = variant_fallbacks(own, p, variant);
+  return own;
+}
+
+// rules with the range of r given to r: the rules it overlaps cut short
+// or left out, neighbours of one choice merged (the first's figure
+// kept); a rule cut short at its start loses its figure, measured there.
+std::vector<SizeRule> spliced(const std::vector<SizeRule>& rules, const SizeRule& r) {
+  std::vector<SizeRule> pieces{r};
+  for (const SizeRule& x : rules) {
+    if (x.hi <= r.lo || x.lo >= r.hi) {
+      pieces.push_back(x);
+      continue;
+    }
+    if (x.lo < r.lo) pieces.emplace_back(x).hi = r.lo;
+    if (x.hi > r.hi) {  // its figure was measured where it started
+      SizeRule& right = pieces.emplace_back(x);
+      right.lo = r.hi;
+      right.median_s.reset();
+    }
+  }
+  std::ranges::sort(pieces, {}, &SizeRule::lo);
+  std::vector<SizeRule> out;
+  for (SizeRule& piece : pieces)
+    if (!out.empty() && out.back().algorithm == piece.algorithm &&
+        out.back().params == piece.params)
+      out.back().hi = piece.hi;
+    else
+      out.push_back(std::move(piece));
+  return out;
+}
+
+// The rule of a variant's own winner w at its size, over the sizes up to
+// where its neighbours among the sizes measured in the variant take over
+// (the boundaries the plain rules would put there: readable_boundary).
+SizeRule own_rule(const Winner& w, const std::vector<int64_t>& sizes) {
+  const auto at = std::ranges::find(sizes, w.bytes);
+  return {.lo = at == sizes.begin() ? 0 : readable_boundary(*(at - 1), w.bytes),
+          .hi = at + 1 == sizes.end() ? kMaxBytes : readable_boundary(w.bytes, *(at + 1)),
+          .algorithm = w.algorithm,
+          .params = w.params,
+          .median_s = w.median_s,
+          .fallbacks = w.fallbacks};
+}
+
+// The bucket of every call of nodes measured at np, or null.
+const RankBucket* plain_bucket(const std::vector<RankBucket>& buckets, int nodes, int np) {
+  for (const RankBucket& b : buckets)
+    if (served_calls_text(b).empty() && b.nodes == nodes && b.measured_np == np) return &b;
+  return nullptr;
+}
+
+// What a variant that got rules of its own says: where, at how many sizes.
+std::string own_line(const VariationFacts& facts, const VariantGroup& group, std::size_t differ,
+                     std::size_t sizes) {
+  const auto& [c, transport, nodes, variant] = group;
+  return std::string(collective_name(c)) + " on " + transport +
+         (nodes > 1 ? " (" + std::to_string(nodes) + " nodes)" : "") + ": " + variant +
+         ": winners other than " + facts.reference + "'s at " + std::to_string(differ) + " of " +
+         std::to_string(sizes) + " sizes: rules of its own";
+}
+
+// The last line: how many of the groups measured got rules.
+std::string summary_line(const VariationFacts& facts, std::size_t own, std::size_t groups) {
+  const std::string measured = " " + std::string(facts.measured) + " measured ";
+  if (own == 0)
+    return "none of the " + std::to_string(groups) + measured + "chose otherwise than " +
+           facts.reference + " at any size: no rules of their own";
+  return std::to_string(own) + " of " + std::to_string(groups) + measured +
+         "got rules of their own; the others chose as " + facts.reference + " at every size";
+}
+
+// A variant's own winners at the sizes of one communicator size (np), and
+// every size measured there in it.
+struct OwnWinners {
+  std::vector<Winner> own;
+  std::vector<int64_t> sizes;  // ascending
+};
+
+// Per communicator size, a variant group's rule at each point measured in it.
+std::map<int, OwnWinners> own_winners(const PointRows& points, const PointRows& reference,
+                                      const std::map<PointKey, const Winner*>& plain_at) {
+  std::map<int, OwnWinners> by_np;
+  for (const auto& [key, rows] : points) {
+    const auto u = plain_at.find(key);
+    const auto ref = reference.find(key);
+    if (u == plain_at.end() || ref == reference.end()) continue;
+    const std::optional<Winner> w = variant_winner(rows, ref->second, *u->second);
+    if (!w) continue;
+    OwnWinners& at = by_np[w->np];
+    at.sizes.push_back(w->bytes);
+    if (w->choice != u->second->choice) at.own.push_back(*w);
+  }
+  return by_np;
+}
+
+// The variant's buckets: at each communicator size where it has winners
+// of its own, the plain bucket with their ranges spliced in.
+void add_buckets(const VariationFacts& facts, const VariantGroup& group,
+                 const std::map<int, OwnWinners>& by_np,
+                 const std::map<cct_collective, TransportRules>& plain_rules, VariantRules& out) {
+  const auto& [c, transport, nodes, variant] = group;
+  const auto rules = plain_rules.find(c);
+  if (rules == plain_rules.end() || !rules->second.contains(transport)) return;
+  for (const auto& [np, at] : by_np) {
+    const RankBucket* u = plain_bucket(rules->second.at(transport), nodes, np);
+    if (u == nullptr || at.own.empty()) continue;
+    RankBucket b = *u;
+    if (!facts.give(variant, b)) return;
+    for (const Winner& w : at.own) b.sizes = spliced(b.sizes, own_rule(w, at.sizes));
+    out.buckets[c][transport].push_back(std::move(b));
+  }
+}
+
+}  // namespace
+
+VariantRules variant_rules(Variation variation, const std::vector<ResultRow>& rows,
+                           const Winners& plain,
+                           const std::map<cct_collective, TransportRules>& plain_rules,
+                           const Registry& registry) {
+  const VariationFacts& facts = kVariations[static_cast<int>(variation)];
+  std::map<PointKey, const Winner*> plain_at;
+  for (const Winner& w : plain.best) plain_at[key_of(w)] = &w;
+  const Contenders contenders = contenders_of(facts, rows, registry);
+  VariantRules out;
+  std::size_t groups = 0, own = 0;
+  for (const auto& [group, points] : contenders.variants) {
+    const std::map<int, OwnWinners> by_np = own_winners(points, contenders.reference, plain_at);
+    std::size_t sizes = 0, differ = 0;
+    for (const auto& [np, at] : by_np) sizes += at.sizes.size(), differ += at.own.size();
+    if (sizes == 0) continue;
+    ++groups;
+    if (differ == 0) continue;
+    ++own;
+    out.report.push_back(own_line(facts, group, differ, sizes));
+    add_buckets(facts, group, by_np, plain_rules, out);
+  }
+  if (groups > 0) out.report.push_back(summary_line(facts, own, groups));
+  return out;
+}
+
+void add_variants(std::map<cct_collective, TransportRules>& rules, const VariantRules& variants) {
+  for (const auto& [c, transports] : variants.buckets)
+    for (const auto& [transport, buckets] : transports) {
+      std::vector<RankBucket>& into = rules[c][transport];
+      into.insert(into.end(), buckets.begin(), buckets.end());
+    }
+}
+
+}  // namespace cct::tuner
