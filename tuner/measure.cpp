@@ -294,14 +294,20 @@ std::vector<PointResult> Measurer::measure_together(std::span<Plan* const> plans
   }
   std::vector<MeasuredCalls> made;  // each distinct call's, on one buffer set per repetition
   made.reserve(distinct.size());
+  // Where the calls differ, each rotation of the order runs forwards, then
+  // backwards in the next repetition.
+  const bool both_ways = distinct.size() > 1;
+  std::size_t turn = 0;
   for (int round = first_round(limits); round > 0; round = more()) {
     std::vector<double> mine(k * round);  // candidate j's times at [j * round, (j + 1) * round)
     for (int rep = 0; rep < round; ++rep) {
       made.clear();
       const int buffers = next_rep_++;
       for (const Call& call : distinct) made.push_back(args_for(call, buffers));
+      const std::size_t start = both_ways ? turn / 2 : static_cast<std::size_t>(rep);
+      const bool backwards = both_ways && turn++ % 2 == 1;
       for (std::size_t i = 0; i < k; ++i) {
-        const std::size_t j = (i + static_cast<std::size_t>(rep)) % k;
+        const std::size_t j = (backwards ? start + k - 1 - i : start + i) % k;
         note(j);
         mine[j * round + rep] = time_calls(*plans[j], made[call_of[j]]);
       }

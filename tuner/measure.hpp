@@ -224,13 +224,21 @@ class Measurer {
   // buffer count is the constructor's), e.g. for a cheap screening round.
   PointResult measure(Plan& plan, const Call& call, const MeasureOptions& limits);
   // Several candidates timed together, plans[j] on calls[j] (one call for
-  // all, or one call in several element types): every repetition runs
-  // one call of each, each after its own alignment, in an order that
-  // rotates, so that no candidate is timed only right after its own calls
-  // (warm in a way a program's calls, with other work between them, are
-  // not) or only in first place, and what drifts in the machine meanwhile
-  // weighs on all alike. Repetitions go on while any candidate's figures
-  // ask for more (limits as above, each candidate's own).
+  // all, or one call in several element types or at two roots): every
+  // repetition runs one call of each, each after its own alignment, in an
+  // order that rotates, so that no candidate is timed only right after its
+  // own calls (warm in a way a program's calls, with other work between
+  // them, are not) or only in first place, and what drifts in the machine
+  // meanwhile weighs on all alike. Where the calls differ, every other
+  // repetition runs that order backwards, so that each call comes after
+  // both its neighbours in turn: what came before matters (the ranks that
+  // finished the last call last, its receivers, leave the alignment
+  // first, so a bcast right after one at another root finds its root
+  // ahead), and with [a@0, b@0, a@1, b@1] always in that order a came
+  // after the other root and b after its own at both roots: two two_level
+  // bcasts of 16 B, the same code at that size, 3.3x apart on 2 ranks.
+  // Repetitions go on while any candidate's figures ask for more (limits
+  // as above, each candidate's own).
   std::vector<PointResult> measure_together(std::span<Plan* const> plans,
                                             std::span<const Call> calls,
                                             const MeasureOptions& limits);
