@@ -68,9 +68,9 @@
 //    oppositely beyond the noise (variant_rules.hpp).
 // 7. Roots. A rooted collective's figures above are of root 0. Where an
 //    algorithm serves rank 0 better than another root (binomial gather
-//    copies the blocks once more into rank order at another root; a
-//    switch-assisted gather's root sits behind the fabric's first switch),
-//    the winner at another root may be another. At each grid size the
+//    copies the blocks once more into rank order at another root; on the
+//    RapidIO simulator switch_gather loses 64 B to linear at root 15
+//    only), the winner at another root may be another. At each grid size the
 //    winner and the two fastest finalists are measured again at root 0 and
 //    at the last rank (the farthest from rank 0 in the node's order: the
 //    last package, the last node), in one interleaved measurement, their
