@@ -200,7 +200,9 @@ void print_profile(const cct::tools::ProfileInfo& p, const std::string& fingerpr
                     : " (ANOTHER machine: its rules may not fit)")
             << "\n";
   if (p.choice.similar)
-    std::cout << "  it differs from this machine in: " << p.choice.differences << "\n";
+    std::cout << "  it differs from this machine in: " << p.choice.differences
+              << "\n  ccautotune --from-results with that machine's results file adjusts its rules "
+                 "to this one by the cost model, measuring nothing\n";
   for (const std::string& shape : p.shapes) std::cout << "  rules for " << shape << "\n";
   for (const char* key : {"min_bytes", "max_bytes", "max_rank_bytes", "accuracy", "noise"})
     if (auto it = prof.tuning.find(key); it != prof.tuning.end())

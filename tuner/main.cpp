@@ -27,6 +27,7 @@
 #include "tuner/buffer_memory.hpp"
 #include "tuner/cluster.hpp"
 #include "tuner/device_job.hpp"
+#include "tuner/from_results.hpp"
 #include "tuner/job.hpp"
 #include "tuner/job_times_file.hpp"
 #include "tuner/machine.hpp"
@@ -297,6 +298,7 @@ int run(Options opts) {
   if (!opts.fabric.empty() && opts.filter.transports.empty())
     opts.filter.transports = {"rapidio_sim"};
   check_names(registry, opts.filter);
+  if (!opts.from_results.empty()) return profile_from_results(registry, std::move(opts)) ? 0 : 1;
   if (const cct::TransportEntry* simulated = simulated_selection(registry, opts))
     return run_simulated(registry, *simulated, std::move(opts));
   const cct::Topology topo = cct::Topology::discover();

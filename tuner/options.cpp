@@ -162,6 +162,12 @@ void add_run_options(CLI::App& app, Options& opts) {
                "one line per point with median, min, max and repetitions");
   app.add_option("--buffers", opts.measure.buffers, "rotate among K buffer sets (default 1)")
       ->type_name("K");
+  app.add_option("--from-results", opts.from_results,
+                 "measure nothing: this machine's profile from the results\n"
+                 "of another machine of its kind (FILE.csv, its profile\n"
+                 "beside it): their rules as measured, this machine's\n"
+                 "other --predict-np sizes predicted by the cost model")
+      ->type_name("FILE");
   app.add_option("--out", opts.out,
                  "profile and results directory (default: where the\n"
                  "runtime looks: build/profiles in a build tree, else\n"
@@ -264,6 +270,12 @@ void validate(const Options& opts) {
     if (n < 1) throw UsageError("--nodes: node counts start at 1");
   for (int n : opts.ranks_per_node)
     if (n < 1) throw UsageError("--ranks-per-node: rank counts start at 1");
+  if (!opts.from_results.empty() &&
+      (!opts.nps.empty() || opts.resume || opts.plan || !opts.fabric.empty() ||
+       opts.launch_mpirun || opts.search.exhaustive))
+    throw UsageError(
+        "--from-results measures nothing: it goes with none of --np, --resume, --plan, --fabric, "
+        "--launcher and --exhaustive");
   if (opts.search.reconfirm && opts.single_job)
     throw UsageError("--reconfirm is the second job, which --single-job leaves out");
   if (!opts.launch_mpirun && !(opts.hostfile.empty() && opts.mpirun_args.empty()))

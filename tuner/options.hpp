@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -33,6 +34,12 @@ struct Options {
   std::string fabric;   // a simulated platform's config ("" : none given)
   std::string out;      // default: cct::default_profile_out_dir()
   std::string results;  // <out>/<fingerprint>.csv
+  // --from-results: another machine's results to build this machine's
+  // profile from, measuring nothing (from_results.hpp); and, once read,
+  // the settings they were measured with (their profile's), with where
+  // they came from: the profile's `tuning` then.
+  std::string from_results;
+  std::map<std::string, std::string> results_tuning;
   bool resume = false;
   // --plan: measure the two smallest nps, then say the planned time of
   // the others (plan_time.hpp) and stop.

@@ -73,6 +73,8 @@ std::string search_setting(const Options& opts) {
 
 // The rank counts of a run on one node, or the shapes of one under mpirun.
 std::map<std::string, std::string> tuning_settings(const Options& opts) {
+  // Measured on another machine of this kind, with its settings (--from-results).
+  if (!opts.results_tuning.empty()) return opts.results_tuning;
   std::ostringstream budget;
   budget << opts.measure.budget_s;
   std::map<std::string, std::string> settings{

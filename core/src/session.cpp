@@ -98,7 +98,9 @@ void tell_profile(const SessionBasis& basis) {
         "no profile for this machine's fingerprint; profile " + choice.path +
         " was tuned on a machine of the same kind " + machines + ", differing in " +
         choice.differences +
-        ": its rules are used as they were tuned (run ccautotune for this machine's own)");
+        ": its rules are used as they were tuned (run ccautotune for this machine's own, or "
+        "ccautotune --from-results with that machine's results file to adjust them to this "
+        "one by the cost model, measuring nothing)");
   else if (std::find(mine.begin(), mine.end(), tuned.fingerprint) == mine.end())
     basis.warn_once("profile " + choice.path + " was tuned on another machine " + machines +
                     ": its rules may not fit");
