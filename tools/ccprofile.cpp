@@ -128,7 +128,7 @@ int merge(const std::string& a, const std::string& b, const std::string& out,
 // beside it (<fingerprint>.yaml next to <fingerprint>.csv); unknown (empty)
 // without one.
 cct::MachineInfo machine_of(const std::string& results, const cct::Registry& registry) {
-  const std::string profile = std::filesystem::path(results).replace_extension(".yaml").string();
+  const std::string profile = cct::tuner::profile_beside(results);
   if (!std::filesystem::exists(profile)) return {};
   return cct::load_profile(profile, &registry, cct::RuleProblems::kDisableRule).machine;
 }

@@ -18,11 +18,11 @@ namespace fs = std::filesystem;
 namespace cct::tuner {
 namespace {
 
-// The profile ccautotune wrote beside a results file (<fingerprint>.yaml
-// next to <fingerprint>.csv): its machine and settings.
+// The profile ccautotune wrote beside a results file (profile_beside):
+// its machine and settings.
 Profile profile_of(const std::string& results, const Registry& registry) {
   if (!fs::exists(results)) throw UsageError("--from-results: no file " + results);
-  const std::string profile = fs::path(results).replace_extension(".yaml").string();
+  const std::string profile = profile_beside(results);
   if (!fs::exists(profile))
     throw UsageError("--from-results: no profile beside " + results + " (" + profile +
                      "), which says what machine its figures are of");
@@ -38,19 +38,6 @@ std::set<int> measured_nps(const std::vector<ResultRow>& rows) {
 }
 
 }  // namespace
-
-std::string synthetic_of(const std::string& summary) {
-  const std::optional<std::vector<SummaryItem>> items = parse_summary(summary);
-  if (!items) return "";
-  std::string out;
-  long above = 1;
-  for (const SummaryItem& item : *items) {
-    if (item.count % above != 0) return "";
-    out += (out.empty() ? "" : " ") + item.label + ":" + std::to_string(item.count / above);
-    above = item.count;
-  }
-  return out;
-}
 
 bool profile_from_results(const Registry& registry, Options opts) {
   const Profile theirs = profile_of(opts.from_results, registry);

@@ -22,10 +22,4 @@ namespace cct::tuner {
 // machine is unknown, of another kind, or this one.
 bool profile_from_results(const Registry& registry, Options opts);
 
-// The hwloc synthetic description of a machine summarised by `summary`
-// ("pack:1 numa:1 l3:1(32MiB) l2:2 core:2 pu:2": totals per level, the
-// cache sizes ignored) as arities per level ("pack:1 numa:1 l3:1 l2:2
-// core:1 pu:1"), or "" where a count does not divide into the next.
-std::string synthetic_of(const std::string& summary);
-
 }  // namespace cct::tuner

@@ -1,6 +1,8 @@
 #include "tuner/machine.hpp"
 
+#include <optional>
 #include <sstream>
+#include <vector>
 
 #include "cct/machine_kind.hpp"
 
@@ -30,6 +32,19 @@ MachineInfo describe_machine(const Topology& topo, int ranks_per_node) {
     m.caches += cache_text(item);
   }
   return m;
+}
+
+std::string synthetic_of(const std::string& summary) {
+  const std::optional<std::vector<SummaryItem>> items = parse_summary(summary);
+  if (!items) return "";
+  std::string out;
+  long above = 1;
+  for (const SummaryItem& item : *items) {
+    if (item.count % above != 0) return "";
+    out += (out.empty() ? "" : " ") + item.label + ":" + std::to_string(item.count / above);
+    above = item.count;
+  }
+  return out;
 }
 
 }  // namespace cct::tuner

@@ -14,4 +14,12 @@ namespace cct::tuner {
 // the caches of a level differ).
 MachineInfo describe_machine(const Topology& topo, int ranks_per_node);
 
+// The hwloc synthetic description of a machine summarised by `summary`
+// ("pack:1 numa:1 l3:1(32MiB) l2:2 core:2 pu:2": totals per level, the
+// cache sizes ignored) as arities per level ("pack:1 numa:1 l3:1 l2:2
+// core:1 pu:1"), or "" where a count does not divide into the next or the
+// summary cannot be read: the machine rebuilt for ccautotune
+// --from-results (from_results.hpp).
+std::string synthetic_of(const std::string& summary);
+
 }  // namespace cct::tuner

@@ -377,6 +377,10 @@ std::vector<ResultRow> read_results(const std::string& path) {
   return parse_results(results_text(path), path);
 }
 
+std::string profile_beside(const std::string& results) {
+  return std::filesystem::path(results).replace_extension(".yaml").string();
+}
+
 ResultRow failed_row(const std::string& key, const std::string& why) {
   Fields f;
   // A rooted collective's root follows " at root ", a reduction's own

@@ -182,11 +182,16 @@ class ResultsWriter {
 // Every finished row of a results file; none when the file does not exist.
 // A malformed row gives cct::Error("path:line: why").
 std::vector<ResultRow> read_results(const std::string& path);
+
 // The same in two steps, for a file read on one rank and parsed on all:
 // the file's text ("" when it does not exist), and the rows of such text,
 // `source` standing for the file name in messages.
 std::string results_text(const std::string& path);
 std::vector<ResultRow> parse_results(const std::string& text, const std::string& source);
+
+// The profile ccautotune writes beside a results file: <fingerprint>.yaml
+// next to <fingerprint>.csv.
+std::string profile_beside(const std::string& results);
 
 // The keys of rows, for --resume: a point whose key is in it is not measured
 // again.

@@ -75,7 +75,7 @@ grep -qF -- "--hostfile and --mpirun-args go with --launcher mpirun" "$dir/out" 
 
 "$bin/ccautotune" --help >"$dir/help"
 for want in "--max-bytes SIZE" "--quick" "--ranks-per-node" "--launcher" "successive halving" \
-  "--shortlist K" "--plan" "--datatypes a,b" "--roots last|none" \
+  "--shortlist K" "--plan" "--datatypes a,b" "--roots last|none" "--from-results FILE" \
   "Exit status: 0, 1 when a job failed"; do
   grep -qF -- "$want" "$dir/help" || fail "ccautotune --help lacks '$want'" "$dir/help"
 done

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "cct/machine_kind.hpp"
+#include "cct/topology.hpp"
+#include "tuner/machine.hpp"
 
 namespace {
 
@@ -48,4 +50,21 @@ TEST_CASE("machine kind: other items, or a summary that cannot be read, are not 
     CHECK_FALSE(cct::compare_machines(bad, kHere));
     CHECK_FALSE(cct::compare_machines(kHere, bad));
   }
+}
+
+// ccautotune --from-results rebuilds the results' machine from its
+// summary: totals per level become hwloc's arities per level.
+TEST_CASE("machine kind: a summary as an hwloc synthetic topology", "[profile]") {
+  CHECK(cct::tuner::synthetic_of("pack:2 numa:2 l3:2(32MiB) l2:16(1MiB) core:16 pu:32") ==
+        "pack:2 numa:1 l3:1 l2:8 core:1 pu:2");
+  CHECK(cct::tuner::synthetic_of("pack:1 core:2 pu:2") == "pack:1 core:2 pu:1");
+  // A count that does not divide into the next level's, and a summary
+  // that cannot be read, have none.
+  CHECK(cct::tuner::synthetic_of("pack:2 core:3 pu:3").empty());
+  CHECK(cct::tuner::synthetic_of("rapidio_sim fabric tree:4").empty());
+  const cct::Topology rebuilt =
+      cct::Topology::synthetic(cct::tuner::synthetic_of("pack:2 numa:2 l3:2 l2:4 core:4 pu:8"));
+  CHECK(rebuilt.cores() == 4);
+  CHECK(cct::compare_machines("pack:2 numa:2 l3:2 l2:4 core:4 pu:8", rebuilt.summary())->distance <
+        1);
 }
