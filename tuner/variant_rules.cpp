@@ -117,20 +117,33 @@ bool beats(const Winner& a, const Winner& b, const std::vector<Winner>& rows) {
   return winner != nullptr && winner->choice == a.choice;
 }
 
-// Whether a is ahead of b among rows (their figures of one variant) by
-// more than twice a's noise (tie_margin). Where the reference ties a and
-// b, a variant that orders them so far apart is no chance of the tie
-// margins: on the simulator (no noise), gather of 64 B at root 15 takes
-// 1.51x longer with switch_gather than with linear, which root 0 ties
-// (switch_gather 4% ahead); the null controls' pairs moved by 4% at most
-// (docs/design.md, "Element types").
-bool far_ahead(const Winner& a, const Winner& b, const std::vector<Winner>& rows) {
+// b's figure over a's among rows (of one variant), or nothing where either
+// has none.
+std::optional<double> ratio(const Winner& b, const Winner& a, const std::vector<Winner>& rows) {
   const auto row_of = [&](const Winner& x) {
     return std::ranges::find(rows, x.choice, &Winner::choice);
   };
   const auto ra = row_of(a), rb = row_of(b);
-  if (ra == rows.end() || rb == rows.end()) return false;
-  return ra->median_s * (1 + 2 * tie_margin(as_contender(*ra, false))) < rb->median_s;
+  if (ra == rows.end() || rb == rows.end() || ra->median_s <= 0) return std::nullopt;
+  return rb->median_s / ra->median_s;
+}
+
+// Whether the variant puts a ahead of b by more than twice a's noise
+// (tie_margin of its figure in the variant), and moves it so far from
+// where the reference puts them. Where the reference ties a and b, a
+// variant that puts them so far apart is no chance of the tie margins: on
+// the simulator (no noise), gather of 64 B at root 15 takes 1.51x longer
+// with switch_gather than with linear, which root 0 ties (switch_gather 4%
+// ahead). The move counts too: with b 6% behind in the reference's tie and
+// 11% in the variant's, a 5% move (tuning at 20 ms a point) made rules of
+// its own.
+bool far_ahead(const Winner& a, const Winner& b, const std::vector<Winner>& variant,
+               const std::vector<Winner>& reference) {
+  const std::optional<double> there = ratio(b, a, variant), before = ratio(b, a, reference);
+  if (!there || !before) return false;
+  const auto ra = std::ranges::find(variant, a.choice, &Winner::choice);
+  const double beyond = 1 + 2 * tie_margin(as_contender(*ra, false));
+  return *there > beyond && *there / *before > beyond;
 }
 
 // The variant winner's fallbacks: the plain winner (of every call) where
@@ -165,7 +178,8 @@ std::optional<Winner> variant_winner(const std::vector<Winner>& variant,
   const Winner* base = winner_of(pointers(reference), p.choice);
   if (base == nullptr) return std::nullopt;
   const Winner* w = winner_of(pointers(variant), base->choice);
-  if (w->choice == base->choice || !(beats(*base, *w, reference) || far_ahead(*w, *base, variant)))
+  if (w->choice == base->choice ||
+      !(beats(*base, *w, reference) || far_ahead(*w, *base, variant, reference)))
     return p;
   Winner own = *w;
   own.fallbacks = variant_fallbacks(own, p, variant);

@@ -168,6 +168,28 @@ TEST_CASE(
                            {16384, cct::kMaxBytes, "ring"}});
 }
 
+TEST_CASE("variant rules: types: far ahead counts from where int32 puts the two", "[tuner]") {
+  // Figures whose minima sit 10% below their medians: a tie margin of 10%.
+  // At 1k int32 has recursive_doubling 5% ahead of ring (a tie: ring, the
+  // untyped rule, stays), double 25% ahead: beyond twice the noise (20%),
+  // yet a move of only 19% from where int32 put them. No rule of its own.
+  std::vector<ResultRow> r;
+  for (ResultRow x : rows()) {
+    if (x.bytes == 1024 && x.algorithm == "recursive_doubling" &&
+        (x.datatype == "int32" || x.datatype == "double"))
+      x.result.median_s = 3.024e-6 * (x.datatype == "int32" ? 0.95 : 0.8);
+    x.result.min_s = 0.9 * x.result.median_s;
+    r.push_back(x);
+  }
+  const Built b = build(r);
+  CHECK(b.rules.at(CCT_ALLREDUCE).at("shm").size() == 1);
+  // With int32 even at 1k, the same 25% is a move beyond twice the noise.
+  for (ResultRow& x : r)
+    if (x.bytes == 1024 && x.datatype == "int32" && x.algorithm == "recursive_doubling")
+      x.result.median_s = 3.024e-6, x.result.min_s = 0.9 * 3.024e-6;
+  CHECK(build(r).rules.at(CCT_ALLREDUCE).at("shm").size() == 2);
+}
+
 TEST_CASE(
     "variant rules: types: a candidate that failed in the shape, and rows of no type, stay out",
     "[tuner]") {
