@@ -56,37 +56,42 @@ void add_size(const std::vector<Winner>& rows, const SizeRule& rule, Accuracy& a
   a.worst = where.str();
 }
 
+// The rows for which `wanted` holds, as winners by point (collective,
+// transport, nodes, np, bytes); rows the registry cannot read left out.
+template <class Wanted>
+std::vector<std::vector<Winner>> points_of(const std::vector<ResultRow>& rows,
+                                           const Registry& registry, Wanted wanted) {
+  using Point = std::tuple<cct_collective, std::string, int, int, int64_t>;
+  std::map<Point, std::vector<Winner>> points;
+  for (const ResultRow& row : rows) {
+    Winner w;
+    if (wanted(row) && read_winner(row, registry, &w).empty())
+      points[Point{w.collective, w.transport, w.nodes, w.np, w.bytes}].push_back(std::move(w));
+  }
+  std::vector<std::vector<Winner>> out;
+  for (auto& [point, winners] : points) out.push_back(std::move(winners));
+  return out;
+}
+
 }  // namespace
 
 Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
                           const Registry& registry) {
-  using Group = std::tuple<cct_collective, std::string, int, int, int64_t>;
-  std::map<Group, std::vector<Winner>> checks;
-  for (const ResultRow& row : rows) {
-    Winner w;
-    if (row.stage == Stage::kCheck && read_winner(row, registry, &w).empty())
-      checks[Group{w.collective, w.transport, w.nodes, w.np, w.bytes}].push_back(std::move(w));
-  }
   Accuracy a;
-  for (const auto& [group, group_rows] : checks)
-    if (const SizeRule* rule = rule_for(profile, group_rows.front()))
-      add_size(group_rows, *rule, a);
+  for (const std::vector<Winner>& point :
+       points_of(rows, registry, [](const ResultRow& r) { return r.stage == Stage::kCheck; }))
+    if (const SizeRule* rule = rule_for(profile, point.front())) add_size(point, *rule, a);
   return a;
 }
 
 Accuracy root_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
                        const Registry& registry, bool root_zero_rules, double tolerance) {
-  using Group = std::tuple<cct_collective, std::string, int, int, int64_t>;
-  std::map<Group, std::vector<Winner>> points;
   const std::set<std::string> failed = failed_candidates(rows);
-  for (const ResultRow& row : rows) {
-    Winner w;
-    if (row.stage == Stage::kRooted && row.root.value_or(0) != 0 &&
-        !failed.contains(row.candidate()) && read_winner(row, registry, &w).empty())
-      points[Group{w.collective, w.transport, w.nodes, w.np, w.bytes}].push_back(std::move(w));
-  }
+  const auto at_other_root = [&](const ResultRow& r) {
+    return r.stage == Stage::kRooted && r.root.value_or(0) != 0 && !failed.contains(r.candidate());
+  };
   Accuracy a{.tolerance = tolerance};
-  for (const auto& [group, point] : points)
+  for (const std::vector<Winner>& point : points_of(rows, registry, at_other_root))
     if (const SizeRule* rule = rule_for(profile, point.front(), !root_zero_rules))
       add_size(point, *rule, a);
   return a;

@@ -93,10 +93,6 @@ std::string datatype_label(const Call& call) {
   return call.dtype == CCT_DATATYPE_COUNT ? "" : datatype_name(call.dtype);
 }
 
-std::string root_label(const Call& call) {
-  return call.root ? std::to_string(*call.root) : "";
-}
-
 bool has_patterns(const Call& call) {
   return collective_info(call.collective).vector();
 }

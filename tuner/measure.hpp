@@ -85,8 +85,6 @@ cct_datatype measured_dtype(const Call& call);
 inline constexpr cct_datatype kReferenceType = CCT_INT32;
 // The results row's datatype column: the call's own type, empty without.
 std::string datatype_label(const Call& call);
-// The results row's root column: the call's own root, empty without.
-std::string root_label(const Call& call);
 
 // The calls one repetition of `call` makes on rank `rank` of np, buffers
 // left null: the call's root, the measured datatype, count from its bytes;

@@ -93,6 +93,13 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
+// A results file at `path` of the current header and one `line` is
+// refused, naming its line 2 and `why`.
+void refused(const std::string& path, const std::string& line, const std::string& why) {
+  write_text(path, std::string(cct::tuner::kResultsHeader) + "\n" + line + "\n", std::ios::trunc);
+  CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":2: " + why));
+}
+
 }  // namespace
 
 TEST_CASE("summarize and spread of figures", "[tuner]") {
@@ -766,15 +773,12 @@ TEST_CASE("results CSV: a reduction's own element type round-trips, keyed apart,
   const ResultRow failed = cct::tuner::failed_row(back[0].key(), "crashed");
   CHECK((failed.datatype == "double" && failed.key() == back[0].key()));
 
-  const auto refused = [&](const std::string& line, const std::string& why) {
-    write_text(path, std::string(cct::tuner::kResultsHeader) + "\n" + line + "\n", std::ios::trunc);
-    CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":2: " + why));
-  };
-  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,typed,,,half,", "bad datatype 'half'");
-  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,typed,,,double,",
+  refused(path, "allreduce,shm,1,4,64,ring,,1,1,1,3,typed,,,half,", "bad datatype 'half'");
+  refused(path, "bcast,shm,1,4,64,binomial,,1,1,1,3,typed,,,double,",
           "datatype 'double' on bcast, which is no reduction");
-  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,typed,,,,", "a typed row names its datatype");
-  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,final,,,float,", "a typed row names its datatype");
+  refused(path, "allreduce,shm,1,4,64,ring,,1,1,1,3,typed,,,,", "a typed row names its datatype");
+  refused(path, "allreduce,shm,1,4,64,ring,,1,1,1,3,final,,,float,",
+          "a typed row names its datatype");
 
   SECTION("a file from before the column: every row in the type its size chose") {
     write_text(path,
@@ -827,17 +831,13 @@ TEST_CASE("results CSV: a rooted collective's own root round-trips, keyed apart,
   CHECK((failed.root == 3 && failed.key() == back[0].key()));
   CHECK(cct::tuner::MeasuredCalls(point.call, 4, 1, 0).args().front().root == 3);
 
-  const auto refused = [&](const std::string& line, const std::string& why) {
-    write_text(path, std::string(cct::tuner::kResultsHeader) + "\n" + line + "\n", std::ios::trunc);
-    CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":2: " + why));
-  };
-  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,rooted,,,,4",
+  refused(path, "bcast,shm,1,4,64,binomial,,1,1,1,3,rooted,,,,4",
           "bad root '4' (expected a rank below np 4)");
-  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,rooted,,,,last", "bad root 'last'");
-  refused("allreduce,shm,1,4,64,ring,,1,1,1,3,rooted,,,,1",
+  refused(path, "bcast,shm,1,4,64,binomial,,1,1,1,3,rooted,,,,last", "bad root 'last'");
+  refused(path, "allreduce,shm,1,4,64,ring,,1,1,1,3,rooted,,,,1",
           "root '1' on allreduce, which has no root");
-  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,rooted,,,,", "a rooted row names its root");
-  refused("bcast,shm,1,4,64,binomial,,1,1,1,3,final,,,,2", "a rooted row names its root");
+  refused(path, "bcast,shm,1,4,64,binomial,,1,1,1,3,rooted,,,,", "a rooted row names its root");
+  refused(path, "bcast,shm,1,4,64,binomial,,1,1,1,3,final,,,,2", "a rooted row names its root");
 
   SECTION("a file from before the column: every row at root 0") {
     write_text(path,
