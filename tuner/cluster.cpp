@@ -250,7 +250,8 @@ std::optional<Shortlist> shared_shortlist(const Registry& registry, const Topolo
   if (world_rank == 0)
     if (const std::optional<Shortlist> made = shortlist_for(
             registry, opts, read_results(opts.results),
-            [&](int np) { return local_shape(topo, np); }, transport, shape.ranks_per_node))
+            [&](int nodes, int np) { return job_shape(topo, nodes, np); }, transport,
+            shape.ranks_per_node))
       text = write_shortlist(*made);
   text = broadcast_text(text, world_rank);
   if (text.empty()) return std::nullopt;
@@ -289,6 +290,15 @@ Noise probe_on_rank0(int rank, int cores, const std::string& when) {
     std::this_thread::sleep_for(std::chrono::duration<double>(1.5 * kProbeSeconds));
   MPI_Barrier(MPI_COMM_WORLD);
   return noise;
+}
+
+// Twice the largest node count measured, doubling up to 16 times it: how
+// far a profile tuned on few nodes is stretched by the model, beyond which
+// the largest count's rules serve (Selector).
+std::vector<int> default_predicted_nodes(int measured) {
+  std::vector<int> counts;
+  for (int n = 2 * measured; n <= 16 * measured; n *= 2) counts.push_back(n);
+  return counts;
 }
 
 void add_once(std::vector<int>& values, int value) {
@@ -351,11 +361,15 @@ int tune_cluster(Options& opts, int rank) {
     machine.ranks_per_node = std::max(machine.ranks_per_node, s.ranks_per_node);
     add_once(opts.nodes, s.nodes), add_once(opts.ranks_per_node, s.ranks_per_node);
   }
-  // Communicators on one node not measured are predicted (predict.hpp);
-  // shapes across nodes are measured only.
+  // Shapes not measured are predicted (predict.hpp): communicators on one
+  // node of the sizes a run on one node measures, and across nodes the
+  // node counts asked for, else the larger ones a job of this kind may
+  // have.
   const PredictionPlan plan{
-      .shape = [&](int np) { return local_shape(topo, np); },
-      .nps = opts.predict_nps.empty() ? default_nps(topo.cores()) : opts.predict_nps};
+      .shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); },
+      .nps = opts.predict_nps.empty() ? default_nps(topo.cores()) : opts.predict_nps,
+      .nodes =
+          opts.predict_nodes.empty() ? default_predicted_nodes(machine.nodes) : opts.predict_nodes};
   return write_profile(registry, machine, opts, &plan) ? 0 : 1;
 }
 

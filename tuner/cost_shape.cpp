@@ -1,6 +1,7 @@
 #include "tuner/cost_shape.hpp"
 
 #include "cct/collectives.hpp"
+#include "cct/error.hpp"
 #include "tuner/measure.hpp"
 
 namespace cct::tuner {
@@ -34,10 +35,18 @@ std::vector<std::string> ShapeComm::span_kinds() const {
   return kinds;
 }
 
-ShapeComm local_shape(const Topology& topo, int np) {
-  std::vector<int> pu_of_rank;
-  for (int r = 0; r < np; ++r) pu_of_rank.push_back(topo.pu_for_rank(r, np));
-  return ShapeComm(np, 1, topo.levels_for(pu_of_rank));
+ShapeComm job_shape(const Topology& topo, int nodes, int np) {
+  if (nodes < 1 || np % nodes != 0)
+    throw Error("job_shape: " + std::to_string(np) + " ranks do not fill " + std::to_string(nodes) +
+                    " nodes alike",
+                CCT_ERR_INVALID_ARG);
+  const int per_node = np / nodes;
+  std::vector<int> pu_of_rank, node_of_rank;
+  for (int r = 0; r < np; ++r) {
+    pu_of_rank.push_back(topo.pu_for_rank(r % per_node, per_node));
+    if (nodes > 1) node_of_rank.push_back(r / per_node);
+  }
+  return ShapeComm(np, nodes, topo.levels_for(pu_of_rank, node_of_rank));
 }
 
 std::optional<cct_cost> cost_of_call(const AlgorithmEntry& algorithm,

@@ -38,9 +38,11 @@ class ShapeComm {
   cct_comm comm_{};
 };
 
-// The shape of np ranks bound as a job on this machine binds them
-// (Topology::pu_for_rank), on one node.
-ShapeComm local_shape(const Topology& topo, int np);
+// The shape of np ranks over `nodes` nodes of this machine's shape, as a
+// job places them: np / nodes consecutive ranks on each node (np a
+// multiple of nodes), bound on it as a job of that many binds them
+// (Topology::pu_for_rank).
+ShapeComm job_shape(const Topology& topo, int nodes, int np);
 
 // The cost of `bytes` (the collective's message size, as a results row
 // keys it) of collective c by an algorithm with these parameter values on

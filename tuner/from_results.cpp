@@ -70,8 +70,9 @@ bool profile_from_results(const Registry& registry, Options opts) {
             << ": their rules as measured, this machine's other sizes predicted" << std::endl;
   const PredictionPlan plan{
       .shape =
-          [&](int np) {
-            return measured.contains(np) ? local_shape(tuned, np) : local_shape(here, np);
+          [&](int nodes, int np) {
+            // Shapes across nodes are theirs: only one-node sizes are predicted here.
+            return job_shape(nodes > 1 || measured.contains(np) ? tuned : here, nodes, np);
           },
       .nps = opts.predict_nps.empty() ? default_nps(here.cores()) : opts.predict_nps};
   return write_profile(registry, describe_machine(here, *measured.rbegin()), opts, &plan);

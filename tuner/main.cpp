@@ -176,7 +176,7 @@ std::vector<const cct::TransportEntry*> local_transports(const cct::Registry& re
 // rows so far make it. False where a size could not be planned.
 bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Options& opts,
               const JobTimes& first, const JobTimes& second) {
-  const ShapeOf shape = [&](int n) { return local_shape(topo, n); };
+  const ShapeOf shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); };
   const std::vector<int> whole = measured_whole(opts.nps);
   const std::vector<ResultRow> rows = read_results(opts.results);
   double total_s = 0;
@@ -217,7 +217,7 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
 // One job per selected transport (simulated ones aside) and rank count.
 bool run_jobs(const cct::Registry& registry, const cct::Topology& topo, const Options& opts,
               const std::map<std::string, ResultRow>& known, JobTimes& times) {
-  const ShapeOf shape = [&](int n) { return local_shape(topo, n); };
+  const ShapeOf shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); };
   bool ok = true;
   for (const cct::TransportEntry* transport : local_transports(registry, opts))
     for (int np : opts.nps)
@@ -271,7 +271,7 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   JobTimes times(true, opts.measure.warmup);
   keep_job_times(opts, {&times});
   // The simulated DSPs share no caches: every shape is flat.
-  const ShapeOf flat = [](int n) { return ShapeComm(n, 1, {}); };
+  const ShapeOf flat = [](int nodes, int np) { return ShapeComm(np, nodes, {}); };
   for (int np : opts.nps)
     ok = planned_job(registry, opts, flat, transport, np, times,
                      [&](const Shortlist* shortlist) {
@@ -286,7 +286,17 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   return write_profile(registry, machine, opts, &plan) && ok ? 0 : 1;
 }
 
+// The shapes across nodes are a run under mpirun's; here they would be
+// left unused without a word.
+void check_local_options(const Options& opts) {
+  if (!opts.nodes.empty() || !opts.ranks_per_node.empty() || !opts.predict_nodes.empty())
+    throw UsageError(
+        "--nodes, --ranks-per-node and --predict-nodes shape a run across nodes: add --launcher "
+        "mpirun (with --hostfile), or start ccautotune with mpirun");
+}
+
 int run(Options opts) {
+  check_local_options(opts);
   cct::Registry registry;
   registry.load_default();
   for (const std::string& w : registry.warnings()) std::cerr << "ccautotune: " << w << "\n";
@@ -326,7 +336,7 @@ int run(Options opts) {
   if (opts.plan) return say_plan(registry, topo, opts, first, second) && ok ? 0 : 1;
   opts.noise = {before, announce(probe_noise(topo.cores()), "after tuning")};
   const PredictionPlan plan{
-      .shape = [&](int np) { return local_shape(topo, np); },
+      .shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); },
       .nps = opts.predict_nps.empty() ? default_nps(topo.cores()) : opts.predict_nps};
   return write_profile(registry, describe_machine(topo, max_np), opts, &plan) && ok ? 0 : 1;
 }

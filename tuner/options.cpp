@@ -204,6 +204,11 @@ void add_cluster_options(CLI::App& app, Options& opts) {
            "to the fewest ranks any node has, and that; no shape of\n"
            "one rank)")
       ->group(kClusterGroup);
+  add_list(app, "--predict-nodes", opts.predict_nodes, "N,N,..",
+           "node counts whose rules the cost model predicts from the\n"
+           "measured ones, for each --ranks-per-node (default: twice\n"
+           "the largest of --nodes, doubling up to 16 times it)")
+      ->group(kClusterGroup);
   app.add_option_function<std::string>(
          "--launcher", [&opts](const std::string& name) { opts.launch_mpirun = name == "mpirun"; },
          "start that job: run mpirun with this command line\n"
@@ -270,6 +275,9 @@ void validate(const Options& opts) {
     if (n < 1) throw UsageError("--nodes: node counts start at 1");
   for (int n : opts.ranks_per_node)
     if (n < 1) throw UsageError("--ranks-per-node: rank counts start at 1");
+  for (int n : opts.predict_nodes)
+    if (n < 2)
+      throw UsageError("--predict-nodes: node counts start at 2 (one node's sizes: --predict-np)");
   if (!opts.from_results.empty() &&
       (!opts.nps.empty() || opts.resume || opts.plan || !opts.fabric.empty() ||
        opts.launch_mpirun || opts.search.exhaustive))

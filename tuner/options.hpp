@@ -58,6 +58,10 @@ struct Options {
   // Under mpirun: the shapes to tune (empty: the defaults).
   std::vector<int> nodes;
   std::vector<int> ranks_per_node;
+  // Under mpirun, node counts whose rules the cost model predicts from the
+  // measured node counts with as many ranks on each node (predict.hpp).
+  // Empty: twice the largest measured, doubling up to 16 times it.
+  std::vector<int> predict_nodes;
   // --launcher mpirun and what it passes to mpirun.
   bool launch_mpirun = false;
   std::string hostfile;

@@ -54,38 +54,65 @@ struct Point {
   const Winner* best;
   const std::vector<Winner>* contenders;
 };
-// (collective, np, message size) of one transport's single-node shapes.
+
+// The shapes along which a transport's figures are predicted, one from
+// another: the communicators on one node by their size (per_node 0), or
+// those spanning nodes with per_node ranks on each by their node count. A
+// shape of the series is its step: np on one node, the node count across.
+struct Series {
+  int per_node = 0;
+
+  int nodes_at(int step) const { return per_node == 0 ? 1 : step; }
+  int np_at(int step) const { return per_node == 0 ? step : step * per_node; }
+  // For people: "np=16", "4 nodes x 2".
+  std::string shape_at(int step) const {
+    return per_node == 0 ? "np=" + std::to_string(step)
+                         : std::to_string(step) + " nodes x " + std::to_string(per_node);
+  }
+  auto operator<=>(const Series&) const = default;
+};
+
+Series series_of(const Winner& w) {
+  return {.per_node = w.nodes == 1 ? 0 : w.np / w.nodes};
+}
+int step_of(const Winner& w) {
+  return w.nodes == 1 ? w.np : w.nodes;
+}
+
+// (collective, step, message size) of one series' points.
 using PointKey = std::tuple<cct_collective, int, int64_t>;
 using Points = std::map<PointKey, Point>;
 
-std::map<std::string, Points> points_by_transport(const Winners& measured) {
-  std::map<std::string, Points> out;
+// By transport, then series.
+std::map<std::string, std::map<Series, Points>> points_by_series(const Winners& measured) {
+  std::map<std::string, std::map<Series, Points>> out;
   for (std::size_t i = 0; i < measured.best.size(); ++i) {
     const Winner& w = measured.best[i];
-    if (w.nodes == 1)
-      out[w.transport][{w.collective, w.np, w.bytes}] = {&w, &measured.contenders[i]};
+    if (w.np % w.nodes == 0)  // a shape across nodes with as many ranks on each
+      out[w.transport][series_of(w)][{w.collective, step_of(w), w.bytes}] = {
+          &w, &measured.contenders[i]};
   }
   return out;
 }
 
-std::set<int> measured_nps(const Points& points) {
-  std::set<int> nps;
-  for (const auto& [key, point] : points) nps.insert(std::get<1>(key));
-  return nps;
+std::set<int> measured_steps(const Points& points) {
+  std::set<int> steps;
+  for (const auto& [key, point] : points) steps.insert(std::get<1>(key));
+  return steps;
 }
 
-// The model fitted on every competing figure at sizes up to most_np.
-CostModel fit_up_to(const Points& points, int most_np, Coster& coster) {
+// The model fitted on every competing figure at steps up to most.
+CostModel fit_up_to(const Points& points, int most, Coster& coster) {
   std::vector<CostSample> samples;
   for (const auto& [key, point] : points)
-    if (std::get<1>(key) <= most_np)
+    if (std::get<1>(key) <= most)
       for (const Winner& w : *point.contenders)
-        if (std::optional<CostSample> s = coster.at(w, w.np)) samples.push_back(std::move(*s));
+        if (std::optional<CostSample> s = coster.at(w)) samples.push_back(std::move(*s));
   return CostModel::fit(samples);
 }
 
-const Point* point_at(const Points& points, cct_collective c, int np, int64_t bytes) {
-  const auto it = points.find({c, np, bytes});
+const Point* point_at(const Points& points, cct_collective c, int step, int64_t bytes) {
+  const auto it = points.find({c, step, bytes});
   return it == points.end() ? nullptr : &it->second;
 }
 
@@ -95,17 +122,20 @@ const Winner* find_choice(const std::vector<Winner>& rows, const std::string& ch
   return nullptr;
 }
 
-// The contenders of a point measured at `from`, their figures scaled to np
-// ranks (scaled_figure), with `below` the same point measured at the size
-// below from's, or null: those whose cost the model can scale.
-std::vector<Winner> scaled(const Point& from, const Point* below, int np, const CostModel& model,
-                           Coster& coster) {
+// The contenders of a measured point, their figures scaled to the
+// series' shape at `step` (scaled_figure), with `below` the same point
+// at another measured step, or null: those whose cost the model can
+// scale.
+std::vector<Winner> scaled(const Point& from, const Point* below, const Series& series, int step,
+                           const CostModel& model, Coster& coster) {
   std::vector<Winner> out;
+  const int nodes = series.nodes_at(step), np = series.np_at(step);
   for (const Winner& w : *from.contenders) {
     const Winner* lower = below ? find_choice(*below->contenders, w.choice) : nullptr;
-    const std::optional<double> figure = scaled_figure(w, lower, np, model, coster);
+    const std::optional<double> figure = scaled_figure(w, lower, nodes, np, model, coster);
     if (!figure) continue;
     Winner p = w;
+    p.nodes = nodes;
     p.np = np;
     p.min_s = w.min_s * *figure / w.median_s;
     p.median_s = *figure;
@@ -122,20 +152,20 @@ const Winner* fastest(const std::vector<Winner>& rows) {
   return it == rows.end() ? nullptr : &*it;
 }
 
-// Predicts each point of size `np` from the one at `from` (and at `slope`,
-// where given: slope_np) and compares with what was measured there.
-void check_step(const Points& points, int from, std::optional<int> slope, int np,
-                const CostModel& model, Coster& coster, Checks& checks) {
+// Predicts each point at `step` from the one at `from` (and at `slope`,
+// where given) and compares with what was measured there.
+void check_step(const Points& points, const Series& series, int from, std::optional<int> slope,
+                int step, const CostModel& model, Coster& coster, Checks& checks) {
   for (const auto& [key, point] : points) {
-    const auto [c, at_np, bytes] = key;
-    if (at_np != from) continue;
-    const Point* target = point_at(points, c, np, bytes);
+    const auto [c, at_step, bytes] = key;
+    if (at_step != from) continue;
+    const Point* target = point_at(points, c, step, bytes);
     if (target == nullptr) continue;
     ModelCheck& check = checks[c];
     const std::vector<Winner>& measured = *target->contenders;
     const Point* other = slope ? point_at(points, c, *slope, bytes) : nullptr;
-    std::vector<Winner> predicted;  // of the candidates measured at both sizes
-    for (Winner& p : scaled(point, other, np, model, coster))
+    std::vector<Winner> predicted;  // of the candidates measured at both steps
+    for (Winner& p : scaled(point, other, series, step, model, coster))
       if (const Winner* m = find_choice(measured, p.choice)) {
         check.errors.push_back(std::abs(p.median_s / m->median_s - 1));
         predicted.push_back(std::move(p));
@@ -152,43 +182,43 @@ void check_step(const Points& points, int from, std::optional<int> slope, int np
     if (ratio > check.worst_ratio) {
       check.worst_ratio = ratio;
       std::ostringstream where;
-      where << collective_name(c) << " np=" << np << " " << format_bytes(bytes) << ": "
-            << pick->choice << " " << std::fixed << std::setprecision(2) << ratio << "x "
+      where << collective_name(c) << " " << series.shape_at(step) << " " << format_bytes(bytes)
+            << ": " << pick->choice << " " << std::fixed << std::setprecision(2) << ratio << "x "
             << best->choice;
       check.worst = where.str();
     }
   }
 }
 
-// The measured size a prediction for np starts from: the largest below
-// it, else the smallest above.
-int source_np(const std::set<int>& measured, int np) {
-  const auto above = measured.upper_bound(np);
+// The measured step a prediction for `step` starts from: the largest
+// below it, else the smallest above.
+int source_step(const std::set<int>& measured, int step) {
+  const auto above = measured.upper_bound(step);
   return above == measured.begin() ? *above : *std::prev(above);
 }
 
-// The measured size whose figures give, with from's, a candidate's slope
-// (scaled_figure): the next one past from towards np (the line then
+// The measured step whose figures give, with from's, a candidate's slope
+// (scaled_figure): the next one past from towards step (the line then
 // interpolates), else the one on the other side; none where only from was
 // measured.
-std::optional<int> slope_np(const std::set<int>& measured, int from, int np) {
+std::optional<int> slope_step(const std::set<int>& measured, int from, int step) {
   const auto it = measured.find(from);
   const bool has_next = std::next(it) != measured.end(), has_prev = it != measured.begin();
-  if (np > from && has_next) return *std::next(it);
+  if (step > from && has_next) return *std::next(it);
   if (has_prev) return *std::prev(it);
   if (has_next) return *std::next(it);
   return std::nullopt;
 }
 
-// Each measured size predicted as if it had not been measured, from those
+// Each measured step predicted as if it had not been measured, from those
 // below it, by a model fitted on them alone; per collective.
-Checks check_model(const Points& points, Coster& coster) {
+Checks check_model(const Points& points, const Series& series, Coster& coster) {
   Checks checks;
-  const std::set<int> nps = measured_nps(points);
+  const std::set<int> steps = measured_steps(points);
   std::set<int> below;
-  for (auto it = nps.begin(); it != nps.end() && std::next(it) != nps.end(); ++it) {
+  for (auto it = steps.begin(); it != steps.end() && std::next(it) != steps.end(); ++it) {
     below.insert(*it);
-    check_step(points, *it, slope_np(below, *it, *std::next(it)), *std::next(it),
+    check_step(points, series, *it, slope_step(below, *it, *std::next(it)), *std::next(it),
                fit_up_to(points, *it, coster), coster, checks);
   }
   return checks;
@@ -197,17 +227,19 @@ Checks check_model(const Points& points, Coster& coster) {
 // The predicted winner of one point: the measured winner where it states
 // no cost (the library's call), else the fastest predicted; its fallbacks
 // from the predicted figures (with the library's measured one).
-std::optional<Winner> predicted_winner(const Point& from, const Point* other, int np, double margin,
-                                       const CostModel& model, Coster& coster) {
-  std::vector<Winner> rows = scaled(from, other, np, model, coster);
+std::optional<Winner> predicted_winner(const Point& from, const Point* other, const Series& series,
+                                       int step, double margin, const CostModel& model,
+                                       Coster& coster) {
+  std::vector<Winner> rows = scaled(from, other, series, step, model, coster);
   const Winner* pick = fastest(rows);
-  if (!coster.at(*from.best, from.best->np)) pick = from.best;
+  if (!coster.at(*from.best)) pick = from.best;
   if (pick == nullptr) return std::nullopt;
   if (const Winner* kept = find_choice(rows, from.best->choice);
       kept && kept->median_s <= pick->median_s * (1 + margin))
     pick = kept;
   Winner out = *pick;  // before rows grow: pick may point into them
-  out.np = np;
+  out.nodes = series.nodes_at(step);
+  out.np = series.np_at(step);
   for (const Winner& w : *from.contenders)
     if (w.library && !find_choice(rows, w.choice)) rows.push_back(w);
   std::vector<const Winner*> all;
@@ -220,9 +252,16 @@ std::string percent(double fraction) {
   return std::to_string(std::lround(fraction * 100)) + "%";
 }
 
-std::string describe_model(const std::string& transport, const CostModel& model) {
+// "shm", "mpi, 2 ranks on each node".
+std::string series_label(const std::string& transport, const Series& series) {
+  return series.per_node == 0 ? transport
+                              : transport + ", " + std::to_string(series.per_node) + " rank" +
+                                    (series.per_node == 1 ? "" : "s") + " on each node";
+}
+
+std::string describe_model(const std::string& label, const CostModel& model) {
   std::ostringstream line;
-  line << "cost model (" << transport << "):";
+  line << "cost model (" << label << "):";
   for (const CostModel::Term& t : model.terms())
     if (t.value > 0)
       line << " " << t.name << " " << std::setprecision(3)
@@ -231,56 +270,73 @@ std::string describe_model(const std::string& transport, const CostModel& model)
   return line.str() + "\n";
 }
 
-std::string describe_check(const std::string& transport, const ModelCheck& check) {
+std::string describe_check(const std::string& label, const Series& series,
+                           const ModelCheck& check) {
   const std::optional<double> median = check.median_error();
   if (!median)
-    return "cost model (" + transport +
-           "): not checked: one communicator size measured (measure two or more to check it)\n";
+    return "cost model (" + label + "): not checked: one " +
+           (series.per_node == 0 ? "communicator size" : "node count") +
+           " measured (measure two or more to check it)\n";
   std::ostringstream line;
-  line << "cost model (" << transport
-       << ") checked on each measured size from those below: " << check.errors.size()
-       << " figures, time error median " << percent(*median) << ", worst "
-       << percent(check.worst_error()) << "; the model's own pick within 5% of the best at "
-       << check.within << " of " << check.sizes << " sizes";
+  line << "cost model (" << label << ") checked on each measured "
+       << (series.per_node == 0 ? "size" : "node count")
+       << " from those below: " << check.errors.size() << " figures, time error median "
+       << percent(*median) << ", worst " << percent(check.worst_error())
+       << "; the model's own pick within 5% of the best at " << check.within << " of "
+       << check.sizes << " sizes";
   if (check.worst_ratio > kWithin)
     line << ", worst " << std::fixed << std::setprecision(2) << check.worst_ratio << "x ("
          << check.worst << ")";
   return line.str() + "\n";
 }
 
-void predict_transport(const std::string& transport, const Points& points,
-                       const PredictionPlan& plan, Coster& coster, Predictions& out) {
-  const std::set<int> measured = measured_nps(points);
+// The steps of the plan for a series: its communicator sizes on one node,
+// its node counts (2 or more) across nodes.
+std::vector<int> planned_steps(const PredictionPlan& plan, const Series& series) {
+  if (series.per_node == 0) return plan.nps;
+  std::vector<int> steps;
+  for (int nodes : plan.nodes)
+    if (nodes > 1) steps.push_back(nodes);
+  return steps;
+}
+
+void predict_series(const std::string& transport, const Series& series, const Points& points,
+                    const PredictionPlan& plan, Coster& coster, Predictions& out) {
+  const std::string label = series_label(transport, series);
+  const std::set<int> measured = measured_steps(points);
   const CostModel model = fit_up_to(points, *measured.rbegin(), coster);
-  Checks checks = check_model(points, coster);
+  Checks checks = check_model(points, series, coster);
   ModelCheck overall;
   for (const auto& [c, check] : checks) overall.add(check);
-  out.report += describe_model(transport, model) + describe_check(transport, overall);
-  std::set<int> predicted_nps;
-  for (int np : plan.nps) {
-    if (measured.contains(np) || np < 1) continue;
-    const int from = source_np(measured, np);
-    const std::optional<int> slope = slope_np(measured, from, np);
+  out.report += describe_model(label, model) + describe_check(label, series, overall);
+  std::set<int> predicted_steps;
+  for (int step : planned_steps(plan, series)) {
+    if (measured.contains(step) || step < 1) continue;
+    const int from = source_step(measured, step);
+    const std::optional<int> slope = slope_step(measured, from, step);
     for (const auto& [key, point] : points) {
-      const auto [c, at_np, bytes] = key;
-      if (at_np != from) continue;
+      const auto [c, at_step, bytes] = key;
+      if (at_step != from) continue;
       const std::optional<double> error = checks[c].median_error();
       const Point* other = slope ? point_at(points, c, *slope, bytes) : nullptr;
-      std::optional<Winner> w =
-          predicted_winner(point, other, np, error.value_or(kUncheckedMargin), model, coster);
+      std::optional<Winner> w = predicted_winner(point, other, series, step,
+                                                 error.value_or(kUncheckedMargin), model, coster);
       if (!w) continue;
       out.winners.push_back(std::move(*w));
-      out.buckets[{c, transport, np}] = Prediction{.np = np, .from_np = from, .error = error};
-      predicted_nps.insert(np);
+      out.buckets[{c, transport, series.nodes_at(step), series.np_at(step)}] =
+          Prediction{.np = series.np_at(step),
+                     .from_np = series.np_at(from),
+                     .from_nodes = series.nodes_at(from),
+                     .error = error};
+      predicted_steps.insert(step);
     }
   }
-  if (!predicted_nps.empty()) {
-    out.report += "predicted (" + transport + "): np";
-    for (int np : predicted_nps) out.report += " " + std::to_string(np);
-    out.report +=
-        ", from the measured np nearest each; a prediction replaces that np's pick only "
-        "where it is faster by more than the model's checked error\n";
-  }
+  if (predicted_steps.empty()) return;
+  out.report += "predicted (" + label + "): " + (series.per_node == 0 ? "np" : "nodes");
+  for (int step : predicted_steps) out.report += " " + std::to_string(step);
+  out.report += ", from the measured " + std::string(series.per_node == 0 ? "np" : "node count") +
+                " nearest each; a prediction replaces that one's pick only where it is faster "
+                "by more than the model's checked error\n";
 }
 
 // The order of Winners::best: collective, transport, nodes, np, bytes.
@@ -294,8 +350,9 @@ bool before(const Winner& a, const Winner& b) {
 Predictions predict(const Winners& measured, const Registry& registry, const PredictionPlan& plan) {
   Predictions out;
   Coster coster(registry, plan.shape);
-  for (const auto& [transport, points] : points_by_transport(measured))
-    predict_transport(transport, points, plan, coster, out);
+  for (const auto& [transport, by_series] : points_by_series(measured))
+    for (const auto& [series, points] : by_series)
+      predict_series(transport, series, points, plan, coster, out);
   std::stable_sort(out.winners.begin(), out.winners.end(), before);
   return out;
 }
@@ -309,8 +366,8 @@ std::map<cct_collective, TransportRules> rules_with_predictions(const std::vecto
   for (auto& [c, transports] : rules)
     for (auto& [transport, buckets] : transports)
       for (RankBucket& b : buckets) {
-        if (b.nodes != 1 || !b.measured_np) continue;
-        const auto it = predicted.buckets.find({c, transport, *b.measured_np});
+        if (!b.measured_np) continue;
+        const auto it = predicted.buckets.find({c, transport, b.nodes, *b.measured_np});
         if (it == predicted.buckets.end()) continue;
         b.predicted = it->second;
         b.measured_np.reset();

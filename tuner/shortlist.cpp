@@ -45,8 +45,7 @@ CostModel fit(const Figures& figures, Coster& coster) {
   std::vector<CostSample> samples;
   for (const auto& [key, by_choice] : figures)
     for (const auto& [choice, m] : by_choice)
-      if (std::optional<CostSample> s = coster.at(m.figure, m.figure.np))
-        samples.push_back(std::move(*s));
+      if (std::optional<CostSample> s = coster.at(m.figure)) samples.push_back(std::move(*s));
   return CostModel::fit(samples);
 }
 
@@ -101,7 +100,7 @@ AtSize shortlist_at(const std::map<std::string, Measured>& from,
     if (below)
       if (const auto it = below->find(choice); it != below->end()) lower = &it->second.figure;
     const std::optional<double> figure =
-        m.figure.library ? std::nullopt : scaled_figure(m.figure, lower, np, model, coster);
+        m.figure.library ? std::nullopt : scaled_figure(m.figure, lower, 1, np, model, coster);
     if (figure) {
       predicted.push_back({*figure, choice, m.reps});
     } else {  // kept, as it was at from

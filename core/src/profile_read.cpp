@@ -288,15 +288,24 @@ RankBucket Reader::bucket(cct_collective c, const YAML::Node& node, const std::s
 }
 
 // A bucket's `predicted` map: the size predicted (within np), the size
-// it was predicted from, and the model's error where it was checked.
+// it was predicted from and its node count (1 when absent), and the
+// model's error where it was checked.
 Prediction Reader::prediction(const YAML::Node& node, const RankBucket& b,
                               const std::string& ctx) const {
   const std::string at = ctx + ".predicted";
-  if (!node.IsMap()) fail(node, at + ": expected a map of np, from_np and error");
-  check_keys(node, at, {"np", "from_np"}, {"error"});
+  if (!node.IsMap()) fail(node, at + ": expected a map of np, from_np, from_nodes and error");
+  check_keys(node, at, {"np", "from_np"}, {"from_nodes", "error"});
   Prediction p;
   p.np = static_cast<int32_t>(integer(node["np"], at + ".np (within np)", b.np_lo, b.np_hi));
   p.from_np = static_cast<int32_t>(integer(node["from_np"], at + ".from_np", 1, kMaxRanks));
+  if (const YAML::Node from_nodes = node["from_nodes"])
+    p.from_nodes = static_cast<int32_t>(
+        integer(from_nodes, at + ".from_nodes (at most from_np)", 1, p.from_np));
+  if ((p.from_nodes == 1) != (b.nodes == 1))
+    fail(node, at + ".from_nodes: " + std::to_string(p.from_nodes) + " for a bucket of " +
+                   std::to_string(b.nodes) +
+                   " node(s): a shape is predicted from a measured one of its own kind (on one "
+                   "node, or across nodes)");
   if (const YAML::Node error = node["error"])
     p.error = number(error, at + ".error: expected a relative error");
   return p;

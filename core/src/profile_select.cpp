@@ -53,18 +53,31 @@ int closest_tuned_nodes(const Profile& profile, std::string_view transport, int 
   return below ? *below : above ? *above : nodes;
 }
 
-// What the runtime says once of rules the cost model predicted.
-std::string prediction_note(const Prediction& p, int np, std::string_view transport) {
+// "16 ranks" on one node, "8 nodes x 2 ranks" across nodes.
+std::string shape_words(int np, int nodes) {
+  const int per_node = np / nodes;
+  return nodes == 1 ? std::to_string(np) + " ranks"
+                    : std::to_string(nodes) + " nodes x " + std::to_string(per_node) +
+                          (per_node == 1 ? " rank" : " ranks");
+}
+
+// What the runtime says once of rules the cost model predicted for a
+// bucket of `nodes` nodes, used by a communicator of np ranks.
+std::string prediction_note(const Prediction& p, int nodes, int np, std::string_view transport) {
   std::ostringstream note;
-  note << "profile rules predicted by the cost model for " << p.np
-       << " ranks from those measured at " << p.from_np << " ranks used for " << np << " ranks on "
-       << transport << " (";
+  note << "profile rules predicted by the cost model for " << shape_words(p.np, nodes)
+       << " from those measured at " << shape_words(p.from_np, p.from_nodes) << " used for " << np
+       << " ranks on " << transport << " (";
   if (p.error)
     note << "its median time error where it could be checked: " << std::lround(*p.error * 100)
          << "%";
   else
-    note << "its error unchecked: one communicator size measured";
-  note << "): tune with --np " << np << " for rules measured there";
+    note << "its error unchecked: one " << (nodes == 1 ? "communicator size" : "node count")
+         << " measured";
+  if (nodes == 1)
+    note << "): tune with --np " << np << " for rules measured there";
+  else
+    note << "): tune on " << nodes << " nodes (--nodes " << nodes << ") for rules measured there";
   return note.str();
 }
 
@@ -91,7 +104,7 @@ Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
     const auto c = static_cast<cct_collective>(i);
     for (const RankBucket* b : buckets_for(profile, c, transport, tuned, np)) {
       if (b->measured_np && *b->measured_np != np) stretched_from.insert(*b->measured_np);
-      if (b->predicted) predictions.insert(prediction_note(*b->predicted, np, transport));
+      if (b->predicted) predictions.insert(prediction_note(*b->predicted, b->nodes, np, transport));
       add_bucket_rules(c, forced[i], *b, registry);
     }
   }

@@ -85,6 +85,8 @@ void emit_bucket(YAML::Emitter& out, const RankBucket& b) {
     out << YAML::Key << "predicted" << YAML::Value << YAML::Flow << YAML::BeginMap;
     out << YAML::Key << "np" << YAML::Value << b.predicted->np;
     out << YAML::Key << "from_np" << YAML::Value << b.predicted->from_np;
+    if (b.predicted->from_nodes != 1)
+      out << YAML::Key << "from_nodes" << YAML::Value << b.predicted->from_nodes;
     if (b.predicted->error) out << YAML::Key << "error" << YAML::Value << *b.predicted->error;
     out << YAML::EndMap;
   }

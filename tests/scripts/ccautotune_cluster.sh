@@ -8,7 +8,10 @@
 # holds 1), and the profile's machine records 2 nodes x 2 ranks. The same
 # through --launcher=mpirun (its flags as --flag=value stay out of the ranks'
 # command line); a shape the job does not have, --np under
-# mpirun and launcher flags without --launcher are refused with status 2.
+# mpirun, launcher flags without --launcher, the shapes across nodes on a
+# run without mpirun and --predict-nodes 1 are refused with status 2.
+# Node counts not measured get rules predicted by the cost model (4 nodes
+# x 2 ranks from 2 x 2), which serve a job of 4 virtual nodes, saying so.
 # Ranks that mpirun left unbound (--bind-to none) are pinned one per PU
 # while a shape that fits the machine's PUs measures, and the run says so.
 # Then the unmodified MPI program interposer_check runs on that profile
@@ -50,6 +53,12 @@ grep -q '^skip at np=2, cannot run here .* allreduce/multinode' "$dir/a.log" || 
 grep -q '^  nodes: 2$' "$yaml" || fail "the machine does not record 2 nodes" "$yaml"
 grep -q '^  ranks_per_node: 2$' "$yaml" || fail "the machine does not record 2 ranks per node" "$yaml"
 grep -q '^      - nodes: 2$\|^        nodes: 2$' "$yaml" || fail "no bucket of 2 nodes" "$yaml"
+# Node counts not measured are predicted from the 2 measured, for each
+# number of ranks on a node (4 x 2 from 2 x 2), and the run says so.
+grep -q '^        predicted: {np: 8, from_np: 4, from_nodes: 2' "$yaml" ||
+  fail "no bucket of 4 nodes x 2 predicted from 2 x 2" "$yaml"
+grep -q '^predicted (mpi, 2 ranks on each node): nodes 4 8 16 32,' "$dir/a.log" ||
+  fail "the run does not say which node counts it predicted" "$dir/a.log"
 
 mpirun --allow-run-as-root --oversubscribe -np 4 -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
   -x CCT_VIRTUAL_NODES=2 -x CCT_PROFILE="$yaml" "$program" >"$dir/app.out" 2>"$dir/app.err" ||
@@ -78,6 +87,16 @@ for c in barrier bcast allreduce; do
   fi
 done
 
+# On 4 nodes of 1 rank, the predicted rules serve, and the runtime says
+# where they come from.
+mpirun --allow-run-as-root --oversubscribe -np 4 -x LD_PRELOAD="$interposer" \
+  -x CCT_VIRTUAL_NODES=4 -x CCT_PROFILE="$yaml" "$program" >"$dir/app4.out" 2>"$dir/app4.err" ||
+  fail "interposer_check on 4 nodes exited $?" "$dir/app4.err"
+grep -q "^interposer_check: 4 ranks, .* 0 failures on all ranks$" "$dir/app4.out" ||
+  fail "interposer_check on 4 nodes: checks failed" "$dir/app4.out"
+grep -qF "profile rules predicted by the cost model for 4 nodes x 1 rank from those measured at 2 nodes x 1 rank used for 4 ranks on mpi" \
+  "$dir/app4.err" || fail "no word of the predicted rules on 4 nodes" "$dir/app4.err"
+
 CCT_VIRTUAL_NODES=2 "$tuner" --launcher=mpirun --mpirun-args="-np 4 --oversubscribe" \
   --collectives barrier --quick --budget 0.02 --out "$dir/b" >"$dir/b.log" 2>&1 ||
   fail "--launcher mpirun exited $?" "$dir/b.log"
@@ -100,4 +119,12 @@ status=0
 "$tuner" --hostfile /nonexistent >"$dir/e.log" 2>&1 || status=$?
 [ "$status" -eq 2 ] && grep -q -- '--hostfile and --mpirun-args go with --launcher mpirun' \
   "$dir/e.log" || fail "--hostfile alone: status $status" "$dir/e.log"
+status=0
+"$tuner" --nodes 2 --collectives barrier --quick --out "$dir/f" >"$dir/f.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q -- '--nodes, --ranks-per-node and --predict-nodes shape a run across nodes' \
+  "$dir/f.log" || fail "--nodes without mpirun: status $status" "$dir/f.log"
+status=0
+tune "$dir/g" --predict-nodes 1,8 >"$dir/g.log" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q -- '--predict-nodes: node counts start at 2' "$dir/g.log" ||
+  fail "--predict-nodes 1: status $status" "$dir/g.log"
 echo "PASS: ccautotune tunes 2 virtual nodes x 1 and 2 ranks over mpi + shm"

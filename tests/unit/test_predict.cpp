@@ -90,13 +90,13 @@ TEST_CASE("cost model: least squares never go below 0", "[cost]") {
 
 namespace {
 
-// The figure of a bcast call on a flat communicator of np ranks by the
-// known model: 0.2 us + 1 us a message + 1 ns a byte.
+// The figure of a bcast call on a flat communicator of np ranks over
+// `nodes` nodes by the known model: 0.2 us + 1 us a message + 1 ns a byte.
 double true_seconds(const cct::AlgorithmEntry& a, const std::map<std::string, int64_t>& params,
-                    int np, int64_t bytes) {
+                    int nodes, int np, int64_t bytes) {
   std::string why;
   const auto cost = cct::tuner::cost_of_call(
-      a, a.param_values(params), cct::tuner::ShapeComm(np, 1, {}), CCT_BCAST, bytes, &why);
+      a, a.param_values(params), cct::tuner::ShapeComm(np, nodes, {}), CCT_BCAST, bytes, &why);
   REQUIRE(cost);
   return 2e-7 + 1e-6 * cost->spans[0].messages + 1e-9 * cost->spans[0].bytes;
 }
@@ -114,11 +114,13 @@ const std::vector<Candidate> kCandidates{{"binomial", {}, "binomial"},
                                          {"chain", {{"segment", 8192}}, "chain(segment=8k)"},
                                          {"knomial", {{"radix", 4}}, "knomial(radix=4)"}};
 
-cct::tuner::Winner figure(const Candidate& c, int np, int64_t bytes) {
+// On shm on one node, on mpi across nodes.
+cct::tuner::Winner figure(const Candidate& c, int np, int64_t bytes, int nodes = 1) {
   const cct::AlgorithmEntry& a = cct::test::algorithm(CCT_BCAST, c.algorithm);
-  const double seconds = true_seconds(a, c.params, np, bytes);
+  const double seconds = true_seconds(a, c.params, nodes, np, bytes);
   return {.collective = CCT_BCAST,
-          .transport = "shm",
+          .transport = nodes == 1 ? "shm" : "mpi",
+          .nodes = nodes,
           .np = np,
           .bytes = bytes,
           .algorithm = c.algorithm,
@@ -141,6 +143,11 @@ cct::tuner::Winner library_figure(int np, int64_t bytes) {
   return w;
 }
 
+const cct::tuner::Winner& fastest(const std::vector<cct::tuner::Winner>& rows) {
+  return *std::min_element(rows.begin(), rows.end(),
+                           [](auto& a, auto& b) { return a.median_s < b.median_s; });
+}
+
 // The winners of np 4 and 16 as pick_winners gives them, every candidate's
 // figure from the known model; with `library`, the library's call too.
 cct::tuner::Winners measured(bool library = false) {
@@ -150,8 +157,7 @@ cct::tuner::Winners measured(bool library = false) {
       std::vector<cct::tuner::Winner> rows;
       for (const Candidate& c : kCandidates) rows.push_back(figure(c, np, bytes));
       if (library) rows.push_back(library_figure(np, bytes));
-      w.best.push_back(*std::min_element(rows.begin(), rows.end(),
-                                         [](auto& a, auto& b) { return a.median_s < b.median_s; }));
+      w.best.push_back(fastest(rows));
       w.contenders.push_back(rows);
     }
   return w;
@@ -163,7 +169,8 @@ TEST_CASE("predict: a size not measured gets the known model's fastest, marked p
           "[cost]") {
   const cct::tuner::Winners w = measured();
   const cct::tuner::PredictionPlan plan{
-      .shape = [](int np) { return cct::tuner::ShapeComm(np, 1, {}); }, .nps = {4, 16, 64}};
+      .shape = [](int nodes, int np) { return cct::tuner::ShapeComm(np, nodes, {}); },
+      .nps = {4, 16, 64}};
   const cct::tuner::Predictions predicted = predict(w, cct::test::registry(), plan);
   INFO(predicted.report);
   REQUIRE(predicted.winners.size() == kSizes.size());
@@ -197,7 +204,7 @@ TEST_CASE("predict: a size not measured gets the known model's fastest, marked p
 TEST_CASE("predict: the library's call, which states no cost, is kept where it won", "[cost]") {
   const cct::tuner::Winners w = measured(true);
   const cct::tuner::PredictionPlan plan{
-      .shape = [](int np) { return cct::tuner::ShapeComm(np, 1, {}); }, .nps = {64}};
+      .shape = [](int nodes, int np) { return cct::tuner::ShapeComm(np, nodes, {}); }, .nps = {64}};
   const cct::tuner::Predictions predicted = predict(w, cct::test::registry(), plan);
   INFO(predicted.report);
   REQUIRE(predicted.winners.size() == kSizes.size());
@@ -218,4 +225,52 @@ TEST_CASE("predict: the library's call, which states no cost, is kept where it w
     REQUIRE_FALSE(p.fallbacks.empty());
     CHECK(p.fallbacks.front().algorithm == "mpi");
   }
+}
+
+TEST_CASE("predict: a node count not measured gets the known model's fastest, from its series",
+          "[cost]") {
+  // 2 and 4 nodes of 2 ranks each measured on mpi, and np 4 and 16 on one
+  // node on shm: a series each. 16 nodes x 2 is predicted from 4 x 2 alone.
+  cct::tuner::Winners w = measured();
+  for (int nodes : {2, 4})
+    for (int64_t bytes : kSizes) {
+      std::vector<cct::tuner::Winner> rows;
+      for (const Candidate& c : kCandidates) rows.push_back(figure(c, 2 * nodes, bytes, nodes));
+      w.best.push_back(fastest(rows));
+      w.contenders.push_back(rows);
+    }
+  const cct::tuner::PredictionPlan plan{
+      .shape = [](int nodes, int np) { return cct::tuner::ShapeComm(np, nodes, {}); },
+      .nps = {},
+      .nodes = {1, 4, 16}};
+  const cct::tuner::Predictions predicted = predict(w, cct::test::registry(), plan);
+  INFO(predicted.report);
+  CHECK_THAT(predicted.report, Catch::Contains("cost model (shm) checked"));
+  CHECK_THAT(predicted.report,
+             Catch::Contains("cost model (mpi, 2 ranks on each node) checked on each measured "
+                             "node count from those below: 16 figures, time error median 0%"));
+  CHECK_THAT(predicted.report, Catch::Contains("predicted (mpi, 2 ranks on each node): nodes 16,"));
+  REQUIRE(predicted.winners.size() == kSizes.size());
+  for (const cct::tuner::Winner& p : predicted.winners) {
+    INFO(p.bytes);
+    CHECK(p.transport == "mpi");
+    CHECK(p.nodes == 16);
+    CHECK(p.np == 32);
+    std::vector<cct::tuner::Winner> truth;
+    for (const Candidate& c : kCandidates) truth.push_back(figure(c, 32, p.bytes, 16));
+    CHECK(p.choice == fastest(truth).choice);
+    CHECK(p.median_s == Approx(fastest(truth).median_s).epsilon(1e-6));
+  }
+  const auto rules = cct::tuner::rules_with_predictions(w.best, predicted);
+  const std::vector<cct::RankBucket>& buckets = rules.at(CCT_BCAST).at("mpi");
+  REQUIRE(buckets.size() == 3);
+  CHECK(buckets[1].nodes == 4);
+  CHECK(buckets[1].measured_np == 8);
+  REQUIRE(buckets[2].predicted);
+  CHECK(buckets[2].nodes == 16);
+  CHECK(*buckets[2].predicted ==
+        cct::Prediction{
+            .np = 32, .from_np = 8, .from_nodes = 4, .error = buckets[2].predicted->error});
+  REQUIRE(buckets[2].predicted->error);
+  CHECK(*buckets[2].predicted->error < 1e-6);
 }

@@ -448,9 +448,46 @@ TEST_CASE("profile: rules the cost model predicted are read, written, chosen and
   rejects("      - np: [2, 8]\n        predicted: {np: 8, from: 4}",
           "rules.bcast.shm[0].predicted: unknown field 'from'");
   rejects("      - np: [2, 8]\n        predicted: 8",
-          "rules.bcast.shm[0].predicted: expected a map of np, from_np and error");
+          "rules.bcast.shm[0].predicted: expected a map of np, from_np, from_nodes and error");
   rejects("      - np: [2, 8]\n        measured_np: 2\n        predicted: {np: 8, from_np: 2}",
           "rules.bcast.shm[0]: both measured_np and predicted: a bucket is one or the other");
+  rejects("      - np: [2, 8]\n        predicted: {np: 8, from_np: 4, from_nodes: 2}",
+          "rules.bcast.shm[0].predicted.from_nodes: 2 for a bucket of 1 node(s): a shape is "
+          "predicted from a measured one of its own kind");
+  rejects("      - np: [8, 8]\n        nodes: 4\n        predicted: {np: 8, from_np: 4}",
+          "rules.bcast.shm[0].predicted.from_nodes: 1 for a bucket of 4 node(s)");
+  rejects(
+      "      - np: [8, 8]\n        nodes: 4\n        predicted: {np: 8, from_np: 4, "
+      "from_nodes: 8}",
+      "rules.bcast.shm[0].predicted.from_nodes (at most from_np): expected an integer in 1..4");
+}
+
+TEST_CASE("profile: rules predicted for a node count not measured are read, chosen and said",
+          "[profile]") {
+  // 8 nodes x 2 ranks, predicted from 2 nodes x 2.
+  const std::string yaml =
+      with_line(with_line(kValidYaml, 33, "    mpi:"), 34,
+                "      - np: [16, max]\n        nodes: 8\n"
+                "        predicted: {np: 16, from_np: 4, from_nodes: 2, error: 0.2}");
+  const cct::Profile p = cct::profile_from_yaml(yaml, "p.yaml", &cct::test::registry());
+  const cct::RankBucket& bucket = p.rules.at(CCT_ALLREDUCE).at("mpi")[0];
+  REQUIRE(bucket.predicted);
+  CHECK(*bucket.predicted ==
+        cct::Prediction{.np = 16, .from_np = 4, .from_nodes = 2, .error = 0.2});
+  CHECK_THAT(cct::profile_to_yaml(p),
+             Catch::Contains("predicted: {np: 16, from_np: 4, from_nodes: 2, error: "));
+  CHECK(cct::profile_from_yaml(cct::profile_to_yaml(p), "again", &cct::test::registry()) == p);
+  // A job of 64 ranks on 32 nodes takes the 8-node rules, the largest
+  // count tuned below its own, and says both.
+  const cct::Selector s(p, {}, cct::test::registry(), "mpi", 64, 32);
+  CHECK(s.warnings() ==
+        std::vector<std::string>{
+            "profile tuned on 8 nodes, not 32: using its 8-node rules",
+            "profile rules predicted by the cost model for 8 nodes x 2 ranks from those measured "
+            "at 2 nodes x 2 ranks used for 64 ranks on mpi (its median time error where it could "
+            "be checked: 20%): tune on 8 nodes (--nodes 8) for rules measured there"});
+  REQUIRE(s.select(CCT_ALLREDUCE, 100));
+  CHECK(s.select(CCT_ALLREDUCE, 100)->predicted);
 }
 
 // A reduction's rules may be split by element type where its winners

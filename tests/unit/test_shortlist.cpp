@@ -76,8 +76,9 @@ std::string fastest(int np, int64_t bytes) {
 cct::tuner::Shortlist shortlist_of(const std::vector<ResultRow>& rows, int np, std::size_t keep,
                                    const cct::tuner::SpaceFilter& sizes = {}) {
   return cct::tuner::make_shortlist(
-      rows, cct::test::registry(), [](int n) { return cct::tuner::ShapeComm(n, 1, {}); }, "shm", np,
-      keep, {}, sizes);
+      rows, cct::test::registry(),
+      [](int nodes, int np) { return cct::tuner::ShapeComm(np, nodes, {}); }, "shm", np, keep, {},
+      sizes);
 }
 
 }  // namespace

@@ -79,12 +79,16 @@ struct SizeRule {
   bool operator==(const SizeRule&) const = default;
 };
 
-// Rules the tuner's cost model predicted for a communicator size it did not
-// measure (tuner/predict.hpp): each candidate's figure measured at from_np,
-// scaled by the model to np.
+// Rules the tuner's cost model predicted for a communicator shape it did
+// not measure (tuner/predict.hpp): each candidate's figure measured at
+// from_np ranks on from_nodes nodes, scaled by the model to np ranks on the
+// bucket's nodes.
 struct Prediction {
   int32_t np = 0;       // the size predicted, within the bucket's np range
   int32_t from_np = 0;  // the measured size the figures were scaled from
+  // The node count of the measured shape: 1 on one node; across nodes,
+  // another count with as many ranks on each node (2 nodes x 4 for 8 x 4).
+  int32_t from_nodes = 1;
   // How far the model was off where it could be checked: the median
   // relative error of its predicted times when it predicted one measured
   // size from another; absent where only one size was measured.
