@@ -133,21 +133,37 @@ cct::MachineInfo machine_of(const std::string& results, const cct::Registry& reg
   return cct::load_profile(profile, &registry, cct::RuleProblems::kDisableRule).machine;
 }
 
-// How the profile's choices do on measurements (of sizes its rules were
-// predicted for, say): one line, and where the results have points timed
-// at the last root, two more (with the profile's rules of roots other
-// than 0, and with root 0's alone); status 0.
-int check(const std::string& file, const std::string& results, std::optional<int> np,
+// The communicator shapes ccprofile check takes: those of np ranks and
+// spanning `nodes` nodes, where given.
+struct ShapeFilter {
+  std::optional<int> np, nodes;
+
+  bool takes(const cct::tuner::ResultRow& r) const {
+    return (!np || r.np == *np) && (!nodes || r.nodes == *nodes);
+  }
+  // " at np=8 on 4 nodes", or "".
+  std::string text() const {
+    return (np ? " at np=" + std::to_string(*np) : "") +
+           (nodes ? " on " + std::to_string(*nodes) + " node(s)" : "");
+  }
+};
+
+// How the profile's choices do on measurements (of shapes its rules were
+// predicted for, say), each call's rule taken as the runtime takes it:
+// one line, and where the results have points timed at the last root, two
+// more (with the profile's rules of roots other than 0, and with root 0's
+// alone); status 0.
+int check(const std::string& file, const std::string& results, const ShapeFilter& shapes,
           double within_percent, const cct::Registry& registry) {
   const cct::Profile profile = cct::load_profile(file, &registry);
   std::vector<cct::tuner::ResultRow> rows = cct::tuner::read_results(results);
-  const std::string at = np ? " at np=" + std::to_string(*np) : std::string();
+  std::erase_if(rows, [&](const cct::tuner::ResultRow& r) { return !shapes.takes(r); });
+  const std::string at = shapes.text();
+  const double tolerance = within_percent / 100;
   std::cout << cct::tuner::describe(
-                   cct::tuner::measured_accuracy(rows, profile, registry, np, within_percent / 100),
+                   cct::tuner::measured_accuracy(rows, profile, registry, tolerance),
                    "measured points" + at)
             << "\n";
-  if (np) std::erase_if(rows, [&](const cct::tuner::ResultRow& r) { return r.np != *np; });
-  const double tolerance = within_percent / 100;
   const cct::tuner::Accuracy own =
       cct::tuner::root_accuracy(rows, profile, registry, false, tolerance);
   if (own.checked == 0) return 0;
@@ -232,13 +248,17 @@ int main(int argc, char** argv) {
   merge_cmd->add_option("B", other, "profile whose shapes are added")->required();
   merge_cmd->add_option("--out", merged, "the merged profile's file")->required();
   std::string results;
-  std::optional<int> check_np;
+  ShapeFilter check_shapes;
   CLI::App* check_cmd = app.add_subcommand(
       "check",
       "how the profile's choices compare with the fastest at each point of a results file");
   check_cmd->add_option("FILE", file, "profile file")->required();
   check_cmd->add_option("RESULTS", results, "results file (<fingerprint>.csv)")->required();
-  check_cmd->add_option("--np", check_np, "only the points of communicators of this size")
+  check_cmd->add_option("--np", check_shapes.np, "only the points of communicators of this size")
+      ->check(cct::cli::positive());
+  check_cmd
+      ->add_option("--nodes", check_shapes.nodes,
+                   "only the points of communicators spanning this many nodes")
       ->check(cct::cli::positive());
   double within_percent = 5;
   check_cmd
@@ -267,7 +287,7 @@ int main(int argc, char** argv) {
     if (*show_cmd) return show(file, registry);
     if (*explain_cmd) return explain(file, collective, bytes, datatype, query, registry);
     if (*merge_cmd) return merge(file, other, merged, registry);
-    if (*check_cmd) return check(file, results, check_np, within_percent, registry);
+    if (*check_cmd) return check(file, results, check_shapes, within_percent, registry);
     if (*report_cmd) return report(file, bench, report_out, command_line(argc, argv), registry);
     return diff(file, other, registry);
   } catch (const cct::Error& e) {

@@ -12,18 +12,20 @@
 namespace cct::tuner {
 namespace {
 
-// The rule the profile applies to w's call (the bucket of its own shape:
-// the checks were measured on it), or null where it has none: for a call
-// at a root other than 0 (nonzero_root), in the bucket of such roots
-// where there is one, else in the bucket of every call.
+// The rule the profile applies to w's call, as the runtime does (the
+// bucket of its shape, or of the node count standing in for its nodes:
+// closest_tuned_nodes), or null where it has none: for a call at a root
+// other than 0 (nonzero_root), in the bucket of such roots where there is
+// one, else in the bucket of every call.
 const SizeRule* rule_for(const Profile& profile, const Winner& w, bool nonzero_root = false) {
   const auto by_collective = profile.rules.find(w.collective);
   if (by_collective == profile.rules.end()) return nullptr;
   const auto by_transport = by_collective->second.find(w.transport);
   if (by_transport == by_collective->second.end()) return nullptr;
+  const int nodes = closest_tuned_nodes(profile, w.transport, w.nodes);
   const auto in = [&](bool roots_bucket) -> const SizeRule* {
     for (const RankBucket& bucket : by_transport->second)
-      if (bucket.nodes == w.nodes && bucket.np_lo <= w.np && w.np <= bucket.np_hi &&
+      if (bucket.nodes == nodes && bucket.np_lo <= w.np && w.np <= bucket.np_hi &&
           bucket.datatypes.empty() && bucket.nonzero_roots == roots_bucket)
         for (const SizeRule& rule : bucket.sizes)
           if (rule.lo <= w.bytes && w.bytes < rule.hi) return &rule;
@@ -98,12 +100,11 @@ Accuracy root_accuracy(const std::vector<ResultRow>& rows, const Profile& profil
 }
 
 Accuracy measured_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
-                           const Registry& registry, std::optional<int> np, double tolerance) {
+                           const Registry& registry, double tolerance) {
   const Winners measured = pick_winners(rows, registry);
   Accuracy a{.tolerance = tolerance};
   for (const std::vector<Winner>& point : measured.contenders)
-    if (!np || point.front().np == *np)
-      if (const SizeRule* rule = rule_for(profile, point.front())) add_size(point, *rule, a);
+    if (const SizeRule* rule = rule_for(profile, point.front())) add_size(point, *rule, a);
   return a;
 }
 

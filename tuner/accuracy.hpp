@@ -33,13 +33,12 @@ Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& pro
                           const Registry& registry);
 
 // The same over every measured point of rows (the figures that competed
-// for its winner, winners.hpp), of communicators of np ranks only where np
-// is given: how a profile does on measurements it was not built from, such
-// as those of a size its rules were predicted for (ccprofile check), or
-// those of an exhaustive search, with a tolerance of its own.
+// for its winner, winners.hpp): how a profile does on measurements it was
+// not built from, such as those of a shape its rules were predicted for
+// (ccprofile check), or those of an exhaustive search, with a tolerance of
+// its own.
 Accuracy measured_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
-                           const Registry& registry, std::optional<int> np = std::nullopt,
-                           double tolerance = 0.05);
+                           const Registry& registry, double tolerance = 0.05);
 
 // The same over the rows timed at a root other than 0 (search.hpp, step
 // 7), each against the rule a call at that root takes: the profile's

@@ -3,6 +3,7 @@
 // that select() only compares integers.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -36,11 +37,52 @@ std::vector<const RankBucket*> buckets_for(const Profile& profile, cct_collectiv
   return out;
 }
 
-// The node count whose rules stand for `nodes` on this transport: `nodes`
-// when some collective was tuned for it (or none was tuned at all), else
-// the largest tuned count below it, else the smallest above. Decided for
-// the whole transport, not per collective, so that one run never mixes the
-// rules of different shapes.
+// "16 ranks" on one node, "8 nodes x 2 ranks" across nodes.
+std::string shape_words(int np, int nodes) {
+  const int per_node = np / nodes;
+  return nodes == 1 ? std::to_string(np) + " ranks"
+                    : std::to_string(nodes) + " nodes x " + std::to_string(per_node) +
+                          (per_node == 1 ? " rank" : " ranks");
+}
+
+// What a predicted bucket was predicted for (np ranks on `nodes` nodes)
+// and from: the buckets of every collective predicted alike get one note.
+struct PredictedShape {
+  int32_t np, nodes, from_np, from_nodes;
+  auto operator<=>(const PredictedShape&) const = default;
+};
+
+// What the runtime says once of the rules the cost model predicted for a
+// shape, used by a communicator of np ranks; `errors` the model's checked
+// errors of its collectives (none where only one size was measured).
+std::string prediction_note(const PredictedShape& p, const std::set<long>& errors, int np,
+                            std::string_view transport) {
+  std::ostringstream note;
+  note << "profile rules predicted by the cost model for " << shape_words(p.np, p.nodes)
+       << " from those measured at " << shape_words(p.from_np, p.from_nodes) << " used for " << np
+       << " ranks on " << transport << " (";
+  if (errors.empty())
+    note << "its error unchecked: one " << (p.nodes == 1 ? "communicator size" : "node count")
+         << " measured";
+  else if (errors.size() == 1)
+    note << "its median time error where it could be checked: " << *errors.begin() << "%";
+  else
+    note << "its median time error where it could be checked: " << *errors.begin() << "-"
+         << *errors.rbegin() << "% by collective";
+  if (p.nodes == 1)
+    note << "): tune with --np " << np << " for rules measured there";
+  else
+    note << "): tune on " << p.nodes << " nodes (--nodes " << p.nodes
+         << ") for rules measured there";
+  return note.str();
+}
+
+std::size_t to_size(int64_t bytes) {
+  return bytes == kMaxBytes ? SIZE_MAX : static_cast<std::size_t>(bytes);
+}
+
+}  // namespace
+
 int closest_tuned_nodes(const Profile& profile, std::string_view transport, int nodes) {
   std::optional<int> below, above;
   for (int i = 0; i < CCT_COLLECTIVE_COUNT; ++i)
@@ -53,40 +95,6 @@ int closest_tuned_nodes(const Profile& profile, std::string_view transport, int 
   return below ? *below : above ? *above : nodes;
 }
 
-// "16 ranks" on one node, "8 nodes x 2 ranks" across nodes.
-std::string shape_words(int np, int nodes) {
-  const int per_node = np / nodes;
-  return nodes == 1 ? std::to_string(np) + " ranks"
-                    : std::to_string(nodes) + " nodes x " + std::to_string(per_node) +
-                          (per_node == 1 ? " rank" : " ranks");
-}
-
-// What the runtime says once of rules the cost model predicted for a
-// bucket of `nodes` nodes, used by a communicator of np ranks.
-std::string prediction_note(const Prediction& p, int nodes, int np, std::string_view transport) {
-  std::ostringstream note;
-  note << "profile rules predicted by the cost model for " << shape_words(p.np, nodes)
-       << " from those measured at " << shape_words(p.from_np, p.from_nodes) << " used for " << np
-       << " ranks on " << transport << " (";
-  if (p.error)
-    note << "its median time error where it could be checked: " << std::lround(*p.error * 100)
-         << "%";
-  else
-    note << "its error unchecked: one " << (nodes == 1 ? "communicator size" : "node count")
-         << " measured";
-  if (nodes == 1)
-    note << "): tune with --np " << np << " for rules measured there";
-  else
-    note << "): tune on " << nodes << " nodes (--nodes " << nodes << ") for rules measured there";
-  return note.str();
-}
-
-std::size_t to_size(int64_t bytes) {
-  return bytes == kMaxBytes ? SIZE_MAX : static_cast<std::size_t>(bytes);
-}
-
-}  // namespace
-
 Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
                    const Registry& registry, std::string_view transport, int np, int nodes) {
   std::array<Ranges, CCT_COLLECTIVE_COUNT> forced;
@@ -98,13 +106,17 @@ Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
     warnings_.push_back("profile tuned on " + std::to_string(tuned) + " node" +
                         (tuned == 1 ? "" : "s") + ", not " + std::to_string(nodes) +
                         ": using its " + std::to_string(tuned) + "-node rules");
-  std::set<int32_t> stretched_from;   // the measured sizes this communicator's rules come from
-  std::set<std::string> predictions;  // what was said of the predicted buckets used
+  std::set<int32_t> stretched_from;  // the measured sizes this communicator's rules come from
+  std::map<PredictedShape, std::set<long>>
+      predictions;  // of the predicted buckets used: errors in %
   for (int i = 0; i < CCT_COLLECTIVE_COUNT; ++i) {
     const auto c = static_cast<cct_collective>(i);
     for (const RankBucket* b : buckets_for(profile, c, transport, tuned, np)) {
       if (b->measured_np && *b->measured_np != np) stretched_from.insert(*b->measured_np);
-      if (b->predicted) predictions.insert(prediction_note(*b->predicted, b->nodes, np, transport));
+      if (const std::optional<Prediction>& p = b->predicted) {
+        std::set<long>& errors = predictions[{p->np, b->nodes, p->from_np, p->from_nodes}];
+        if (p->error) errors.insert(std::lround(*p->error * 100));
+      }
       add_bucket_rules(c, forced[i], *b, registry);
     }
   }
@@ -113,7 +125,8 @@ Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
                         " ranks used for " + std::to_string(np) + " ranks on " +
                         std::string(transport) + ": tune with --np " + std::to_string(np) +
                         " for rules measured there");
-  warnings_.insert(warnings_.end(), predictions.begin(), predictions.end());
+  for (const auto& [shape, errors] : predictions)
+    warnings_.push_back(prediction_note(shape, errors, np, transport));
 }
 
 // The bucket's rules after the forced ones, in the untyped slot of c, the

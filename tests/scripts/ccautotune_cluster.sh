@@ -59,6 +59,13 @@ grep -q '^        predicted: {np: 8, from_np: 4, from_nodes: 2' "$yaml" ||
   fail "no bucket of 4 nodes x 2 predicted from 2 x 2" "$yaml"
 grep -q '^predicted (mpi, 2 ranks on each node): nodes 4 8 16 32,' "$dir/a.log" ||
   fail "the run does not say which node counts it predicted" "$dir/a.log"
+# ccprofile check takes the points of one node count.
+"$(dirname "$tuner")/ccprofile" check "$yaml" "$csv" --nodes 2 >"$dir/check.txt" ||
+  fail "ccprofile check --nodes 2 exited $?" "$dir/check.txt"
+grep -q "^measured points on 2 node(s): [1-9][0-9]* sizes" "$dir/check.txt" ||
+  fail "ccprofile check --nodes 2 took no point of 2 nodes" "$dir/check.txt"
+"$(dirname "$tuner")/ccprofile" check "$yaml" "$csv" --nodes 4 | grep -q "^measured points on 4 node(s): none measured$" ||
+  fail "ccprofile check --nodes 4 took points of another node count" "$csv"
 
 mpirun --allow-run-as-root --oversubscribe -np 4 -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
   -x CCT_VIRTUAL_NODES=2 -x CCT_PROFILE="$yaml" "$program" >"$dir/app.out" 2>"$dir/app.err" ||

@@ -432,6 +432,16 @@ TEST_CASE("profile: rules the cost model predicted are read, written, chosen and
   CHECK(at64.select(CCT_ALLREDUCE, 100)->predicted);
   REQUIRE(at64.select(CCT_BCAST, 100));
   CHECK_FALSE(at64.select(CCT_BCAST, 100)->predicted);  // a measured bucket
+  // Two collectives predicted alike: one note, with the range of errors.
+  const cct::Profile both = cct::profile_from_yaml(
+      with_line(yaml, 28,
+                "      - np: [9, max]\n        predicted: {np: 64, from_np: 16, error: 0.3}"),
+      "b.yaml", &cct::test::registry());
+  const std::vector<std::string> said =
+      cct::Selector(both, {}, cct::test::registry(), "shm", 64).warnings();
+  REQUIRE(said.size() == 1);
+  CHECK_THAT(said[0], Catch::Contains("(its median time error where it could be checked: 12-30% by "
+                                      "collective)"));
   const cct::Profile unchecked = cct::profile_from_yaml(
       with_line(34, "      - np: [1, max]\n        predicted: {np: 8, from_np: 2}"), "u.yaml",
       nullptr);

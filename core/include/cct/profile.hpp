@@ -299,6 +299,13 @@ struct Selection {
   std::optional<double> median_s;
 };
 
+// The node count whose rules stand for `nodes` on this transport: `nodes`
+// when some collective was tuned for it (or none was tuned at all), else
+// the largest tuned count below it, else the smallest above. Decided for
+// the whole transport, not per collective, so that one run never mixes the
+// rules of different shapes.
+int closest_tuned_nodes(const Profile& profile, std::string_view transport, int nodes);
+
 // The rules of a profile and CCT_FORCE compiled for one transport and one
 // communicator shape (size and nodes). select() does no string work and no allocation.
 // Entries point into the registry: it must outlive the selector and load no
