@@ -75,11 +75,12 @@ grep -q "^interposer_check: 4 ranks, .* 0 failures on all ranks$" "$dir/app.out"
 awk '$1 == "world" {sub(/\(.*/, "", $4); print $3, $4}' "$dir/app.err" >"$dir/world.txt"
 for c in barrier bcast allreduce; do
   # The profile's choices for 4 ranks on 2 nodes: every range's algorithm
-  # and fallbacks. What MPI_COMM_WORLD's calls ran is among them, and each
+  # and fallbacks, in every bucket of that shape (a bcast at a root other
+  # than 0 takes the rules of such roots where there are some). What MPI_COMM_WORLD's calls ran is among them, and each
   # call ran on the runtime or was kept on the library (a call moving no
   # byte returns at once, and shows in neither).
   choices=$(awk -v c="  $c:" '$0 == c {in_c = 1; next} in_c && /^  [a-z_]+:$/ {exit}
-            in_c && /np: \[4, max\]/ {np = 1; next} np && /- np:/ {exit} np' "$yaml" |
+            in_c && /- np:/ {np = /np: \[4, max\]/; next} in_c && np' "$yaml" |
     grep -o "algorithm: [a-z_0-9]*" | awk '{print $2}' | sort -u)
   [ -n "$choices" ] || fail "no $c rule for 4 ranks on 2 nodes" "$yaml"
   ran=$(awk -v c="$c" '$1 == c {print $2}' "$dir/world.txt")
