@@ -87,9 +87,11 @@ std::vector<RankBucket> buckets(std::span<const Winner> comm) {
 }
 
 std::string np_text(const RankBucket& b) {
-  const std::string nodes = b.nodes > 1 ? " (" + std::to_string(b.nodes) + " nodes)" : "";
+  std::string notes;
+  if (b.nodes > 1) notes = std::to_string(b.nodes) + " nodes";
+  if (b.predicted) notes += notes.empty() ? "predicted" : ", predicted";
   return std::to_string(b.np_lo) + "-" + (b.np_hi == kMaxRanks ? "max" : std::to_string(b.np_hi)) +
-         nodes;
+         (notes.empty() ? "" : " (" + notes + ")");
 }
 
 // The collective, and the calls of a bucket of some calls: "allreduce

@@ -273,4 +273,8 @@ TEST_CASE("predict: a node count not measured gets the known model's fastest, fr
             .np = 32, .from_np = 8, .from_nodes = 4, .error = buckets[2].predicted->error});
   REQUIRE(buckets[2].predicted->error);
   CHECK(*buckets[2].predicted->error < 1e-6);
+  // The rules' table says which buckets were predicted.
+  const std::string table = cct::tuner::rules_table(rules, cct::test::registry());
+  CHECK_THAT(table, Catch::Contains(" 16-max (16 nodes, predicted) "));
+  CHECK_THAT(table, Catch::Contains(" 4-max (4 nodes) "));
 }
