@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "calls.hpp"
+#include "cct/error.hpp"
 #include "cct/runtime.hpp"
 #include "cct/simulate.hpp"
 #include "cct/units.hpp"
@@ -277,15 +278,33 @@ class JobMeasurer final : public PointMeasurer {
   double measured_s_ = 0;
 };
 
-// Rank 0 says what the shortlist left out (removed points of space).
+// Rank 0 says what the shortlist left out (removed points of space, and
+// the variants not timed again).
 void report_shortlist(const Shortlist& shortlist, std::size_t removed, const Space& space,
                       const Communicator& comm) {
-  if (comm.rank() != 0 || removed == 0) return;
-  std::cout << "ccautotune: np=" << shortlist.np << ": " << removed << " of "
-            << removed + space.points.size()
-            << " points left out, where the cost model fitted below np=" << shortlist.np
-            << " predicts them slower than the fastest from np=" << shortlist.from_np
-            << " (--exhaustive measures them)" << std::endl;
+  if (comm.rank() != 0) return;
+  if (removed > 0)
+    std::cout << "ccautotune: np=" << shortlist.np << ": " << removed << " of "
+              << removed + space.points.size()
+              << " points left out, where the cost model fitted below np=" << shortlist.np
+              << " predicts them slower than the fastest from np=" << shortlist.from_np
+              << " (--exhaustive measures them)" << std::endl;
+  std::string unvaried;
+  for (const auto& [c, v] : shortlist.unvaried)
+    unvaried += std::string(unvaried.empty() ? "" : ", ") + collective_name(c) +
+                (v == Variation::kElementType ? " (element types)" : " (roots)");
+  if (!unvaried.empty())
+    std::cout << "ccautotune: np=" << shortlist.np << ": not timed again in other element types "
+              << "or at another root, since they got no rules of their own below np="
+              << shortlist.np << ": " << unvaried << " (--exhaustive times them)" << std::endl;
+}
+
+// The job's search of collective c: without the variants the shortlist
+// does not time again.
+SearchOptions search_of(cct_collective c, SearchOptions search, const Shortlist* shortlist) {
+  if (shortlist && !shortlist->times_variants(c, Variation::kElementType)) search.datatypes.clear();
+  if (shortlist && !shortlist->times_variants(c, Variation::kRoot)) search.other_root = false;
+  return search;
 }
 
 std::size_t unfinished(const Space& space, const std::map<std::string, ResultRow>& known) {
@@ -326,7 +345,8 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& al
       const auto end = std::find_if(rest.begin(), rest.end(), [&](const Point& p) {
         return p.call.collective != rest.front().call.collective;
       });
-      search_collective(rest.first(end - rest.begin()), known, search, job);
+      search_collective(rest.first(end - rest.begin()), known,
+                        search_of(rest.front().call.collective, search, shortlist), job);
       job.forget_plans();
       rest = rest.subspan(end - rest.begin());
     }

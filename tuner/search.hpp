@@ -77,6 +77,9 @@
 //    rows carrying the root. The profile gets rules of the roots other
 //    than 0 only where the two roots order two candidates oppositely
 //    beyond the noise (variant_rules.hpp). Nothing on one rank.
+//    Beyond the two smallest communicator sizes, steps 6 and 7 are left
+//    out for a collective whose types, or roots, were timed below and got
+//    no rules of their own there (shortlist.hpp); --exhaustive keeps them.
 //
 // On a simulated platform (exact figures at one repetition) there is no
 // halving: every candidate is measured once, fully. Which candidates reach

@@ -119,6 +119,31 @@ AtSize shortlist_at(const std::map<std::string, Measured>& from,
   return out;
 }
 
+// The (collective, variation) pairs whose variants were timed on
+// transport's single-node shapes below np and got no rules of their own
+// there (variant_rules.hpp).
+std::set<std::pair<cct_collective, Variation>> unvaried_below(const std::vector<ResultRow>& rows,
+                                                              const Registry& registry,
+                                                              const std::string& transport,
+                                                              int np) {
+  std::vector<ResultRow> below;
+  std::ranges::copy_if(rows, std::back_inserter(below), [&](const ResultRow& r) {
+    return r.transport == transport && r.nodes == 1 && r.np < np;
+  });
+  const Winners plain = pick_winners(below, registry);
+  const std::map<cct_collective, TransportRules> plain_rules = build_rules(plain.best);
+  std::set<std::pair<cct_collective, Variation>> out;
+  for (Variation v : {Variation::kElementType, Variation::kRoot}) {
+    const VariantRules variants = variant_rules(v, below, plain, plain_rules, registry);
+    for (const auto& [c, on] : variants.measured)
+      if (!variants.buckets.contains(c)) out.insert({c, v});
+  }
+  return out;
+}
+
+// The names of a Variation in a shortlist's text.
+constexpr const char* kVariationNames[] = {"types", "roots"};
+
 }  // namespace
 
 bool Shortlist::drops(const Point& p) const {
@@ -134,6 +159,7 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
   std::set<int> measured;
   for (const auto& [key, by_choice] : figures) measured.insert(std::get<1>(key));
   if (measured.size() < 2) return out;
+  out.unvaried = unvaried_below(rows, registry, transport, np);
   out.from_np = *measured.rbegin();
   const int below_np = *std::next(measured.rbegin());
   Coster coster(registry, shape);
@@ -170,8 +196,29 @@ std::string write_shortlist(const Shortlist& shortlist) {
     for (const std::string& choice : choices)
       text << collective_name(std::get<0>(key)) << '\t' << std::get<1>(key) << '\t'
            << std::get<2>(key) << '\t' << choice << '\n';
+  for (const auto& [c, v] : shortlist.unvaried)
+    text << "unvaried\t" << collective_name(c) << '\t' << kVariationNames[static_cast<int>(v)]
+         << '\n';
   return text.str();
 }
+
+namespace {
+
+// "unvaried\t<collective>\t<types|roots>" into out.unvaried.
+void read_unvaried(const std::string& line, Shortlist& out) {
+  std::istringstream fields(line);
+  std::string tag, collective, variation;
+  cct_collective c{};
+  const auto* const name =
+      std::getline(fields, tag, '\t') && std::getline(fields, collective, '\t') &&
+              std::getline(fields, variation) && parse_collective(collective, &c)
+          ? std::ranges::find(kVariationNames, variation)
+          : std::end(kVariationNames);
+  if (name == std::end(kVariationNames)) throw Error("shortlist: bad line '" + line + "'");
+  out.unvaried.insert({c, static_cast<Variation>(name - std::begin(kVariationNames))});
+}
+
+}  // namespace
 
 Shortlist read_shortlist(const std::string& text) {
   std::istringstream in(text);
@@ -183,6 +230,10 @@ Shortlist read_shortlist(const std::string& text) {
     std::istringstream fields(line);
     std::string collective, transport, bytes, choice;
     cct_collective c{};
+    if (line.starts_with("unvaried\t")) {
+      read_unvaried(line, out);
+      continue;
+    }
     if (!std::getline(fields, collective, '\t') || !std::getline(fields, transport, '\t') ||
         !std::getline(fields, bytes, '\t') || !std::getline(fields, choice) ||
         !parse_collective(collective, &c))

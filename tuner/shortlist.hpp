@@ -17,6 +17,13 @@
 // measurement of the shortlist is the check of the prediction. The two
 // smallest sizes are therefore measured whole; so is every size with
 // --exhaustive.
+//
+// Likewise a collective's variants (a reduction's element types, a rooted
+// collective's roots; search.hpp, steps 6 and 7): where they were timed at
+// the smaller sizes and got no rules of their own there, the job does not
+// time them again. What each variant changes (what adding an element
+// costs, which data crosses which link first) does not come with more
+// ranks where two sizes showed nothing.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +38,7 @@
 #include "tuner/plan_space.hpp"
 #include "tuner/results_csv.hpp"
 #include "tuner/scaling.hpp"
+#include "tuner/variant_rules.hpp"
 
 namespace cct::tuner {
 
@@ -48,8 +56,12 @@ struct Shortlist {
   // planned from (plan_time.hpp).
   std::size_t kept = 0;
   double kept_timed_s = 0;
+  // The (collective, variation) pairs whose variants were timed below np
+  // and got no rules of their own: not timed again.
+  std::set<std::pair<cct_collective, Variation>> unvaried;
 
   bool drops(const Point& p) const;
+  bool times_variants(cct_collective c, Variation v) const { return !unvaried.contains({c, v}); }
 };
 
 // The shortlist of a job of np ranks on `transport` from the rows measured
@@ -64,7 +76,8 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
 // Removes the points the shortlist drops from space; how many it removed.
 std::size_t apply_shortlist(const Shortlist& shortlist, Space& space);
 
-// The shortlist as text, a line per dropped choice, and back: how rank 0
+// The shortlist as text, a line per dropped choice and per unvaried pair,
+// and back: how rank 0
 // hands it to the ranks of an MPI job. read_shortlist throws cct::Error on
 // text write_shortlist did not write.
 std::string write_shortlist(const Shortlist& shortlist);

@@ -314,6 +314,7 @@ VariantRules variant_rules(Variation variation, const std::vector<ResultRow>& ro
     for (const auto& [np, at] : by_np) sizes += at.sizes.size(), differ += at.own.size();
     if (sizes == 0) continue;
     ++groups;
+    out.measured.insert({std::get<0>(group), std::get<1>(group)});
     if (differ == 0) continue;
     ++own;
     out.report.push_back(own_line(facts, group, differ, sizes));

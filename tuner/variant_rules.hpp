@@ -22,6 +22,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,8 @@ struct VariantRules {
   // its own, with the sizes where its winners differ, then one line of how
   // many of those measured did; nothing where no variant was measured.
   std::vector<std::string> report;
+  // The (collective, transport) pairs whose variants were measured.
+  std::set<std::pair<cct_collective, std::string>> measured;
 };
 
 // The rules of the variants of `variation` from its rows among `rows`,

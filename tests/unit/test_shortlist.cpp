@@ -73,6 +73,28 @@ std::string fastest(int np, int64_t bytes) {
   return choice(*best);
 }
 
+// The rows of the rooted step (search.hpp, step 7) at each np and size:
+// every candidate at root 0 and at the last rank, at its final figure;
+// at `slower_bytes`, the fastest twice as slow at the last rank.
+std::vector<ResultRow> rooted_rows(const std::vector<int>& nps, int64_t slower_bytes = -1) {
+  std::vector<ResultRow> rows;
+  for (ResultRow r : rows_at(nps)) {
+    r.stage = cct::tuner::Stage::kRooted;
+    r.root = 0;
+    rows.push_back(r);
+    r.root = r.np - 1;
+    if (r.bytes == slower_bytes && r.choice() == fastest(r.np, r.bytes))
+      r.result.median_s = r.result.min_s = r.result.max_s = 2 * r.result.median_s;
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+std::vector<ResultRow> joined(std::vector<ResultRow> a, const std::vector<ResultRow>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 cct::tuner::Shortlist shortlist_of(const std::vector<ResultRow>& rows, int np, std::size_t keep,
                                    const cct::tuner::SpaceFilter& sizes = {}) {
   return cct::tuner::make_shortlist(
@@ -149,4 +171,24 @@ TEST_CASE("shortlist: the text handed to an MPI job's ranks reads back the same"
   CHECK(back.dropped == s.dropped);
   CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16\nbcast\tshm\n"), cct::Error);
   CHECK_THROWS_AS(cct::tuner::read_shortlist(""), cct::Error);
+}
+
+TEST_CASE("shortlist: variants that changed nothing below are not timed again", "[cost]") {
+  using cct::tuner::Variation;
+  // bcast's last root orders the candidates as root 0 at np 4 and 16.
+  const cct::tuner::Shortlist s =
+      shortlist_of(joined(rows_at({4, 16}), rooted_rows({4, 16})), 64, 1);
+  CHECK(s.unvaried ==
+        std::set<std::pair<cct_collective, Variation>>{{CCT_BCAST, Variation::kRoot}});
+  CHECK_FALSE(s.times_variants(CCT_BCAST, Variation::kRoot));
+  CHECK(s.times_variants(CCT_ALLREDUCE, Variation::kElementType));  // never timed below
+  CHECK(cct::tuner::read_shortlist(cct::tuner::write_shortlist(s)).unvaried == s.unvaried);
+  // Where the last root made the fastest twice as slow at np 16 and 4 KiB,
+  // the roots are timed again.
+  CHECK(shortlist_of(joined(rows_at({4, 16}), rooted_rows({4, 16}, 4096)), 64, 1)
+            .times_variants(CCT_BCAST, Variation::kRoot));
+  // Before two sizes were measured, every variant is timed.
+  CHECK(shortlist_of(joined(rows_at({4}), rooted_rows({4})), 16, 1).unvaried.empty());
+  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16\nunvaried\tbcast\tcolours\n"),
+                    "shortlist: bad line 'unvaried\tbcast\tcolours'");
 }
