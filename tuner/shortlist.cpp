@@ -135,7 +135,7 @@ std::set<std::pair<cct_collective, Variation>> unvaried_below(const std::vector<
   std::set<std::pair<cct_collective, Variation>> out;
   for (Variation v : {Variation::kElementType, Variation::kRoot}) {
     const VariantRules variants = variant_rules(v, below, plain, plain_rules, registry);
-    for (const auto& [c, on] : variants.measured)
+    for (const auto& [c, measured_on] : variants.measured)
       if (!variants.buckets.contains(c)) out.insert({c, v});
   }
   return out;
@@ -143,6 +143,20 @@ std::set<std::pair<cct_collective, Variation>> unvaried_below(const std::vector<
 
 // The names of a Variation in a shortlist's text.
 constexpr const char* kVariationNames[] = {"types", "roots"};
+
+// "unvaried\t<collective>\t<types|roots>" into out.unvaried.
+void read_unvaried(const std::string& line, Shortlist& out) {
+  std::istringstream fields(line);
+  std::string tag, collective, variation;
+  cct_collective c{};
+  const auto* const name =
+      std::getline(fields, tag, '\t') && std::getline(fields, collective, '\t') &&
+              std::getline(fields, variation) && parse_collective(collective, &c)
+          ? std::ranges::find(kVariationNames, variation)
+          : std::end(kVariationNames);
+  if (name == std::end(kVariationNames)) throw Error("shortlist: bad line '" + line + "'");
+  out.unvaried.insert({c, static_cast<Variation>(name - std::begin(kVariationNames))});
+}
 
 }  // namespace
 
@@ -201,24 +215,6 @@ std::string write_shortlist(const Shortlist& shortlist) {
          << '\n';
   return text.str();
 }
-
-namespace {
-
-// "unvaried\t<collective>\t<types|roots>" into out.unvaried.
-void read_unvaried(const std::string& line, Shortlist& out) {
-  std::istringstream fields(line);
-  std::string tag, collective, variation;
-  cct_collective c{};
-  const auto* const name =
-      std::getline(fields, tag, '\t') && std::getline(fields, collective, '\t') &&
-              std::getline(fields, variation) && parse_collective(collective, &c)
-          ? std::ranges::find(kVariationNames, variation)
-          : std::end(kVariationNames);
-  if (name == std::end(kVariationNames)) throw Error("shortlist: bad line '" + line + "'");
-  out.unvaried.insert({c, static_cast<Variation>(name - std::begin(kVariationNames))});
-}
-
-}  // namespace
 
 Shortlist read_shortlist(const std::string& text) {
   std::istringstream in(text);
