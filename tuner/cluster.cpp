@@ -241,7 +241,7 @@ void measure_shape(const Registry& registry, const Topology& topo, const Transpo
 
 // The shortlist of a shape on one node (shortlist.hpp), made by rank 0
 // from the results so far and handed to every rank; none across nodes,
-// whose shapes are measured only.
+// whose shapes are measured whole (their other node counts predicted).
 std::optional<Shortlist> shared_shortlist(const Registry& registry, const Topology& topo,
                                           const TransportEntry& transport, const Shape& shape,
                                           const Options& opts, int world_rank) {
