@@ -107,8 +107,8 @@ Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
                         (tuned == 1 ? "" : "s") + ", not " + std::to_string(nodes) +
                         ": using its " + std::to_string(tuned) + "-node rules");
   std::set<int32_t> stretched_from;  // the measured sizes this communicator's rules come from
-  std::map<PredictedShape, std::set<long>>
-      predictions;  // of the predicted buckets used: errors in %
+  // The predicted buckets used, by shape: their errors in %.
+  std::map<PredictedShape, std::set<long>> predictions;
   for (int i = 0; i < CCT_COLLECTIVE_COUNT; ++i) {
     const auto c = static_cast<cct_collective>(i);
     for (const RankBucket* b : buckets_for(profile, c, transport, tuned, np)) {
