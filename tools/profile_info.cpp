@@ -16,9 +16,11 @@ std::string np_text(int32_t np) {
 
 // Per node count, and per rules of some calls (collective, transport,
 // element types or roots other than 0) apart, the rank ranges of their
-// buckets.
+// buckets, each marked "predicted" where the cost model predicted every
+// bucket of it.
 std::vector<std::string> shapes_of(const Profile& profile) {
-  std::map<std::string, std::set<std::pair<int32_t, int32_t>>> ranges;
+  // By shape, then range: whether every bucket of it is predicted.
+  std::map<std::string, std::map<std::pair<int32_t, int32_t>, bool>> ranges;
   for (const auto& [collective, transports] : profile.rules)
     for (const auto& [transport, buckets] : transports)
       for (const RankBucket& b : buckets) {
@@ -26,12 +28,15 @@ std::vector<std::string> shapes_of(const Profile& profile) {
         if (const std::string served = served_calls_text(b); !served.empty())
           shape += ", " + std::string(collective_name(collective)) + " of " + served + " on " +
                    transport;
-        ranges[shape].insert({b.np_lo, b.np_hi});
+        const bool predicted = b.predicted.has_value();
+        ranges[shape].try_emplace({b.np_lo, b.np_hi}, predicted).first->second &= predicted;
       }
   std::vector<std::string> out;
   for (const auto& [shape, nps] : ranges) {
     std::string line = shape + ":";
-    for (const auto& [lo, hi] : nps) line += " np [" + np_text(lo) + ", " + np_text(hi) + "]";
+    for (const auto& [range, predicted] : nps)
+      line += " np [" + np_text(range.first) + ", " + np_text(range.second) + "]" +
+              (predicted ? " predicted" : "");
     out.push_back(line);
   }
   return out;

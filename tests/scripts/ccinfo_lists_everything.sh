@@ -80,6 +80,11 @@ assert list(p) == want, f"profile keys {list(p)}, want {want}"
 assert p["why"] == "CCT_PROFILE" and not p["this_machine"] and p["left_out"], p
 assert not p["similar"] and p["differences"] == "", p
 ' || { echo "FAIL: ccinfo --json on $dir/p.yaml"; exit 1; }
+# Rules the cost model predicted say so (every bucket of the range predicted).
+sed -e 's/^      - np: \[1, max\]$/&\n        predicted: {np: 1, from_np: 2}/' "$shipped" >"$dir/predicted.yaml"
+output=$(CCT_PROFILE=$dir/predicted.yaml "$ccinfo" | sed -n '/^Profile:/,$p')
+grep -qF "  rules for 1 node: np [1, max] predicted" <<<"$output" ||
+  { echo "FAIL: predicted rules not marked in: $output"; exit 1; }
 output=$(env -u CCT_PROFILE CCT_PROFILE_PATH="$dir/none" XDG_DATA_HOME="$dir" "$ccinfo" |
   sed -n '/^Profile:/,$p')
 case $output in
