@@ -103,9 +103,9 @@ Selector::Selector(const Profile& profile, const std::vector<ForceRule>& force,
   for (int i = 0; i < CCT_COLLECTIVE_COUNT; ++i) ranges_[i][kUntyped] = forced[i];
   const int tuned = closest_tuned_nodes(profile, transport, nodes);
   if (tuned != nodes)
-    warnings_.push_back("profile tuned on " + std::to_string(tuned) + " node" +
-                        (tuned == 1 ? "" : "s") + ", not " + std::to_string(nodes) +
-                        ": using its " + std::to_string(tuned) + "-node rules");
+    warnings_.push_back("profile has no rules for " + std::to_string(nodes) + " node" +
+                        (nodes == 1 ? "" : "s") + ": using its " + std::to_string(tuned) +
+                        "-node rules, the nearest node count it has");
   std::set<int32_t> stretched_from;  // the measured sizes this communicator's rules come from
   // The predicted buckets used, by shape: their errors in %.
   std::map<PredictedShape, std::set<long>> predictions;

@@ -492,7 +492,8 @@ TEST_CASE("profile: rules predicted for a node count not measured are read, chos
   const cct::Selector s(p, {}, cct::test::registry(), "mpi", 64, 32);
   CHECK(s.warnings() ==
         std::vector<std::string>{
-            "profile tuned on 8 nodes, not 32: using its 8-node rules",
+            "profile has no rules for 32 nodes: using its 8-node rules, the nearest node count it "
+            "has",
             "profile rules predicted by the cost model for 8 nodes x 2 ranks from those measured "
             "at 2 nodes x 2 ranks used for 64 ranks on mpi (its median time error where it could "
             "be checked: 20%): tune on 8 nodes (--nodes 8) for rules measured there"});
@@ -927,18 +928,20 @@ TEST_CASE("profile: an untuned node count uses the closest tuned one, with a war
   const cct::Selector three(p, {}, reg, "shm", 12, 3);
   CHECK(selected_name(three, CCT_BCAST) == "knomial");
   CHECK(three.warnings() ==
-        std::vector<std::string>{"profile tuned on 2 nodes, not 3: using its 2-node rules"});
+        std::vector<std::string>{"profile has no rules for 3 nodes: using its 2-node rules, the "
+                                 "nearest node count it has"});
   const cct::Selector sixteen(p, {}, reg, "shm", 64, 16);
   CHECK(selected_name(sixteen, CCT_BCAST) == "chain");
   CHECK(sixteen.warnings() ==
-        std::vector<std::string>{"profile tuned on 4 nodes, not 16: using its 4-node rules"});
+        std::vector<std::string>{"profile has no rules for 16 nodes: using its 4-node rules, the "
+                                 "nearest node count it has"});
   // None below: the smallest above.
   p.rules[CCT_BCAST]["shm"].erase(p.rules[CCT_BCAST]["shm"].begin());
   p.rules.erase(CCT_ALLREDUCE);
   const cct::Selector one(p, {}, reg, "shm", 8, 1);
   CHECK(selected_name(one, CCT_BCAST) == "knomial");
-  CHECK(one.warnings() ==
-        std::vector<std::string>{"profile tuned on 2 nodes, not 1: using its 2-node rules"});
+  CHECK(one.warnings() == std::vector<std::string>{"profile has no rules for 1 node: using its "
+                                                   "2-node rules, the nearest node count it has"});
   // A transport the profile has no rules for: nothing to warn about.
   CHECK(cct::Selector(p, {}, reg, "mpi", 8, 3).warnings().empty());
 }
