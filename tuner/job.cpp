@@ -291,8 +291,8 @@ void report_shortlist(const Shortlist& shortlist, std::size_t removed, const Spa
               << " (--exhaustive measures them)" << std::endl;
   std::string unvaried;
   for (const auto& [c, v] : shortlist.unvaried)
-    unvaried += std::string(unvaried.empty() ? "" : ", ") + collective_name(c) +
-                (v == Variation::kElementType ? " (element types)" : " (roots)");
+    unvaried += std::string(unvaried.empty() ? "" : ", ") + collective_name(c) + " (" +
+                variation_name(v) + ")";
   if (!unvaried.empty())
     std::cout << "ccautotune: np=" << shortlist.np << ": not timed again in other element types "
               << "or at another root, since they got no rules of their own below np="

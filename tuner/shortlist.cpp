@@ -133,29 +133,27 @@ std::set<std::pair<cct_collective, Variation>> unvaried_below(const std::vector<
   const Winners plain = pick_winners(below, registry);
   const std::map<cct_collective, TransportRules> plain_rules = build_rules(plain.best);
   std::set<std::pair<cct_collective, Variation>> out;
-  for (Variation v : {Variation::kElementType, Variation::kRoot}) {
+  for (Variation v : kEveryVariation) {
     const VariantRules variants = variant_rules(v, below, plain, plain_rules, registry);
-    for (const auto& [c, measured_on] : variants.measured)
+    for (const auto& [c, transport_measured] : variants.measured)
       if (!variants.buckets.contains(c)) out.insert({c, v});
   }
   return out;
 }
 
-// The names of a Variation in a shortlist's text.
-constexpr const char* kVariationNames[] = {"types", "roots"};
-
-// "unvaried\t<collective>\t<types|roots>" into out.unvaried.
+// "unvaried\t<collective>\t<variation_name>" into out.unvaried.
 void read_unvaried(const std::string& line, Shortlist& out) {
   std::istringstream fields(line);
   std::string tag, collective, variation;
   cct_collective c{};
-  const auto* const name =
-      std::getline(fields, tag, '\t') && std::getline(fields, collective, '\t') &&
-              std::getline(fields, variation) && parse_collective(collective, &c)
-          ? std::ranges::find(kVariationNames, variation)
-          : std::end(kVariationNames);
-  if (name == std::end(kVariationNames)) throw Error("shortlist: bad line '" + line + "'");
-  out.unvaried.insert({c, static_cast<Variation>(name - std::begin(kVariationNames))});
+  if (std::getline(fields, tag, '\t') && std::getline(fields, collective, '\t') &&
+      std::getline(fields, variation) && parse_collective(collective, &c))
+    for (Variation v : kEveryVariation)
+      if (variation == variation_name(v)) {
+        out.unvaried.insert({c, v});
+        return;
+      }
+  throw Error("shortlist: bad line '" + line + "'");
 }
 
 }  // namespace
@@ -211,8 +209,7 @@ std::string write_shortlist(const Shortlist& shortlist) {
       text << collective_name(std::get<0>(key)) << '\t' << std::get<1>(key) << '\t'
            << std::get<2>(key) << '\t' << choice << '\n';
   for (const auto& [c, v] : shortlist.unvaried)
-    text << "unvaried\t" << collective_name(c) << '\t' << kVariationNames[static_cast<int>(v)]
-         << '\n';
+    text << "unvaried\t" << collective_name(c) << '\t' << variation_name(v) << '\n';
   return text.str();
 }
 

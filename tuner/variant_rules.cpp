@@ -19,7 +19,8 @@ using PointRows = std::map<PointKey, std::vector<Winner>>;
 
 // The facts of a kind of variant.
 struct VariationFacts {
-  Stage stage;  // of its rows, the reference's and the variants'
+  const char* name;  // variation_name
+  Stage stage;       // of its rows, the reference's and the variants'
   // The reference and what the summary counts, as the report names them.
   const char* reference;
   const char* measured;
@@ -52,8 +53,9 @@ bool give_roots(const std::string&, RankBucket& b) {
 
 // By Variation.
 const VariationFacts kVariations[] = {
-    {Stage::kTyped, datatype_name(kReferenceType), "(reduction, type) pairs", type_of, give_type},
-    {Stage::kRooted, "root 0", "rooted collectives", roots_of, give_roots},
+    {"element types", Stage::kTyped, datatype_name(kReferenceType), "(reduction, type) pairs",
+     type_of, give_type},
+    {"roots", Stage::kRooted, "root 0", "rooted collectives", roots_of, give_roots},
 };
 
 PointKey key_of(const Winner& w) {
@@ -322,6 +324,10 @@ VariantRules variant_rules(Variation variation, const std::vector<ResultRow>& ro
   }
   if (groups > 0) out.report.push_back(summary_line(facts, own, groups));
   return out;
+}
+
+const char* variation_name(Variation variation) {
+  return kVariations[static_cast<int>(variation)].name;
 }
 
 void add_variants(std::map<cct_collective, TransportRules>& rules, const VariantRules& variants) {

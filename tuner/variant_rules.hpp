@@ -36,6 +36,10 @@ namespace cct::tuner {
 // What varies: the facts of one kind of variant, in one table
 // (variant_rules.cpp).
 enum class Variation { kElementType, kRoot };
+inline constexpr Variation kEveryVariation[] = {Variation::kElementType, Variation::kRoot};
+
+// What varies, for people and in a shortlist's text: "element types", "roots".
+const char* variation_name(Variation variation);
 
 struct VariantRules {
   // Buckets to add beside those of every call, by collective and transport.
