@@ -22,15 +22,24 @@ struct Measured {
 // (collective, np, message size) -> each candidate's figure there, by choice.
 using Figures = std::map<std::tuple<cct_collective, int, int64_t>, std::map<std::string, Measured>>;
 
-// The figures of transport's single-node rows below np: a candidate's full
-// figure (final) where it has one, else its screening figure (pruned),
-// which is what halving judged it on. Confirmations, crossovers and checks
-// are timed otherwise, or at sizes other than the grid's.
-Figures figures_below(const std::vector<ResultRow>& rows, const Registry& registry,
-                      const std::string& transport, int np) {
+// The rows a shortlist of a job of np ranks on transport is made from:
+// those of its single-node shapes below np.
+std::vector<ResultRow> rows_below(const std::vector<ResultRow>& rows, const std::string& transport,
+                                  int np) {
+  std::vector<ResultRow> below;
+  std::ranges::copy_if(rows, std::back_inserter(below), [&](const ResultRow& r) {
+    return r.transport == transport && r.nodes == 1 && r.np < np;
+  });
+  return below;
+}
+
+// The figures of rows (rows_below): a candidate's full figure (final)
+// where it has one, else its screening figure (pruned), which is what
+// halving judged it on. Confirmations, crossovers and checks are timed
+// otherwise, or at sizes other than the grid's.
+Figures figures_of(const std::vector<ResultRow>& rows, const Registry& registry) {
   Figures out;
   for (const ResultRow& row : rows) {
-    if (row.transport != transport || row.nodes != 1 || row.np >= np) continue;
     if (row.stage != Stage::kFinal && row.stage != Stage::kPruned) continue;
     Measured m{.reps = row.result.reps};
     if (!read_winner(row, registry, &m.figure).empty() || !(m.figure.median_s > 0)) continue;
@@ -49,14 +58,12 @@ CostModel fit(const Figures& figures, Coster& coster) {
   return CostModel::fit(samples);
 }
 
-// The profile's pick at each (collective, message size) measured at np.
-std::map<std::pair<cct_collective, int64_t>, std::string> picks_at(
-    const std::vector<ResultRow>& rows, const Registry& registry, const std::string& transport,
-    int np) {
+// The profile's pick at each (collective, message size) measured at np,
+// among the winners of one transport's single-node shapes.
+std::map<std::pair<cct_collective, int64_t>, std::string> picks_at(const Winners& plain, int np) {
   std::map<std::pair<cct_collective, int64_t>, std::string> out;
-  for (const Winner& w : pick_winners(rows, registry).best)
-    if (w.transport == transport && w.nodes == 1 && w.np == np)
-      out[{w.collective, w.bytes}] = w.choice;
+  for (const Winner& w : plain.best)
+    if (w.np == np) out[{w.collective, w.bytes}] = w.choice;
   return out;
 }
 
@@ -119,18 +126,12 @@ AtSize shortlist_at(const std::map<std::string, Measured>& from,
   return out;
 }
 
-// The (collective, variation) pairs whose variants were timed on
-// transport's single-node shapes below np and got no rules of their own
-// there (variant_rules.hpp).
-std::set<std::pair<cct_collective, Variation>> unvaried_below(const std::vector<ResultRow>& rows,
-                                                              const Registry& registry,
-                                                              const std::string& transport,
-                                                              int np) {
-  std::vector<ResultRow> below;
-  std::ranges::copy_if(rows, std::back_inserter(below), [&](const ResultRow& r) {
-    return r.transport == transport && r.nodes == 1 && r.np < np;
-  });
-  const Winners plain = pick_winners(below, registry);
+// The (collective, variation) pairs whose variants were timed in `below`
+// (one transport's single-node rows) and got no rules of their own there
+// (variant_rules.hpp); plain: pick_winners of below.
+std::set<std::pair<cct_collective, Variation>> unvaried(const std::vector<ResultRow>& below,
+                                                        const Winners& plain,
+                                                        const Registry& registry) {
   const std::map<cct_collective, TransportRules> plain_rules = build_rules(plain.best);
   std::set<std::pair<cct_collective, Variation>> out;
   for (Variation v : kEveryVariation) {
@@ -167,16 +168,18 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
                          const ShapeOf& shape, const std::string& transport, int np,
                          std::size_t keep, const MeasureOptions& timing, const SpaceFilter& sizes) {
   Shortlist out{.np = np};
-  const Figures figures = figures_below(rows, registry, transport, np);
+  const std::vector<ResultRow> below = rows_below(rows, transport, np);
+  const Figures figures = figures_of(below, registry);
   std::set<int> measured;
   for (const auto& [key, by_choice] : figures) measured.insert(std::get<1>(key));
   if (measured.size() < 2) return out;
-  out.unvaried = unvaried_below(rows, registry, transport, np);
+  const Winners plain = pick_winners(below, registry);
+  out.unvaried = unvaried(below, plain, registry);
   out.from_np = *measured.rbegin();
   const int below_np = *std::next(measured.rbegin());
   Coster coster(registry, shape);
   const CostModel model = fit(figures, coster);
-  const auto picks = picks_at(rows, registry, transport, out.from_np);
+  const auto picks = picks_at(plain, out.from_np);
   std::map<cct_collective, int64_t> largest;  // at np
   for (const auto& [key, by_choice] : figures) {
     const auto [c, at_np, bytes] = key;
