@@ -280,15 +280,15 @@ class JobMeasurer final : public PointMeasurer {
 
 // Rank 0 says what the shortlist left out (removed points of space, and
 // the variants not timed again).
-void report_shortlist(const Shortlist& shortlist, std::size_t removed, const Space& space,
-                      const Communicator& comm) {
+void report_shortlist(const Shortlist& shortlist, const std::map<Dropped, std::size_t>& removed,
+                      const Space& space, const Communicator& comm) {
   if (comm.rank() != 0) return;
-  if (removed > 0)
-    std::cout << "ccautotune: np=" << shortlist.np << ": " << removed << " of "
-              << removed + space.points.size()
-              << " points left out, where the cost model fitted below np=" << shortlist.np
-              << " predicts them slower than the fastest from np=" << shortlist.from_np
-              << " (--exhaustive measures them)" << std::endl;
+  std::size_t total = space.points.size();
+  for (const auto& [why, count] : removed) total += count;
+  if (!removed.empty())
+    std::cout << "ccautotune: np=" << shortlist.np << ": "
+              << describe_removed(shortlist, removed, total) << " (--exhaustive measures them)"
+              << std::endl;
   std::string unvaried;
   for (const auto& [c, v] : shortlist.unvaried)
     unvaried += std::string(unvaried.empty() ? "" : ", ") + collective_name(c) + " (" +

@@ -149,8 +149,9 @@ void add_run_options(CLI::App& app, Options& opts) {
   app.add_option("--shortlist", opts.shortlist,
                  "beyond the two smallest --np, measure at each size only\n"
                  "the K candidates the cost model predicts fastest there,\n"
-                 "with the previous np's pick and the library's call;\n"
-                 "0: every candidate (default 2)")
+                 "with the previous np's pick and the library's call, less\n"
+                 "those it puts far behind and ties; 0: every candidate\n"
+                 "(default 2)")
       ->type_name("K");
   app.add_option("--budget", opts.measure.budget_s, "time budget per point (default 1)")
       ->type_name("SECONDS");

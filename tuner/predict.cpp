@@ -30,6 +30,9 @@ struct ModelCheck {
   std::size_t within = 0;      // of those, where the predicted pick was within 5% of the best
   double worst_ratio = 1;      // the predicted pick's measured figure / the best's
   std::string worst;           // where, e.g. "allgather np=16 256: bruck 1.40x ring"
+  // How far behind the predicted pick the model put the measured best at
+  // worst: its predicted figure / the pick's (checked_lag).
+  double lag = 1;
 
   std::optional<double> median_error() const {
     if (errors.empty()) return std::nullopt;
@@ -45,6 +48,7 @@ struct ModelCheck {
     sizes += other.sizes;
     within += other.within;
     if (other.worst_ratio > worst_ratio) worst_ratio = other.worst_ratio, worst = other.worst;
+    lag = std::max(lag, other.lag);
   }
 };
 using Checks = std::map<cct_collective, ModelCheck>;
@@ -177,6 +181,8 @@ void check_step(const Points& points, const Series& series, int from, std::optio
       if (const Winner* m = find_choice(measured, p.choice); !best || m->median_s < best->median_s)
         best = m;
     const double ratio = find_choice(measured, pick->choice)->median_s / best->median_s;
+    check.lag =
+        std::max(check.lag, find_choice(predicted, best->choice)->median_s / pick->median_s);
     ++check.sizes;
     if (ratio <= kWithin) ++check.within;
     if (ratio > check.worst_ratio) {
@@ -346,6 +352,19 @@ bool before(const Winner& a, const Winner& b) {
 }
 
 }  // namespace
+
+std::optional<double> checked_lag(const Winners& measured, const Registry& registry,
+                                  const ShapeOf& shape, const std::string& transport) {
+  const auto by_series = points_by_series(measured);
+  const auto it = by_series.find(transport);
+  if (it == by_series.end() || !it->second.contains(Series{})) return std::nullopt;
+  Coster coster(registry, shape);
+  ModelCheck overall;
+  for (const auto& [c, check] : check_model(it->second.at(Series{}), Series{}, coster))
+    overall.add(check);
+  if (overall.sizes == 0) return std::nullopt;
+  return overall.lag;
+}
 
 Predictions predict(const Winners& measured, const Registry& registry, const PredictionPlan& plan) {
   Predictions out;

@@ -64,6 +64,16 @@ struct Predictions {
 
 Predictions predict(const Winners& measured, const Registry& registry, const PredictionPlan& plan);
 
+// How far behind its own pick the model put the measured fastest, where it
+// was checked (above) on transport's communicators on one node: the
+// largest, over the checked points, of the measured fastest's predicted
+// figure over the predicted fastest's (1: it always picked the fastest).
+// A candidate the model puts further behind its pick than this has not
+// been seen to win. Nullopt where nothing could be checked (fewer than
+// two sizes measured).
+std::optional<double> checked_lag(const Winners& measured, const Registry& registry,
+                                  const ShapeOf& shape, const std::string& transport);
+
 // The winners and the predicted ones in one list, ordered as build_rules
 // wants them, and the rules built from it with the predicted buckets
 // marked (RankBucket::predicted in place of measured_np).

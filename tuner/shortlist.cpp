@@ -1,6 +1,8 @@
 #include "tuner/shortlist.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <iomanip>
 #include <iterator>
 #include <optional>
 #include <sstream>
@@ -9,6 +11,7 @@
 
 #include "cct/collectives.hpp"
 #include "cct/error.hpp"
+#include "tuner/predict.hpp"
 #include "tuner/winners.hpp"
 
 namespace cct::tuner {
@@ -70,7 +73,7 @@ std::map<std::pair<cct_collective, int64_t>, std::string> picks_at(const Winners
 // What the shortlist does at one message size: the choices it leaves out,
 // and for the time a job will take, the figures of those it keeps.
 struct AtSize {
-  std::set<std::string> dropped;
+  std::map<std::string, Dropped> dropped;
   std::size_t kept = 0;
   double kept_timed_s = 0;
 };
@@ -85,21 +88,64 @@ double point_seconds(double figure, int reps, const MeasureOptions& timing) {
          std::min(figure * reps, std::max(timing.budget_s, figure * first_round(timing)));
 }
 
+// What decides at every message size of a job.
+struct Criteria {
+  std::size_t keep;
+  double far_behind;  // 0: none
+  const MeasureOptions& timing;
+  const CostModel& model;
+  Coster& coster;
+};
+
+// A candidate the model can scale at one message size: its figure
+// predicted at np, measured at M and (where it was) at the size below.
+struct Scaled {
+  double seconds;
+  std::string choice;
+  std::string algorithm;
+  int reps;
+  double at_from;
+  std::optional<double> at_below;
+  bool operator<(const Scaled& o) const {
+    return std::tie(seconds, choice) < std::tie(o.seconds, o.choice);
+  }
+};
+
+bool within_tie(double a, double b) {
+  return std::abs(a / b - 1) <= kTie;
+}
+
+// Whether a and b are values of one algorithm tied at M, at the size
+// below where both were measured there, and as predicted.
+bool tied(const Scaled& a, const Scaled& b) {
+  return a.algorithm == b.algorithm && within_tie(a.seconds, b.seconds) &&
+         within_tie(a.at_from, b.at_from) &&
+         (!a.at_below || !b.at_below || within_tie(*a.at_below, *b.at_below));
+}
+
+// Why the candidate predicted i-th fastest is left out, given those kept
+// before it; nullopt: it is measured.
+std::optional<Dropped> reason_to_drop(const std::vector<Scaled>& predicted, std::size_t i,
+                                      const std::vector<const Scaled*>& kept,
+                                      const std::string& pick, const Criteria& criteria) {
+  const Scaled& s = predicted[i];
+  if (i >= criteria.keep && s.choice != pick) return Dropped::kSlower;
+  // M's pick won where it was measured last: only a measurement says it
+  // loses at np, however far behind the model puts it.
+  if (s.choice != pick && criteria.far_behind > 0 &&
+      s.seconds > predicted.front().seconds * criteria.far_behind)
+    return Dropped::kFarBehind;
+  if (std::ranges::any_of(kept, [&](const Scaled* k) { return tied(s, *k); }))
+    return Dropped::kTied;
+  return std::nullopt;
+}
+
 // The shortlist at one message size from the figures at `from`, each
 // scaled to np (`below`: the same size measured at the size below from,
-// for the slope).
+// for the slope and the ties).
 AtSize shortlist_at(const std::map<std::string, Measured>& from,
                     const std::map<std::string, Measured>* below, int np, const std::string& pick,
-                    std::size_t keep, const MeasureOptions& timing, const CostModel& model,
-                    Coster& coster) {
-  struct Scaled {
-    double seconds;
-    std::string choice;
-    int reps;
-    bool operator<(const Scaled& o) const {
-      return std::tie(seconds, choice) < std::tie(o.seconds, o.choice);
-    }
-  };
+                    const Criteria& criteria) {
   std::vector<Scaled> predicted;
   AtSize out;
   for (const auto& [choice, m] : from) {
@@ -107,28 +153,32 @@ AtSize shortlist_at(const std::map<std::string, Measured>& from,
     if (below)
       if (const auto it = below->find(choice); it != below->end()) lower = &it->second.figure;
     const std::optional<double> figure =
-        m.figure.library ? std::nullopt : scaled_figure(m.figure, lower, 1, np, model, coster);
+        m.figure.library ? std::nullopt
+                         : scaled_figure(m.figure, lower, 1, np, criteria.model, criteria.coster);
     if (figure) {
-      predicted.push_back({*figure, choice, m.reps});
+      predicted.push_back({*figure, choice, m.figure.algorithm, m.reps, m.figure.median_s,
+                           lower ? std::optional(lower->median_s) : std::nullopt});
     } else {  // kept, as it was at from
       ++out.kept;
-      out.kept_timed_s += point_seconds(m.figure.median_s, m.reps, timing);
+      out.kept_timed_s += point_seconds(m.figure.median_s, m.reps, criteria.timing);
     }
   }
   std::sort(predicted.begin(), predicted.end());
+  std::vector<const Scaled*> kept;
   for (std::size_t i = 0; i < predicted.size(); ++i)
-    if (i < keep || predicted[i].choice == pick) {
-      ++out.kept;
-      out.kept_timed_s += point_seconds(predicted[i].seconds, predicted[i].reps, timing);
+    if (const std::optional<Dropped> why = reason_to_drop(predicted, i, kept, pick, criteria)) {
+      out.dropped[predicted[i].choice] = *why;
     } else {
-      out.dropped.insert(predicted[i].choice);
+      kept.push_back(&predicted[i]);
+      ++out.kept;
+      out.kept_timed_s += point_seconds(predicted[i].seconds, predicted[i].reps, criteria.timing);
     }
   return out;
 }
 
 // The (collective, variation) pairs whose variants were timed in `below`
 // (one transport's single-node rows) and got no rules of their own there
-// (variant_rules.hpp); plain: pick_winners of below.
+// (variant_criteria.hpp); plain: pick_winners of below.
 std::set<std::pair<cct_collective, Variation>> unvaried(const std::vector<ResultRow>& below,
                                                         const Winners& plain,
                                                         const Registry& registry) {
@@ -157,17 +207,67 @@ void read_unvaried(const std::string& line, Shortlist& out) {
   throw Error("shortlist: bad line '" + line + "'");
 }
 
+// Each Dropped's word in the shortlist's text, and what it says to people
+// (describe_removed).
+struct DroppedFacts {
+  Dropped why;
+  const char* word;
+};
+constexpr DroppedFacts kDroppedFacts[] = {
+    {Dropped::kSlower, "slower"}, {Dropped::kFarBehind, "far_behind"}, {Dropped::kTied, "tied"}};
+
+const char* word_of(Dropped why) {
+  for (const DroppedFacts& f : kDroppedFacts)
+    if (f.why == why) return f.word;
+  throw Error("shortlist: unknown reason");
+}
+
+std::optional<Dropped> dropped_of(const std::string& word) {
+  for (const DroppedFacts& f : kDroppedFacts)
+    if (word == f.word) return f.why;
+  return std::nullopt;
+}
+
+std::string times(double factor) {
+  std::ostringstream text;
+  text << std::setprecision(2) << factor << "x";
+  return text.str();
+}
+
+// For people: why `count` points were removed.
+std::string why_text(const Shortlist& s, Dropped why, std::size_t count) {
+  const std::string n = std::to_string(count) + " ";
+  switch (why) {
+    case Dropped::kSlower:
+      return n + "predicted slower than the " + std::to_string(s.keep) + " fastest";
+    case Dropped::kFarBehind:
+      return n + "predicted over " + times(s.far_behind()) +
+             " behind the fastest (where checked on np=" + std::to_string(s.from_np) +
+             ", the model put a size's fastest up to " + times(s.lag) +
+             " behind its own pick: that squared for a size further out, " +
+             times(kFarBehindFloor) + " at least)";
+    case Dropped::kTied:
+      return n + "tied with another value of their algorithm, measured (within " +
+             std::to_string(std::lround(kTie * 100)) +
+             "% of it at np=" + std::to_string(s.below_np) + " and " + std::to_string(s.from_np) +
+             " and as predicted)";
+  }
+  return n;
+}
+
 }  // namespace
 
-bool Shortlist::drops(const Point& p) const {
+std::optional<Dropped> Shortlist::why_dropped(const Point& p) const {
   const auto it = dropped.find({p.call.collective, p.transport, p.call.bytes});
-  return it != dropped.end() && it->second.contains(p.row({}).choice());
+  if (it == dropped.end()) return std::nullopt;
+  const auto choice = it->second.find(p.row({}).choice());
+  return choice == it->second.end() ? std::nullopt : std::optional(choice->second);
 }
 
 Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& registry,
                          const ShapeOf& shape, const std::string& transport, int np,
                          std::size_t keep, const MeasureOptions& timing, const SpaceFilter& sizes) {
-  Shortlist out{.np = np};
+  Shortlist out{.np = np, .keep = keep};
   const std::vector<ResultRow> below = rows_below(rows, transport, np);
   const Figures figures = figures_of(below, registry);
   std::set<int> measured;
@@ -176,9 +276,15 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
   const Winners plain = pick_winners(below, registry);
   out.unvaried = unvaried(below, plain, registry);
   out.from_np = *measured.rbegin();
-  const int below_np = *std::next(measured.rbegin());
+  out.below_np = *std::next(measured.rbegin());
+  out.lag = checked_lag(plain, registry, shape, transport).value_or(0);
   Coster coster(registry, shape);
   const CostModel model = fit(figures, coster);
+  const Criteria criteria{.keep = keep,
+                          .far_behind = out.far_behind(),
+                          .timing = timing,
+                          .model = model,
+                          .coster = coster};
   const auto picks = picks_at(plain, out.from_np);
   std::map<cct_collective, int64_t> largest;  // at np
   for (const auto& [key, by_choice] : figures) {
@@ -186,11 +292,10 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
     if (at_np != out.from_np) continue;
     if (!largest.contains(c)) largest[c] = largest_size(c, np, sizes);
     if (bytes > largest[c]) continue;
-    const auto below = figures.find({c, below_np, bytes});
+    const auto below = figures.find({c, out.below_np, bytes});
     const auto pick = picks.find({c, bytes});
     AtSize at = shortlist_at(by_choice, below == figures.end() ? nullptr : &below->second, np,
-                             pick == picks.end() ? std::string() : pick->second, keep, timing,
-                             model, coster);
+                             pick == picks.end() ? std::string() : pick->second, criteria);
     out.kept += at.kept;
     out.kept_timed_s += at.kept_timed_s;
     if (!at.dropped.empty()) out.dropped[{c, transport, bytes}] = std::move(at.dropped);
@@ -198,19 +303,40 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
   return out;
 }
 
-std::size_t apply_shortlist(const Shortlist& shortlist, Space& space) {
-  return std::erase_if(space.points, [&](const Point& p) { return shortlist.drops(p); });
+std::map<Dropped, std::size_t> apply_shortlist(const Shortlist& shortlist, Space& space) {
+  std::map<Dropped, std::size_t> removed;
+  std::erase_if(space.points, [&](const Point& p) {
+    const std::optional<Dropped> why = shortlist.why_dropped(p);
+    if (why) ++removed[*why];
+    return why.has_value();
+  });
+  return removed;
 }
 
-// "np from_np", then "collective<TAB>transport<TAB>bytes<TAB>choice" per
-// dropped choice (a choice holds no tab).
+std::string describe_removed(const Shortlist& shortlist,
+                             const std::map<Dropped, std::size_t>& removed, std::size_t total) {
+  std::size_t sum = 0;
+  std::string reasons;
+  for (const auto& [why, count] : removed) {
+    sum += count;
+    reasons += (reasons.empty() ? "" : ", ") + why_text(shortlist, why, count);
+  }
+  return std::to_string(sum) + " of " + std::to_string(total) +
+         " points left out, by the cost model fitted below np=" + std::to_string(shortlist.np) +
+         " from the figures of np=" + std::to_string(shortlist.from_np) + ": " + reasons;
+}
+
+// "np from_np below_np keep lag", then
+// "collective<TAB>transport<TAB>bytes<TAB>why<TAB>choice" per dropped
+// choice (a choice holds no tab).
 std::string write_shortlist(const Shortlist& shortlist) {
   std::ostringstream text;
-  text << shortlist.np << ' ' << shortlist.from_np << '\n';
+  text << shortlist.np << ' ' << shortlist.from_np << ' ' << shortlist.below_np << ' '
+       << shortlist.keep << ' ' << std::setprecision(17) << shortlist.lag << '\n';
   for (const auto& [key, choices] : shortlist.dropped)
-    for (const std::string& choice : choices)
+    for (const auto& [choice, why] : choices)
       text << collective_name(std::get<0>(key)) << '\t' << std::get<1>(key) << '\t'
-           << std::get<2>(key) << '\t' << choice << '\n';
+           << std::get<2>(key) << '\t' << word_of(why) << '\t' << choice << '\n';
   for (const auto& [c, v] : shortlist.unvaried)
     text << "unvaried\t" << collective_name(c) << '\t' << variation_name(v) << '\n';
   return text.str();
@@ -220,21 +346,24 @@ Shortlist read_shortlist(const std::string& text) {
   std::istringstream in(text);
   Shortlist out;
   std::string line;
-  if (!(in >> out.np >> out.from_np) || !std::getline(in, line))
-    throw Error("shortlist: no 'np from_np' line");
+  if (!(in >> out.np >> out.from_np >> out.below_np >> out.keep >> out.lag) ||
+      !std::getline(in, line))
+    throw Error("shortlist: no 'np from_np below_np keep lag' line");
   while (std::getline(in, line)) {
     std::istringstream fields(line);
-    std::string collective, transport, bytes, choice;
+    std::string collective, transport, bytes, word, choice;
     cct_collective c{};
     if (line.starts_with("unvaried\t")) {
       read_unvaried(line, out);
       continue;
     }
+    std::optional<Dropped> why;
     if (!std::getline(fields, collective, '\t') || !std::getline(fields, transport, '\t') ||
-        !std::getline(fields, bytes, '\t') || !std::getline(fields, choice) ||
-        !parse_collective(collective, &c))
+        !std::getline(fields, bytes, '\t') || !std::getline(fields, word, '\t') ||
+        !std::getline(fields, choice) || !parse_collective(collective, &c) ||
+        !(why = dropped_of(word)))
       throw Error("shortlist: bad line '" + line + "'");
-    out.dropped[{c, transport, std::stoll(bytes)}].insert(choice);
+    out.dropped[{c, transport, std::stoll(bytes)}][choice] = *why;
   }
   return out;
 }

@@ -7,8 +7,22 @@
 // measured size M below np (tuner/scaling.hpp; the size below M gives the
 // slope), at each message size measured at M. At that size the job then
 // measures only:
-// - the `keep` fastest so predicted;
-// - M's pick, so that the profile's rules stay continuous across sizes;
+// - the `keep` fastest so predicted, and M's pick, so that the profile's
+//   rules stay continuous across sizes; of those, not
+//   - one the model puts far behind the fastest predicted: further than
+//     the square of the farthest it put a size's measured fastest behind
+//     its own pick where it was checked (M predicted from the sizes below:
+//     predict.hpp, checked_lag), and at least kFarBehindFloor times.
+//     Squared, since the job is a size further out than the check: on the
+//     simulator (tree:4, np 16 from 4 and 8) the check said 1.6x, and at
+//     np 16 the model put a size's fastest 2.1x behind. Not M's pick: it
+//     won at M, and only a measurement says it loses at np;
+//   - another parameter value of the algorithm of a faster one kept, tied
+//     with it: within kTie at M, at the size below M, and as predicted at
+//     np. Either is within kTie of the other, the accuracy a pick is held
+//     to, so one is measured. Not two algorithms: on the simulator
+//     rabenseifner and recursive_doubling allreduce of 1 KiB were within
+//     1.3% at np 4 and 8, and 17% apart at 16;
 // - the MPI library's own call: a candidate replaces it only where it is
 //   measured beside it;
 // - every candidate the model cannot scale (it states no cost shape, or
@@ -26,8 +40,10 @@
 // ranks where two sizes showed nothing.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -42,13 +58,35 @@
 
 namespace cct::tuner {
 
+// Two candidates within this fraction of each other are tied: a pick within
+// 3% of the fastest is what the search is held to (docs/cost_model.md,
+// "Search cost and accuracy").
+constexpr double kTie = 0.03;
+// The far-behind rule leaves out only what the model puts at least this
+// many times behind the fastest, however well it did where checked.
+constexpr double kFarBehindFloor = 2;
+
+// Why the shortlist leaves a candidate out at a message size.
+enum class Dropped {
+  kSlower,     // not among the `keep` fastest predicted, nor M's pick
+  kFarBehind,  // predicted over Shortlist::far_behind() times the fastest
+  kTied,       // tied with a faster value of its algorithm measured
+};
+
 struct Shortlist {
-  int np = 0;       // the job's size
-  int from_np = 0;  // M, the measured size the figures are scaled from
+  int np = 0;            // the job's size
+  int from_np = 0;       // M, the measured size the figures are scaled from
+  int below_np = 0;      // the measured size below M (the slope, the ties)
+  std::size_t keep = 0;  // the fastest predicted kept at each size (--shortlist)
+  // How far behind its own pick the model, checked on the sizes below,
+  // put a size's fastest (predict.hpp, checked_lag); 0 where it could not
+  // be checked.
+  double lag = 0;
   // (collective, transport, message size) -> the choices (as
-  // CCT_FORCE takes them) not measured there. A size not listed is
-  // measured whole.
-  std::map<std::tuple<cct_collective, std::string, int64_t>, std::set<std::string>> dropped;
+  // CCT_FORCE takes them) not measured there, and why. A size not listed
+  // is measured whole.
+  std::map<std::tuple<cct_collective, std::string, int64_t>, std::map<std::string, Dropped>>
+      dropped;
   // The (candidate, size) points of from_np it keeps, and the time their
   // calls will take at np: each one's figure scaled to np (as it was where
   // the model cannot scale it) times its warm-up and its repetitions at
@@ -60,7 +98,11 @@ struct Shortlist {
   // and got no rules of their own: not timed again.
   std::set<std::pair<cct_collective, Variation>> unvaried;
 
-  bool drops(const Point& p) const;
+  // The far-behind rule's factor: lag squared, at least kFarBehindFloor;
+  // 0 (no such rule) where the model could not be checked.
+  double far_behind() const { return lag > 0 ? std::max(lag * lag, kFarBehindFloor) : 0; }
+  // Why the job does not measure p; nullopt where it does.
+  std::optional<Dropped> why_dropped(const Point& p) const;
   bool times_variants(cct_collective c, Variation v) const { return !unvaried.contains({c, v}); }
 };
 
@@ -73,8 +115,16 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
                          const ShapeOf& shape, const std::string& transport, int np,
                          std::size_t keep, const MeasureOptions& timing, const SpaceFilter& sizes);
 
-// Removes the points the shortlist drops from space; how many it removed.
-std::size_t apply_shortlist(const Shortlist& shortlist, Space& space);
+// Removes the points the shortlist drops from space; how many it removed,
+// by why.
+std::map<Dropped, std::size_t> apply_shortlist(const Shortlist& shortlist, Space& space);
+
+// For people: what apply_shortlist removed from a space that held `total`
+// points, and why: "687 of 816 points left out, by the cost model fitted
+// below np=64 from the figures of np=16: 641 predicted slower than the 2
+// fastest, 35 predicted over 2.3x behind the fastest (...), ...".
+std::string describe_removed(const Shortlist& shortlist,
+                             const std::map<Dropped, std::size_t>& removed, std::size_t total);
 
 // The shortlist as text, a line per dropped choice and per unvaried pair,
 // and back: how rank 0

@@ -3,9 +3,11 @@
 // a communicator size not measured picks, from figures that follow a
 // known model, the candidate that model says is fastest there, in a
 // bucket marked predicted.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -199,6 +201,40 @@ TEST_CASE("predict: a size not measured gets the known model's fastest, marked p
   REQUIRE(buckets[2].predicted->error);
   CHECK(*buckets[2].predicted->error < 1e-6);
   CHECK_FALSE(buckets[2].measured_np);
+}
+
+TEST_CASE("predict: checked_lag is how far behind its pick the model put a size's fastest",
+          "[cost]") {
+  const cct::tuner::ShapeOf flat = [](int nodes, int np) {
+    return cct::tuner::ShapeComm(np, nodes, {});
+  };
+  const cct::Registry& registry = cct::test::registry();
+  cct::tuner::Winners w = measured();
+  // The known model picks np 16's fastest everywhere from np 4.
+  const std::optional<double> exact = checked_lag(w, registry, flat, "shm");
+  REQUIRE(exact);
+  CHECK(*exact == Approx(1));
+  CHECK_FALSE(checked_lag(w, registry, flat, "mpi"));
+  // At np 16 and 4 KiB, the candidate the model puts slowest is measured
+  // at half the fastest's figure: the model, right at np 4, put that
+  // size's fastest as far behind its pick as the candidate's true figure
+  // is behind the true fastest's.
+  const std::size_t at = 1 * kSizes.size() + 1;  // np 16, 4 KiB
+  REQUIRE((w.best[at].np == 16 && w.best[at].bytes == 4096));
+  std::vector<cct::tuner::Winner>& rows = w.contenders[at];
+  const auto slowest = std::max_element(rows.begin(), rows.end(),
+                                        [](auto& a, auto& b) { return a.median_s < b.median_s; });
+  const double behind = slowest->median_s / w.best[at].median_s;
+  REQUIRE(behind > 1.5);
+  slowest->median_s = slowest->min_s = w.best[at].median_s / 2;
+  w.best[at] = *slowest;
+  const std::optional<double> lag = checked_lag(w, registry, flat, "shm");
+  REQUIRE(lag);
+  CHECK(*lag == Approx(behind).epsilon(1e-6));
+  // One size measured: nothing to check.
+  w.best.resize(kSizes.size());
+  w.contenders.resize(kSizes.size());
+  CHECK_FALSE(checked_lag(w, registry, flat, "shm"));
 }
 
 TEST_CASE("predict: the library's call, which states no cost, is kept where it won", "[cost]") {

@@ -1,10 +1,16 @@
 // The shortlist of a job (tuner/shortlist.hpp): from rows whose figures
 // follow a known cost model, the candidates it keeps at a communicator
 // size not measured yet are that model's fastest there and the pick of
-// the size below; nothing is left out before two sizes were measured; and
-// the text rank 0 hands the ranks of an MPI job reads back the same.
+// the size below, less those far behind the fastest and one of two values
+// of an algorithm tied,
+// each left out for the reason it is given; nothing is left out before two
+// sizes were measured; and the text rank 0 hands the ranks of an MPI job
+// reads back the same.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -27,6 +33,9 @@ const std::vector<Candidate> kCandidates{{"binomial", {}},
                                          {"chain", {8192}},
                                          {"knomial", {4}},
                                          {"knomial", {8}}};
+// A chain of 8 KiB segments and one of 32 KiB send a buffer of up to 8 KiB
+// alike: tied there.
+const std::vector<Candidate> kChains{{"chain", {8192}}, {"chain", {32768}}};
 const std::vector<int64_t> kSizes{64, 4096, 262144};
 
 // A bcast's figure on a flat communicator of np ranks by the known model:
@@ -47,11 +56,12 @@ std::string choice(const Candidate& c) {
 }
 
 // Every candidate's final row at each size of each np.
-std::vector<ResultRow> rows_at(const std::vector<int>& nps) {
+std::vector<ResultRow> rows_at(const std::vector<int>& nps,
+                               const std::vector<Candidate>& candidates = kCandidates) {
   std::vector<ResultRow> rows;
   for (int np : nps)
     for (int64_t bytes : kSizes)
-      for (const Candidate& c : kCandidates) {
+      for (const Candidate& c : candidates) {
         const double s = true_seconds(c, np, bytes);
         rows.push_back({.collective = "bcast",
                         .transport = "shm",
@@ -66,9 +76,9 @@ std::vector<ResultRow> rows_at(const std::vector<int>& nps) {
 }
 
 // The choice the known model says is fastest at np and bytes.
-std::string fastest(int np, int64_t bytes) {
-  const Candidate* best = &kCandidates.front();
-  for (const Candidate& c : kCandidates)
+std::string fastest(int np, int64_t bytes, const std::vector<Candidate>& candidates = kCandidates) {
+  const Candidate* best = &candidates.front();
+  for (const Candidate& c : candidates)
     if (true_seconds(c, np, bytes) < true_seconds(*best, np, bytes)) best = &c;
   return choice(*best);
 }
@@ -95,6 +105,44 @@ std::vector<ResultRow> joined(std::vector<ResultRow> a, const std::vector<Result
   return a;
 }
 
+// Why the shortlist of a job at 64 from the exact figures of 4 and 16
+// should leave c out at `bytes`, keeping `keep` fastest: the rules of
+// shortlist.hpp applied to the known model (which picks every fastest
+// where checked: lag 1, so the far-behind factor is its floor).
+std::optional<cct::tuner::Dropped> expected_drop(
+    const Candidate& c, int64_t bytes, std::size_t keep,
+    const std::vector<Candidate>& candidates = kCandidates) {
+  std::vector<const Candidate*> order;
+  for (const Candidate& k : candidates) order.push_back(&k);
+  std::stable_sort(order.begin(), order.end(), [&](const Candidate* a, const Candidate* b) {
+    return std::pair(true_seconds(*a, 64, bytes), choice(*a)) <
+           std::pair(true_seconds(*b, 64, bytes), choice(*b));
+  });
+  const auto tied = [&](const Candidate& a, const Candidate& b) {
+    if (std::string(a.algorithm) != b.algorithm) return false;
+    for (int np : {4, 16, 64})
+      if (std::abs(true_seconds(a, np, bytes) / true_seconds(b, np, bytes) - 1) > cct::tuner::kTie)
+        return false;
+    return true;
+  };
+  std::vector<const Candidate*> kept;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    std::optional<cct::tuner::Dropped> why;
+    const bool pick = choice(*order[i]) == fastest(16, bytes, candidates);
+    if (i >= keep && !pick)
+      why = cct::tuner::Dropped::kSlower;
+    else if (!pick && true_seconds(*order[i], 64, bytes) >
+                          cct::tuner::kFarBehindFloor * true_seconds(*order[0], 64, bytes))
+      why = cct::tuner::Dropped::kFarBehind;
+    else if (std::ranges::any_of(kept, [&](const Candidate* k) { return tied(*order[i], *k); }))
+      why = cct::tuner::Dropped::kTied;
+    if (!why) kept.push_back(order[i]);
+    if (order[i] == &c) return why;
+  }
+  FAIL("not a candidate");
+  return std::nullopt;
+}
+
 cct::tuner::Shortlist shortlist_of(const std::vector<ResultRow>& rows, int np, std::size_t keep,
                                    const cct::tuner::SpaceFilter& sizes = {}) {
   return cct::tuner::make_shortlist(
@@ -107,9 +155,12 @@ cct::tuner::Shortlist shortlist_of(const std::vector<ResultRow>& rows, int np, s
 
 TEST_CASE("shortlist: keeps the model's fastest and the pick below, leaves out the rest",
           "[cost]") {
-  const cct::tuner::Shortlist s = shortlist_of(rows_at({4, 16}), 64, 1);
+  const cct::tuner::Shortlist s = shortlist_of(rows_at({4, 16}), 64, 2);
   CHECK(s.np == 64);
   CHECK(s.from_np == 16);
+  CHECK(s.below_np == 4);
+  CHECK(s.lag == Approx(1));  // the known model picks np 16's fastest from np 4
+  CHECK(s.far_behind() == cct::tuner::kFarBehindFloor);
   std::size_t dropped = 0;
   for (const auto& [point, choices] : s.dropped) dropped += choices.size();
   CHECK(s.kept + dropped == kSizes.size() * kCandidates.size());
@@ -121,25 +172,32 @@ TEST_CASE("shortlist: keeps the model's fastest and the pick below, leaves out t
       if (!s.dropped.at({CCT_BCAST, "shm", bytes}).contains(choice(c)))
         kept_timed_s += (5 + 31) * true_seconds(c, 64, bytes);
   CHECK(s.kept_timed_s == Approx(kept_timed_s).epsilon(1e-6));
+  std::set<cct::tuner::Dropped> reasons;
   for (int64_t bytes : kSizes) {
     INFO(bytes);
     const auto it = s.dropped.find({CCT_BCAST, "shm", bytes});
     REQUIRE(it != s.dropped.end());
-    const std::set<std::string> kept_by_rule{fastest(64, bytes), fastest(16, bytes)};
+    CHECK_FALSE(it->second.contains(fastest(64, bytes)));
     for (const Candidate& c : kCandidates) {
       INFO(choice(c));
-      CHECK(it->second.contains(choice(c)) == !kept_by_rule.contains(choice(c)));
+      const std::optional<cct::tuner::Dropped> why = expected_drop(c, bytes, 2);
+      if (why) reasons.insert(*why);
+      const auto dropped_c = it->second.find(choice(c));
+      CHECK((dropped_c == it->second.end() ? std::nullopt : std::optional(dropped_c->second)) ==
+            why);
     }
   }
+  CHECK(reasons.contains(cct::tuner::Dropped::kSlower));
   // A point of the space is dropped by its collective, transport, size and
   // choice, not by its rank count alone.
   const cct::AlgorithmEntry& binomial = cct::test::algorithm(CCT_BCAST, "binomial");
   for (int64_t bytes : kSizes) {
     cct::tuner::Point p{.algorithm = &binomial, .transport = "shm", .np = 64};
     p.call = {.collective = CCT_BCAST, .bytes = bytes};
-    CHECK(s.drops(p) == s.dropped.at({CCT_BCAST, "shm", bytes}).contains("binomial"));
+    CHECK(s.why_dropped(p).has_value() ==
+          s.dropped.at({CCT_BCAST, "shm", bytes}).contains("binomial"));
     p.transport = "mpi";
-    CHECK_FALSE(s.drops(p));
+    CHECK_FALSE(s.why_dropped(p));
   }
 }
 
@@ -155,11 +213,87 @@ TEST_CASE("shortlist: nothing of the sizes the job does not measure", "[cost]") 
   CHECK(s.dropped.contains({CCT_BCAST, "shm", 4096}));
 }
 
-TEST_CASE("shortlist: nothing left out before two sizes were measured, nor with room for all",
-          "[cost]") {
+TEST_CASE("shortlist: nothing left out before two sizes were measured", "[cost]") {
   CHECK(shortlist_of(rows_at({4}), 16, 1).dropped.empty());
   CHECK(shortlist_of(rows_at({4, 16}), 16, 1).dropped.empty());  // only np 4 is below 16
-  CHECK(shortlist_of(rows_at({4, 16}), 64, kCandidates.size()).dropped.empty());
+}
+
+// With room for every candidate, only those far behind.
+TEST_CASE("shortlist: with room for all, leaves out those far behind", "[cost]") {
+  const cct::tuner::Shortlist s = shortlist_of(rows_at({4, 16}), 64, kCandidates.size());
+  std::size_t far_behind = 0;
+  for (int64_t bytes : kSizes)
+    for (const Candidate& c : kCandidates) {
+      INFO(bytes << " " << choice(c));
+      const std::optional<cct::tuner::Dropped> why = expected_drop(c, bytes, kCandidates.size());
+      CHECK(why != cct::tuner::Dropped::kSlower);
+      const auto at = s.dropped.find({CCT_BCAST, "shm", bytes});
+      const bool dropped = at != s.dropped.end() && at->second.contains(choice(c));
+      CHECK(dropped == why.has_value());
+      if (dropped) CHECK(at->second.at(choice(c)) == *why);
+      far_behind += why == cct::tuner::Dropped::kFarBehind;
+    }
+  CHECK(far_behind > 0);
+  // At 64 B the fastest's figure is half binomial's.
+  CHECK(s.dropped.at({CCT_BCAST, "shm", 64}).at("binomial") == cct::tuner::Dropped::kFarBehind);
+}
+
+// Two chains that send a buffer of up to 8 KiB alike: one of them is
+// measured there; at 256 KiB, where they differ, no tie.
+TEST_CASE("shortlist: measures one of two values of an algorithm tied below and as predicted",
+          "[cost]") {
+  const cct::tuner::Shortlist s = shortlist_of(rows_at({4, 16}, kChains), 64, 2);
+  for (int64_t bytes : {64, 4096}) {
+    INFO(bytes);
+    CHECK(expected_drop(kChains[0], bytes, 2, kChains) == cct::tuner::Dropped::kTied);
+    CHECK(s.dropped.at({CCT_BCAST, "shm", bytes}) ==
+          std::map<std::string, cct::tuner::Dropped>{
+              {"chain(segment=8k)", cct::tuner::Dropped::kTied}});
+  }
+  for (const auto& [choice, why] : s.dropped.at({CCT_BCAST, "shm", 262144}))
+    CHECK(why != cct::tuner::Dropped::kTied);
+}
+
+namespace {
+
+// The points of every candidate at every size at np 64, less those the
+// shortlist of `keep` removes; its words about them.
+std::string removed_text(const std::vector<Candidate>& candidates, std::size_t keep) {
+  const cct::tuner::Shortlist s = shortlist_of(rows_at({4, 16}, candidates), 64, keep);
+  cct::tuner::Space space;
+  for (const Candidate& c : candidates)
+    for (int64_t bytes : kSizes) {
+      cct::tuner::Point p{.algorithm = &cct::test::algorithm(CCT_BCAST, c.algorithm),
+                          .params = c.params,
+                          .transport = "shm",
+                          .np = 64};
+      p.call = {.collective = CCT_BCAST, .bytes = bytes};
+      space.points.push_back(p);
+    }
+  const std::size_t total = space.points.size();
+  const std::map<cct::tuner::Dropped, std::size_t> removed = apply_shortlist(s, space);
+  std::size_t sum = 0;
+  for (const auto& [why, count] : removed) sum += count;
+  CHECK(sum + space.points.size() == total);
+  CHECK(space.points.size() == s.kept);
+  return describe_removed(s, removed, total);
+}
+
+}  // namespace
+
+TEST_CASE("shortlist: says why it left points out", "[cost]") {
+  // Of 15 points (5 candidates, 3 sizes), the 2 fastest kept at each.
+  CHECK(removed_text(kCandidates, 2) ==
+        "9 of 15 points left out, by the cost model fitted below np=64 from the figures of "
+        "np=16: 9 predicted slower than the 2 fastest");
+  CHECK_THAT(removed_text(kCandidates, kCandidates.size()),
+             Catch::Contains(" predicted over 2x behind the fastest (where checked on np=16, "
+                             "the model put a size's fastest up to 1x behind its own pick: that "
+                             "squared for a size further out, 2x at least)"));
+  CHECK_THAT(removed_text(kChains, 2),
+             Catch::EndsWith(", 2 tied with another value of their algorithm, measured (within 3% "
+                             "of it at np=4 and 16 "
+                             "and as predicted)"));
 }
 
 TEST_CASE("shortlist: the text handed to an MPI job's ranks reads back the same", "[cost]") {
@@ -168,8 +302,14 @@ TEST_CASE("shortlist: the text handed to an MPI job's ranks reads back the same"
   const cct::tuner::Shortlist back = cct::tuner::read_shortlist(write_shortlist(s));
   CHECK(back.np == s.np);
   CHECK(back.from_np == s.from_np);
+  CHECK(back.below_np == s.below_np);
+  CHECK(back.keep == s.keep);
+  CHECK(back.lag == s.lag);
   CHECK(back.dropped == s.dropped);
-  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16\nbcast\tshm\n"), cct::Error);
+  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16 4 2 1\nbcast\tshm\n"), cct::Error);
+  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 4 2 1\nbcast\tshm\t64\tlost\tchain\n"),
+                    "shortlist: bad line 'bcast\tshm\t64\tlost\tchain'");
+  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16\n"), cct::Error);  // before the reasons
   CHECK_THROWS_AS(cct::tuner::read_shortlist(""), cct::Error);
 }
 
@@ -189,6 +329,6 @@ TEST_CASE("shortlist: variants that changed nothing below are not timed again", 
             .times_variants(CCT_BCAST, Variation::kRoot));
   // Before two sizes were measured, every variant is timed.
   CHECK(shortlist_of(joined(rows_at({4}), rooted_rows({4})), 16, 1).unvaried.empty());
-  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16\nunvaried\tbcast\tcolours\n"),
+  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 4 1 0\nunvaried\tbcast\tcolours\n"),
                     "shortlist: bad line 'unvaried\tbcast\tcolours'");
 }
