@@ -7,6 +7,7 @@
 
 #include "cct/error.hpp"
 #include "cct/units.hpp"
+#include "tuner/shape_text.hpp"
 #include "tuner/winners.hpp"
 
 namespace cct::tuner {
@@ -50,10 +51,9 @@ void add_size(const std::vector<Winner>& rows, const SizeRule& rule, Accuracy& a
   if (ratio <= a.worst_ratio) return;
   std::ostringstream where;
   where.precision(3);
-  where << collective_name(chosen->collective) << " " << chosen->transport << " np=" << chosen->np
-        << (chosen->nodes > 1 ? " (" + std::to_string(chosen->nodes) + " nodes)" : "") << " "
-        << format_bytes(chosen->bytes) << ": " << chosen->choice << " " << ratio << "x "
-        << fastest->choice;
+  where << collective_name(chosen->collective) << " " << chosen->transport << " "
+        << shape_text(chosen->nodes, chosen->np) << " " << format_bytes(chosen->bytes) << ": "
+        << chosen->choice << " " << ratio << "x " << fastest->choice;
   a.worst_ratio = ratio;
   a.worst = where.str();
 }

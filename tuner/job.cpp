@@ -21,13 +21,14 @@
 #include "tuner/job_progress.hpp"
 #include "tuner/progress.hpp"
 #include "tuner/search.hpp"
+#include "tuner/shape_text.hpp"
 
 namespace cct::tuner {
 namespace {
 
 std::string label(const Point& p, const char* stage) {
   const ResultRow row = p.row({});
-  return row.collective + " " + row.transport + " np=" + std::to_string(p.np) + " " +
+  return row.collective + " " + row.transport + " " + shape_text(p.nodes, p.np) + " " +
          format_bytes(p.call.bytes) + " " + row.choice() + " (" + stage + ")";
 }
 
@@ -373,8 +374,9 @@ bool record_failure(const JobProgress& progress, const std::string& why, const O
   ResultsWriter(opts.results).append(row);
   known[culprit] = row;
   std::cerr << "ccautotune: " << row.choice() << " failed at " << row.collective << " "
-            << row.transport << " np=" << row.np << " " << cct::format_bytes(row.bytes) << " ("
-            << why << "); left out at np=" << row.np << ", tuning goes on without it\n";
+            << row.transport << " " << shape_text(row.nodes, row.np) << " "
+            << cct::format_bytes(row.bytes) << " (" << why << "); left out at "
+            << shape_text(row.nodes, row.np) << ", tuning goes on without it\n";
   return true;
 }
 

@@ -8,6 +8,7 @@
 #include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "cct/units.hpp"
+#include "tuner/shape_text.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -47,10 +48,9 @@ double mean_ratio(std::span<const SizeCandidates> bucket, std::span<const Winner
 // where the library was measured: the noise margin.
 constexpr double kHarm = 0.05;
 
-std::string shape_text(const Winner& w) {
-  return std::string(collective_name(w.collective)) + " " + w.transport +
-         " np=" + std::to_string(w.np) +
-         (w.nodes > 1 ? " (" + std::to_string(w.nodes) + " nodes)" : "");
+std::string group_text(const Winner& w) {
+  return std::string(collective_name(w.collective)) + " " + w.transport + " " +
+         shape_text(w.nodes, w.np);
 }
 
 std::string two_digits(double x) {
@@ -108,7 +108,7 @@ std::optional<OneRule> harmless_rule(std::span<const SizeCandidates> bucket,
   OneRule out;
   for (const Winner* row : *best) out.winners.push_back(*row);
   const std::string& choice = best->front()->choice;
-  out.note = shape_text(*bucket.front().winner) + ": one rule for every size, " + choice + ": " +
+  out.note = group_text(*bucket.front().winner) + ": one rule for every size, " + choice + ": " +
              agreement_text(agreement_s, measured) + ", which leaves " +
              std::to_string(by_size_harms) + " of " + std::to_string(bucket.size()) +
              " sizes more than 5% slower than the MPI library's own call; " + choice +
@@ -171,7 +171,7 @@ std::optional<OneRule> one_rule(std::span<const SizeCandidates> bucket,
   if (best == nullptr) return std::nullopt;
   OneRule out;
   for (const Winner* row : *best) out.winners.push_back(*row);
-  out.note = shape_text(first) + ": one rule for every size, " + best->front()->choice + ": " +
+  out.note = group_text(first) + ": one rule for every size, " + best->front()->choice + ": " +
              agreement_text(agreement_s, measured_agreement_s.has_value()) +
              ", which costs more than the sizes' winners save (" + best->front()->choice + " at " +
              two_digits(best_ratio) + " of winner + agreement, geometric mean over " +

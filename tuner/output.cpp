@@ -13,6 +13,7 @@
 #include "cct/units.hpp"
 #include "tuner/accuracy.hpp"
 #include "tuner/report_html.hpp"
+#include "tuner/shape_text.hpp"
 #include "tuner/utc_time.hpp"
 #include "tuner/variant_rules.hpp"
 #include "tuner/winners.hpp"
@@ -123,9 +124,8 @@ std::string failures(const std::vector<ResultRow>& rows) {
   for (const ResultRow& r : rows)
     if (r.stage == Stage::kFailed)
       text += "failed, left out of its shape: " + r.choice() + " at " + r.collective + " " +
-              r.transport + " np=" + std::to_string(r.np) +
-              (r.nodes > 1 ? " (" + std::to_string(r.nodes) + " nodes)" : "") + " " +
-              format_bytes(r.bytes) + ": " + r.note + "\n";
+              r.transport + " " + shape_text(r.nodes, r.np) + " " + format_bytes(r.bytes) + ": " +
+              r.note + "\n";
   return text;
 }
 

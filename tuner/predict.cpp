@@ -10,6 +10,7 @@
 #include "cct/units.hpp"
 #include "tuner/cost_model.hpp"
 #include "tuner/scaling.hpp"
+#include "tuner/shape_text.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -68,11 +69,8 @@ struct Series {
 
   int nodes_at(int step) const { return per_node == 0 ? 1 : step; }
   int np_at(int step) const { return per_node == 0 ? step : step * per_node; }
-  // For people: "np=16", "4 nodes x 2".
-  std::string shape_at(int step) const {
-    return per_node == 0 ? "np=" + std::to_string(step)
-                         : std::to_string(step) + " nodes x " + std::to_string(per_node);
-  }
+  // For people: "np=16", "np=8 (4 nodes)".
+  std::string shape_at(int step) const { return shape_text(nodes_at(step), np_at(step)); }
   auto operator<=>(const Series&) const = default;
 };
 

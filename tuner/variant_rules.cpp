@@ -7,6 +7,7 @@
 
 #include "cct/error.hpp"
 #include "tuner/search.hpp"
+#include "tuner/shape_text.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -240,8 +241,7 @@ const RankBucket* plain_bucket(const std::vector<RankBucket>& buckets, int nodes
 std::string own_line(const VariationFacts& facts, const VariantGroup& group, std::size_t differ,
                      std::size_t sizes) {
   const auto& [c, transport, nodes, variant] = group;
-  return std::string(collective_name(c)) + " on " + transport +
-         (nodes > 1 ? " (" + std::to_string(nodes) + " nodes)" : "") + ": " + variant +
+  return std::string(collective_name(c)) + " on " + transport + nodes_text(nodes) + ": " + variant +
          ": winners other than " + facts.reference + "'s at " + std::to_string(differ) + " of " +
          std::to_string(sizes) + " sizes: rules of its own";
 }
