@@ -8,7 +8,8 @@
 //
 //   the from job's time beside its timed calls
 //     + the kept points' scaled figures x their warm-up and repetitions
-//       there x (the from job's timed calls / those of its grid points)
+//       there x (the from job's timed calls, less those of the variants
+//       the shortlist leaves out / those of its grid points)
 //
 // the first term the work of each size that does not scale with a call
 // (alignments, screening rounds, the confirmations' blocks of at least
@@ -23,7 +24,9 @@
 // x the ratio of timed calls (the second term's over the from job's) x
 // np / from_np.
 // Planned per pass: the second job's (reconfirmations, search.hpp) from the
-// second job of from_np, its timed calls its own rows'.
+// second job of from_np, its timed calls its own rows'. The variants' calls
+// are known of the jobs this run timed, not of those an earlier run kept
+// (job_times_file.hpp holds totals): a plan from those counts them.
 #pragma once
 
 #include <map>
@@ -33,6 +36,7 @@
 
 #include "tuner/results_csv.hpp"
 #include "tuner/shortlist.hpp"
+#include "tuner/variant_rules.hpp"
 
 namespace cct::tuner {
 
@@ -67,7 +71,12 @@ class JobTimes {
     double wall_s = 0;
     double grid_timed_s = 0;  // final and pruned rows' figures x (warm-up + repetitions)
     double timed_s = 0;       // the same over the job's own rows
+    // Of timed_s, the rows of each collective's variants (variant_rules.hpp).
+    std::map<std::pair<cct_collective, Variation>, double> variants_timed_s;
   };
+  // The from job's timed calls that the shortlist's job will make again:
+  // less its variants that the shortlist leaves out.
+  static double timed_again(const Timed& from, const Shortlist& shortlist);
   // Appends the job to path_ (keep_in).
   void record(const std::string& transport, int np, const Timed& t) const;
 

@@ -330,6 +330,12 @@ const char* variation_name(Variation variation) {
   return kVariations[static_cast<int>(variation)].name;
 }
 
+std::optional<Variation> variation_of(Stage stage) {
+  for (Variation v : kEveryVariation)
+    if (kVariations[static_cast<int>(v)].stage == stage) return v;
+  return std::nullopt;
+}
+
 void add_variants(std::map<cct_collective, TransportRules>& rules, const VariantRules& variants) {
   for (const auto& [c, transports] : variants.buckets)
     for (const auto& [transport, buckets] : transports) {

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -40,6 +41,9 @@ inline constexpr Variation kEveryVariation[] = {Variation::kElementType, Variati
 
 // What varies, for people and in a shortlist's text: "element types", "roots".
 const char* variation_name(Variation variation);
+// The variation whose rows (the reference's and the variants') have this
+// stage; nullopt for the rows of every call.
+std::optional<Variation> variation_of(Stage stage);
 
 struct VariantRules {
   // Buckets to add beside those of every call, by collective and transport.

@@ -2,8 +2,9 @@
 // job of the size below: its work beside the timed calls carried over, the
 // calls grown as the shortlist's scaled figures say; a simulated job's
 // whole time grown with the calls and the ranks; the second job's pass
-// from the second job's own rows; nothing where the from job was not
-// timed or measured nothing.
+// from the second job's own rows; the calls of the variants the shortlist
+// leaves out not planned; nothing where the from job was not timed or
+// measured nothing.
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>
@@ -65,6 +66,32 @@ TEST_CASE("plan time: the from job's work carried over, its calls grown by the m
   second.finished("shm", 4, 4.0, kRows, kFirstJob.size());
   // 4 s less 0.5 s of reconfirmations, plus 3 s x (0.5 s / 1 s of grid rows).
   CHECK(*second.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(3.5 + 1.5));
+}
+
+// A job beyond the two smallest sizes leaves out the variants that changed
+// nothing below (shortlist.hpp): their calls are not planned.
+TEST_CASE("plan time: the variants the shortlist leaves out are not planned", "[cost]") {
+  using cct::tuner::Variation;
+  std::vector<ResultRow> rows = kFirstJob;
+  ResultRow typed = row(4, Stage::kTyped, 0.01, 100);  // 1 s of reduce in float
+  typed.collective = "reduce";
+  typed.datatype = "float";
+  ResultRow rooted = row(4, Stage::kRooted, 0.005, 100);  // 0.5 s of bcast at root 3
+  rooted.root = 3;
+  rows.push_back(typed);
+  rows.push_back(rooted);
+  cct::tuner::JobTimes first(false, 0);
+  first.finished("shm", 4, 11.5, rows, 0);
+  // 11.5 s less 3.5 s of timed calls, plus the kept calls (3 s) x (3.5 s
+  // timed / 1 s of grid rows), less the variants left out.
+  cct::tuner::Shortlist s = shortlist(8, 4, 3.0);
+  CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 3.5));
+  s.unvaried = {{CCT_REDUCE, Variation::kElementType}};
+  CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 2.5));
+  s.unvaried.insert({CCT_BCAST, Variation::kRoot});
+  CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 2.0));
+  s.unvaried = {{CCT_BCAST, Variation::kElementType}};  // bcast timed no types
+  CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 3.5));
 }
 
 TEST_CASE("plan time: a simulated job grows with its calls and its ranks", "[cost]") {
