@@ -18,11 +18,12 @@
 //     np 16 the model put a size's fastest 2.1x behind. Not M's pick: it
 //     won at M, and only a measurement says it loses at np;
 //   - another parameter value of the algorithm of a faster one kept, tied
-//     with it: within kTie at M, at the size below M, and as predicted at
-//     np. Either is within kTie of the other, the accuracy a pick is held
-//     to, so one is measured. Not two algorithms: on the simulator
-//     rabenseifner and recursive_doubling allreduce of 1 KiB were within
-//     1.3% at np 4 and 8, and 17% apart at 16;
+//     with it: within kTie at M, at the size below M where both were
+//     measured there, and as predicted at np. Either is within kTie of the
+//     other, the accuracy a pick is held to, so one is measured. Not two
+//     algorithms: on the simulator rabenseifner and recursive_doubling
+//     allreduce of 1 KiB were within 1.3% at np 4 and 8, and 17% apart at
+//     16;
 // - the MPI library's own call: a candidate replaces it only where it is
 //   measured beside it;
 // - every candidate the model cannot scale (it states no cost shape, or
