@@ -2,10 +2,9 @@
 // follow a known cost model, the candidates it keeps at a communicator
 // size not measured yet are that model's fastest there and the pick of
 // the size below, less those far behind the fastest and one of two values
-// of an algorithm tied,
-// each left out for the reason it is given; nothing is left out before two
-// sizes were measured; and the text rank 0 hands the ranks of an MPI job
-// reads back the same.
+// of an algorithm tied, each left out for the reason it is given; nothing
+// is left out before two sizes were measured; and the text rank 0 hands
+// the ranks of an MPI job reads back the same.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
