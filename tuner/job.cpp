@@ -290,14 +290,9 @@ void report_shortlist(const Shortlist& shortlist, const std::map<Dropped, std::s
     std::cout << "ccautotune: np=" << shortlist.np << ": "
               << describe_removed(shortlist, removed, total) << " (--exhaustive measures them)"
               << std::endl;
-  std::string unvaried;
-  for (const auto& [c, v] : shortlist.unvaried)
-    unvaried += std::string(unvaried.empty() ? "" : ", ") + collective_name(c) + " (" +
-                variation_name(v) + ")";
-  if (!unvaried.empty())
-    std::cout << "ccautotune: np=" << shortlist.np << ": not timed again in other element types "
-              << "or at another root, since they got no rules of their own below np="
-              << shortlist.np << ": " << unvaried << " (--exhaustive times them)" << std::endl;
+  if (!shortlist.unvaried.empty())
+    std::cout << "ccautotune: np=" << shortlist.np << ": " << describe_unvaried(shortlist)
+              << " (--exhaustive times them)" << std::endl;
 }
 
 // The job's search of collective c: without the variants the shortlist

@@ -207,6 +207,9 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
       }
       const double two = opts.single_job ? 0 : second.planned_s(name, *shortlist).value_or(0);
       std::cout << "ccautotune: " << describe_plan(name, *shortlist, *one + two) << "\n";
+      if (!shortlist->unvaried.empty())
+        std::cout << "ccautotune: " << name << " np=" << np << ": " << describe_unvaried(*shortlist)
+                  << "\n";
       total_s += *one + two;
     }
   std::cout << "ccautotune: planned for the sizes not yet measured: " << std::lround(total_s)

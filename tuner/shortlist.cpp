@@ -326,6 +326,16 @@ std::string describe_removed(const Shortlist& shortlist,
          " from the figures of np=" + std::to_string(shortlist.from_np) + ": " + reasons;
 }
 
+std::string describe_unvaried(const Shortlist& shortlist) {
+  std::string unvaried;
+  for (const auto& [c, v] : shortlist.unvaried)
+    unvaried += std::string(unvaried.empty() ? "" : ", ") + collective_name(c) + " (" +
+                variation_name(v) + ")";
+  return "not timed again in other element types or at another root, since they got no rules "
+         "of their own below np=" +
+         std::to_string(shortlist.np) + ": " + unvaried;
+}
+
 // "np from_np below_np keep lag", then
 // "collective<TAB>transport<TAB>bytes<TAB>why<TAB>choice" per dropped
 // choice (a choice holds no tab).

@@ -127,6 +127,11 @@ std::map<Dropped, std::size_t> apply_shortlist(const Shortlist& shortlist, Space
 std::string describe_removed(const Shortlist& shortlist,
                              const std::map<Dropped, std::size_t>& removed, std::size_t total);
 
+// For people, where unvaried is not empty: "not timed again in other element
+// types or at another root, since they got no rules of their own below
+// np=64: bcast (roots), allreduce (element types)".
+std::string describe_unvaried(const Shortlist& shortlist);
+
 // The shortlist as text, a line per dropped choice and per unvaried pair,
 // and back: how rank 0
 // hands it to the ranks of an MPI job. read_shortlist throws cct::Error on

@@ -7,7 +7,8 @@
 # (<fingerprint>.jobs). A malformed job times file is named and costs only
 # the plan (--resume --plan says np 4 could not be planned, exit 1). A run
 # in one go says before 4 how long it will take, and after it what it took
-# against that. --plan where a simulated fabric is tuned is refused.
+# against that. The plan names the variants the job leaves out, as the job
+# does. --plan where a simulated fabric is tuned is refused.
 # usage: ccautotune_plan.sh <ccautotune>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -46,6 +47,12 @@ grep -q "^ccautotune: shm np=4 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/r
   fail "--resume did not plan np 4 from the kept job times" "$dir/rest.log"
 grep -q '^allreduce,shm,1,4,' "$csv" || fail "np 4 was not measured" "$csv"
 [ -f "${csv%.csv}.yaml" ] || fail "no profile after --resume" "$dir/rest.log"
+# What the job left out of the variants, the plan said it would (from the
+# same rows): allreduce's element types where they changed nothing at 2, 3.
+left=$(sed -n 's/^ccautotune: np=4: \(not timed again .*\) (--exhaustive times them)$/\1/p' "$dir/rest.log")
+planned=$(sed -n 's/^ccautotune: shm np=4: \(not timed again .*\)$/\1/p' "$dir/plan.log")
+[ "$left" = "$planned" ] ||
+  fail "the plan said '$planned' of the variants, the job left out '$left'" "$dir/plan.log"
 
 run --out "$dir/q" >"$dir/whole.log" 2>&1 || fail "a run in one go exited $?" "$dir/whole.log"
 grep -q "^ccautotune: shm np=4: planned [0-9.e+-]* s, from np=3's job" "$dir/whole.log" ||
