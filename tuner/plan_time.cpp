@@ -4,7 +4,6 @@
 #include <iostream>
 #include <sstream>
 
-#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "tuner/job_times_file.hpp"
 
@@ -35,28 +34,14 @@ void JobTimes::finished(const std::string& transport, int np, double wall_s,
     if (i >= first_new && row.stage != Stage::kFailed) {
       measured = true;
       t.timed_s += timed;
-      cct_collective c{};
-      if (const std::optional<Variation> v = variation_of(row.stage);
-          v && parse_collective(row.collective, &c))
-        t.variants_timed_s[{c, *v}] += timed;
     }
   }
   if (!measured) return;
   if (!path_.empty()) record(transport, np, t);
   Timed& job = jobs_[{transport, np}];  // an earlier part's, or new
-  job.wall_s += t.wall_s;
-  job.grid_timed_s = t.grid_timed_s;
-  job.timed_s += t.timed_s;
-  for (const auto& [variant, seconds] : t.variants_timed_s)
-    job.variants_timed_s[variant] += seconds;
-}
-
-double JobTimes::timed_again(const Timed& from, const Shortlist& shortlist) {
-  double left_out = 0;
-  for (const auto& variant : shortlist.unvaried)
-    if (const auto it = from.variants_timed_s.find(variant); it != from.variants_timed_s.end())
-      left_out += it->second;
-  return std::max(0.0, from.timed_s - left_out);
+  job = {.wall_s = job.wall_s + t.wall_s,
+         .grid_timed_s = t.grid_timed_s,
+         .timed_s = job.timed_s + t.timed_s};
 }
 
 void JobTimes::record(const std::string& transport, int np, const Timed& t) const {
@@ -83,7 +68,10 @@ std::optional<double> JobTimes::planned_s(const std::string& transport,
   const auto it = jobs_.find({transport, shortlist.from_np});
   if (it == jobs_.end() || !(it->second.grid_timed_s > 0)) return std::nullopt;
   const Timed& from = it->second;
-  const double calls = timed_again(from, shortlist) / from.grid_timed_s;
+  // The first job times a collective's variants (search.hpp, steps 6 and
+  // 7), the second only reconfirms.
+  const double left_out = pass_ == 1 ? shortlist.unvaried_timed_s : 0;
+  const double calls = std::max(0.0, from.timed_s - left_out) / from.grid_timed_s;
   const double timed_s = shortlist.kept_timed_s * calls;
   if (simulated_)
     return from.timed_s > 0

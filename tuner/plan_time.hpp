@@ -24,9 +24,9 @@
 // x the ratio of timed calls (the second term's over the from job's) x
 // np / from_np.
 // Planned per pass: the second job's (reconfirmations, search.hpp) from the
-// second job of from_np, its timed calls its own rows'. The variants' calls
-// are known of the jobs this run timed, not of those an earlier run kept
-// (job_times_file.hpp holds totals): a plan from those counts them.
+// second job of from_np, its timed calls its own rows'. The variants'
+// calls left out (Shortlist::unvaried_timed_s) come from the results, so a
+// plan from an earlier run's kept job times is the same plan.
 #pragma once
 
 #include <map>
@@ -36,7 +36,6 @@
 
 #include "tuner/results_csv.hpp"
 #include "tuner/shortlist.hpp"
-#include "tuner/variant_rules.hpp"
 
 namespace cct::tuner {
 
@@ -71,12 +70,7 @@ class JobTimes {
     double wall_s = 0;
     double grid_timed_s = 0;  // final and pruned rows' figures x (warm-up + repetitions)
     double timed_s = 0;       // the same over the job's own rows
-    // Of timed_s, the rows of each collective's variants (variant_rules.hpp).
-    std::map<std::pair<cct_collective, Variation>, double> variants_timed_s;
   };
-  // The from job's timed calls that the shortlist's job will make again:
-  // less its variants that the shortlist leaves out.
-  static double timed_again(const Timed& from, const Shortlist& shortlist);
   // Appends the job to path_ (keep_in).
   void record(const std::string& transport, int np, const Timed& t) const;
 

@@ -178,7 +178,7 @@ AtSize shortlist_at(const std::map<std::string, Measured>& from,
 
 // The (collective, variation) pairs whose variants were timed in `below`
 // (one transport's single-node rows) and got no rules of their own there
-// (variant_criteria.hpp); plain: pick_winners of below.
+// (variant_rules.hpp); plain: pick_winners of below.
 std::set<std::pair<cct_collective, Variation>> unvaried(const std::vector<ResultRow>& below,
                                                         const Winners& plain,
                                                         const Registry& registry) {
@@ -190,6 +190,20 @@ std::set<std::pair<cct_collective, Variation>> unvaried(const std::vector<Result
       if (!variants.buckets.contains(c)) out.insert({c, v});
   }
   return out;
+}
+
+// The timed calls of the rows of np (below's) whose collective and
+// variation are among `variants`.
+double timed_s_of(const std::vector<ResultRow>& below, int np,
+                  const std::set<std::pair<cct_collective, Variation>>& variants) {
+  double seconds = 0;
+  for (const ResultRow& row : below) {
+    cct_collective c{};
+    if (const std::optional<Variation> v = variation_of(row.stage);
+        v && row.np == np && parse_collective(row.collective, &c) && variants.contains({c, *v}))
+      seconds += row.result.median_s * row.result.reps;
+  }
+  return seconds;
 }
 
 // "unvaried\t<collective>\t<variation_name>" into out.unvaried.
@@ -276,6 +290,7 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
   const Winners plain = pick_winners(below, registry);
   out.unvaried = unvaried(below, plain, registry);
   out.from_np = *measured.rbegin();
+  out.unvaried_timed_s = timed_s_of(below, out.from_np, out.unvaried);
   out.below_np = *std::next(measured.rbegin());
   out.lag = checked_lag(plain, registry, shape, transport).value_or(0);
   Coster coster(registry, shape);

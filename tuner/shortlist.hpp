@@ -98,6 +98,9 @@ struct Shortlist {
   // The (collective, variation) pairs whose variants were timed below np
   // and got no rules of their own: not timed again.
   std::set<std::pair<cct_collective, Variation>> unvaried;
+  // What from_np's rows of those variants took: their figures x their
+  // repetitions (calls its first job made that this one will not; plan_time.hpp).
+  double unvaried_timed_s = 0;
 
   // The far-behind rule's factor: lag squared, at least kFarBehindFloor;
   // 0 (no such rule) where the model could not be checked.

@@ -69,29 +69,26 @@ TEST_CASE("plan time: the from job's work carried over, its calls grown by the m
 }
 
 // A job beyond the two smallest sizes leaves out the variants that changed
-// nothing below (shortlist.hpp): their calls are not planned.
+// nothing below (shortlist.hpp): their calls, which the first job of the
+// size below made, are not planned; the second job made none of them.
 TEST_CASE("plan time: the variants the shortlist leaves out are not planned", "[cost]") {
-  using cct::tuner::Variation;
   std::vector<ResultRow> rows = kFirstJob;
   ResultRow typed = row(4, Stage::kTyped, 0.01, 100);  // 1 s of reduce in float
   typed.collective = "reduce";
   typed.datatype = "float";
-  ResultRow rooted = row(4, Stage::kRooted, 0.005, 100);  // 0.5 s of bcast at root 3
-  rooted.root = 3;
   rows.push_back(typed);
-  rows.push_back(rooted);
-  cct::tuner::JobTimes first(false, 0);
-  first.finished("shm", 4, 11.5, rows, 0);
-  // 11.5 s less 3.5 s of timed calls, plus the kept calls (3 s) x (3.5 s
-  // timed / 1 s of grid rows), less the variants left out.
+  cct::tuner::JobTimes first(false, 0), second(false, 0);
+  first.keep_in("", 1);
+  second.keep_in("", 2);
+  first.finished("shm", 4, 11.0, rows, 0);
+  second.finished("shm", 4, 4.0, kRows, kFirstJob.size());
+  // 11 s less 3 s of timed calls, plus the kept calls (3 s) x (3 s timed
+  // / 1 s of grid rows), less the variants left out.
   cct::tuner::Shortlist s = shortlist(8, 4, 3.0);
-  CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 3.5));
-  s.unvaried = {{CCT_REDUCE, Variation::kElementType}};
-  CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 2.5));
-  s.unvaried.insert({CCT_BCAST, Variation::kRoot});
+  CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 3.0));
+  s.unvaried_timed_s = 1.0;
   CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 2.0));
-  s.unvaried = {{CCT_BCAST, Variation::kElementType}};  // bcast timed no types
-  CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 3.5));
+  CHECK(*second.planned_s("shm", s) == Approx(3.5 + 1.5));  // as without
 }
 
 TEST_CASE("plan time: a simulated job grows with its calls and its ranks", "[cost]") {

@@ -321,6 +321,10 @@ TEST_CASE("shortlist: variants that changed nothing below are not timed again", 
         std::set<std::pair<cct_collective, Variation>>{{CCT_BCAST, Variation::kRoot}});
   CHECK_FALSE(s.times_variants(CCT_BCAST, Variation::kRoot));
   CHECK(s.times_variants(CCT_ALLREDUCE, Variation::kElementType));  // never timed below
+  // What np 16's rooted rows took, which the plan leaves out.
+  double rooted_s = 0;
+  for (const ResultRow& r : rooted_rows({16})) rooted_s += r.result.median_s * r.result.reps;
+  CHECK(s.unvaried_timed_s == Approx(rooted_s));
   CHECK(cct::tuner::read_shortlist(cct::tuner::write_shortlist(s)).unvaried == s.unvaried);
   // Where the last root made the fastest twice as slow at np 16 and 4 KiB,
   // the roots are timed again.
