@@ -40,11 +40,6 @@ from emulated_hosts import ROOT, Hosts
 COLLECTIVES = "barrier,bcast,allreduce,allgather,reduce_scatter_block,allgatherv"
 
 
-def yielding(hosts):
-    """mpirun's options that make Open MPI yield where ranks outnumber cores."""
-    return ["--mca", "mpi_yield_when_idle", "1"] if hosts.np > os.cpu_count() else []
-
-
 def tune(hosts, opts, name):
     """The profile of these hosts, tuned by a job of all their ranks."""
     out = os.path.join(opts.out, name + ".tune")
@@ -52,7 +47,7 @@ def tune(hosts, opts, name):
         subprocess.run(hosts.in_host1([
             os.path.join(opts.build, "bin", "ccautotune"), "--launcher", "mpirun", "--hostfile",
             os.path.join(hosts.dir, "hostfile"), "--mpirun-args",
-            " ".join([f"-np {hosts.np} --bind-to none"] + yielding(hosts)),
+            " ".join([f"-np {hosts.np} --bind-to none"] + hosts.yielding()),
             "--ranks-per-node", str(hosts.np // opts.hosts), "--collectives", opts.collectives,
             "--min-bytes", opts.min_bytes, "--max-bytes", opts.max_bytes, "--out", out]),
             check=True, stdout=log, stderr=subprocess.STDOUT)
@@ -65,7 +60,7 @@ def tune(hosts, opts, name):
 def bench(hosts, opts, name, profile):
     """ccbench's table of the profile's choices against Open MPI's calls."""
     mpirun = (hosts.mpirun() + ["--bind-to", "none", "-x", f"CCT_PROFILE={profile}"]
-              + yielding(hosts))
+              + hosts.yielding())
     table = subprocess.run(
         [sys.executable, os.path.join(ROOT, "tools", "ccbench_runs.py"), "--runs",
          str(opts.runs), "--np", str(hosts.np), "--mpirun", shlex.join(mpirun), "--ccbench",

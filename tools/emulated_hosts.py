@@ -30,6 +30,10 @@ class Hosts:
         """The command that starts ranks on these hosts ("-np N prog" follows)."""
         return [HOSTS_SH, "mpirun", self.dir]
 
+    def yielding(self):
+        """mpirun's options that make Open MPI yield where ranks outnumber cores."""
+        return ["--mca", "mpi_yield_when_idle", "1"] if self.np > os.cpu_count() else []
+
     def in_host1(self, command):
         """command run inside host 1, with Open MPI set for these hosts."""
         return [HOSTS_SH, "run", self.dir] + command

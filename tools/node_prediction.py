@@ -15,7 +15,7 @@ needs root), their links limited to MBIT Mbit/s, and with `ccautotune
 then removes the hosts and prints `ccprofile check` of both profiles on
 the HOSTS-node measurements (how often each picks within 5% of the
 fastest) into OUT/check.txt. With more ranks than cores, Open MPI is told
-to yield (mpi_yield_when_idle), as in tools/cluster_bench.py.
+to yield (Hosts.yielding).
 
 usage: tools/node_prediction.py OUT [--hosts 4] [--tuned 2] [--mbit 1000]
                                 [--collectives a,b,..] [--min-bytes 1] [--max-bytes 1M]
@@ -32,9 +32,7 @@ from emulated_hosts import ROOT, Hosts
 
 def tune(hosts, opts, out, extra):
     """ccautotune across the hosts into out; its log beside it."""
-    mpirun_args = f"-np {hosts.np} --bind-to none"
-    if hosts.np > os.cpu_count():
-        mpirun_args += " --mca mpi_yield_when_idle 1"
+    mpirun_args = " ".join([f"-np {hosts.np} --bind-to none"] + hosts.yielding())
     with open(out + ".log", "w") as log:
         subprocess.run(hosts.in_host1([
             os.path.join(opts.build, "bin", "ccautotune"), "--launcher", "mpirun", "--hostfile",

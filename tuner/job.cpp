@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "calls.hpp"
-#include "cct/error.hpp"
 #include "cct/runtime.hpp"
 #include "cct/simulate.hpp"
 #include "cct/units.hpp"

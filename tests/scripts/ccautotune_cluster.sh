@@ -76,9 +76,10 @@ awk '$1 == "world" {sub(/\(.*/, "", $4); print $3, $4}' "$dir/app.err" >"$dir/wo
 for c in barrier bcast allreduce; do
   # The profile's choices for 4 ranks on 2 nodes: every range's algorithm
   # and fallbacks, in every bucket of that shape (a bcast at a root other
-  # than 0 takes the rules of such roots where there are some). What MPI_COMM_WORLD's calls ran is among them, and each
-  # call ran on the runtime or was kept on the library (a call moving no
-  # byte returns at once, and shows in neither).
+  # than 0 takes the rules of such roots where there are some). What
+  # MPI_COMM_WORLD's calls ran is among them, and each call ran on the
+  # runtime or was kept on the library (a call moving no byte returns at
+  # once, and shows in neither).
   choices=$(awk -v c="  $c:" '$0 == c {in_c = 1; next} in_c && /^  [a-z_]+:$/ {exit}
             in_c && /- np:/ {np = /np: \[4, max\]/; next} in_c && np' "$yaml" |
     grep -o "algorithm: [a-z_0-9]*" | awk '{print $2}' | sort -u)
