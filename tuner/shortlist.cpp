@@ -97,15 +97,43 @@ struct Criteria {
   Coster& coster;
 };
 
+// A candidate's last figures at one message size: at the largest size
+// below the job's it was measured at (M itself, or for one a shortlist
+// left out at M, a smaller one), and at the size before that.
+struct Last {
+  int np = 0;
+  Measured at;
+  std::optional<Winner> before;
+};
+
+// Each candidate's Last at (collective, message size), from figures
+// (ascending in np at each collective).
+std::map<std::pair<cct_collective, int64_t>, std::map<std::string, Last>> last_of(
+    const Figures& figures) {
+  std::map<std::pair<cct_collective, int64_t>, std::map<std::string, Last>> out;
+  for (const auto& [key, by_choice] : figures) {
+    const auto [c, np, bytes] = key;
+    for (const auto& [choice, m] : by_choice) {
+      Last& last = out[{c, bytes}][choice];
+      if (last.np > 0) last.before = last.at.figure;
+      last.np = np;
+      last.at = m;
+    }
+  }
+  return out;
+}
+
 // A candidate the model can scale at one message size: its figure
-// predicted at np, measured at M and (where it was) at the size below.
+// predicted at np, measured at its Last size and (where it was) the size
+// before.
 struct Scaled {
   double seconds;
   std::string choice;
   std::string algorithm;
   int reps;
-  double at_from;
-  std::optional<double> at_below;
+  int at_np;
+  double at_last;
+  std::optional<double> at_before;
   bool operator<(const Scaled& o) const {
     return std::tie(seconds, choice) < std::tie(o.seconds, o.choice);
   }
@@ -115,12 +143,13 @@ bool within_tie(double a, double b) {
   return std::abs(a / b - 1) <= kTie;
 }
 
-// Whether a and b are values of one algorithm tied at M, at the size
-// below where both were measured there, and as predicted.
+// Whether a and b are values of one algorithm last measured at the same
+// size and tied there, at the size before where both were measured there,
+// and as predicted.
 bool tied(const Scaled& a, const Scaled& b) {
-  return a.algorithm == b.algorithm && within_tie(a.seconds, b.seconds) &&
-         within_tie(a.at_from, b.at_from) &&
-         (!a.at_below || !b.at_below || within_tie(*a.at_below, *b.at_below));
+  return a.algorithm == b.algorithm && a.at_np == b.at_np && within_tie(a.seconds, b.seconds) &&
+         within_tie(a.at_last, b.at_last) &&
+         (!a.at_before || !b.at_before || within_tie(*a.at_before, *b.at_before));
 }
 
 // Why the candidate predicted i-th fastest is left out, given those kept
@@ -140,25 +169,22 @@ std::optional<Dropped> reason_to_drop(const std::vector<Scaled>& predicted, std:
   return std::nullopt;
 }
 
-// The shortlist at one message size from the figures at `from`, each
-// scaled to np (`below`: the same size measured at the size below from,
-// for the slope and the ties).
-AtSize shortlist_at(const std::map<std::string, Measured>& from,
-                    const std::map<std::string, Measured>* below, int np, const std::string& pick,
+// The shortlist at one message size from each candidate's last figures,
+// scaled to np.
+AtSize shortlist_at(const std::map<std::string, Last>& last, int np, const std::string& pick,
                     const Criteria& criteria) {
   std::vector<Scaled> predicted;
   AtSize out;
-  for (const auto& [choice, m] : from) {
-    const Winner* lower = nullptr;
-    if (below)
-      if (const auto it = below->find(choice); it != below->end()) lower = &it->second.figure;
+  for (const auto& [choice, l] : last) {
+    const Measured& m = l.at;
+    const Winner* before = l.before ? &*l.before : nullptr;
     const std::optional<double> figure =
         m.figure.library ? std::nullopt
-                         : scaled_figure(m.figure, lower, 1, np, criteria.model, criteria.coster);
+                         : scaled_figure(m.figure, before, 1, np, criteria.model, criteria.coster);
     if (figure) {
-      predicted.push_back({*figure, choice, m.figure.algorithm, m.reps, m.figure.median_s,
-                           lower ? std::optional(lower->median_s) : std::nullopt});
-    } else {  // kept, as it was at from
+      predicted.push_back({*figure, choice, m.figure.algorithm, m.reps, l.np, m.figure.median_s,
+                           before ? std::optional(before->median_s) : std::nullopt});
+    } else {  // kept, as it was measured last
       ++out.kept;
       out.kept_timed_s += point_seconds(m.figure.median_s, m.reps, criteria.timing);
     }
@@ -263,8 +289,7 @@ std::string why_text(const Shortlist& s, Dropped why, std::size_t count) {
     case Dropped::kTied:
       return n + "tied with another value of their algorithm, measured (within " +
              std::to_string(std::lround(kTie * 100)) +
-             "% of it at np=" + std::to_string(s.below_np) + " and " + std::to_string(s.from_np) +
-             " and as predicted)";
+             "% of it at the two sizes both were last measured at, and as predicted)";
   }
   return n;
 }
@@ -291,7 +316,6 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
   out.unvaried = unvaried(below, plain, registry);
   out.from_np = *measured.rbegin();
   out.unvaried_timed_s = timed_s_of(below, out.from_np, out.unvaried);
-  out.below_np = *std::next(measured.rbegin());
   out.lag = checked_lag(plain, registry, shape, transport).value_or(0);
   Coster coster(registry, shape);
   const CostModel model = fit(figures, coster);
@@ -302,15 +326,14 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
                           .coster = coster};
   const auto picks = picks_at(plain, out.from_np);
   std::map<cct_collective, int64_t> largest;  // at np
-  for (const auto& [key, by_choice] : figures) {
-    const auto [c, at_np, bytes] = key;
-    if (at_np != out.from_np) continue;
+  for (const auto& [key, last] : last_of(figures)) {
+    const auto [c, bytes] = key;
+    if (!figures.contains({c, out.from_np, bytes})) continue;  // M's sizes
     if (!largest.contains(c)) largest[c] = largest_size(c, np, sizes);
     if (bytes > largest[c]) continue;
-    const auto below = figures.find({c, out.below_np, bytes});
     const auto pick = picks.find({c, bytes});
-    AtSize at = shortlist_at(by_choice, below == figures.end() ? nullptr : &below->second, np,
-                             pick == picks.end() ? std::string() : pick->second, criteria);
+    AtSize at =
+        shortlist_at(last, np, pick == picks.end() ? std::string() : pick->second, criteria);
     out.kept += at.kept;
     out.kept_timed_s += at.kept_timed_s;
     if (!at.dropped.empty()) out.dropped[{c, transport, bytes}] = std::move(at.dropped);
@@ -338,7 +361,8 @@ std::string describe_removed(const Shortlist& shortlist,
   }
   return std::to_string(sum) + " of " + std::to_string(total) +
          " points left out, by the cost model fitted below np=" + std::to_string(shortlist.np) +
-         " from the figures of np=" + std::to_string(shortlist.from_np) + ": " + reasons;
+         " from the figures of np=" + std::to_string(shortlist.from_np) +
+         " (of a candidate not measured there, its last): " + reasons;
 }
 
 std::string describe_unvaried(const Shortlist& shortlist) {
@@ -351,13 +375,12 @@ std::string describe_unvaried(const Shortlist& shortlist) {
          std::to_string(shortlist.np) + ": " + unvaried;
 }
 
-// "np from_np below_np keep lag", then
+// "np from_np keep lag", then
 // "collective<TAB>transport<TAB>bytes<TAB>why<TAB>choice" per dropped
 // choice (a choice holds no tab).
 std::string write_shortlist(const Shortlist& shortlist) {
   std::ostringstream text;
-  text << shortlist.np << ' ' << shortlist.from_np << ' ' << shortlist.below_np << ' '
-       << shortlist.keep << ' ' << std::setprecision(17) << shortlist.lag << '\n';
+  text << shortlist.np << ' ' << shortlist.from_np << ' ' << shortlist.keep << ' ' << std::setprecision(17) << shortlist.lag << '\n';
   for (const auto& [key, choices] : shortlist.dropped)
     for (const auto& [choice, why] : choices)
       text << collective_name(std::get<0>(key)) << '\t' << std::get<1>(key) << '\t'
@@ -371,9 +394,9 @@ Shortlist read_shortlist(const std::string& text) {
   std::istringstream in(text);
   Shortlist out;
   std::string line;
-  if (!(in >> out.np >> out.from_np >> out.below_np >> out.keep >> out.lag) ||
+  if (!(in >> out.np >> out.from_np >> out.keep >> out.lag) ||
       !std::getline(in, line))
-    throw Error("shortlist: no 'np from_np below_np keep lag' line");
+    throw Error("shortlist: no 'np from_np keep lag' line");
   while (std::getline(in, line)) {
     std::istringstream fields(line);
     std::string collective, transport, bytes, word, choice;

@@ -3,10 +3,13 @@
 //
 // Before a job of np ranks on one node, where its transport was measured at
 // two or more smaller communicator sizes, a model fitted on those figures
-// (tuner/cost_model.hpp) scales every candidate's figure from the nearest
-// measured size M below np (tuner/scaling.hpp; the size below M gives the
-// slope), at each message size measured at M. At that size the job then
-// measures only:
+// (tuner/cost_model.hpp) scales every candidate's figure to np from the
+// largest size below np it was measured at (tuner/scaling.hpp; the size
+// before that gives the slope): the nearest measured size M, or, for a
+// candidate the shortlist of M's job left out, where it was measured last
+// (without that, a size after a shortlisted one measured every candidate
+// left out there: on the simulator np 32 after 16 took 19.3 s instead of
+// 4.5). At each message size measured at M the job then measures only:
 // - the `keep` fastest so predicted, and M's pick, so that the profile's
 //   rules stay continuous across sizes; of those, not
 //   - one the model puts far behind the fastest predicted: further than
@@ -18,12 +21,12 @@
 //     np 16 the model put a size's fastest 2.1x behind. Not M's pick: it
 //     won at M, and only a measurement says it loses at np;
 //   - another parameter value of the algorithm of a faster one kept, tied
-//     with it: within kTie at M, at the size below M where both were
-//     measured there, and as predicted at np. Either is within kTie of the
-//     other, the accuracy a pick is held to, so one is measured. Not two
-//     algorithms: on the simulator rabenseifner and recursive_doubling
-//     allreduce of 1 KiB were within 1.3% at np 4 and 8, and 17% apart at
-//     16;
+//     with it: last measured at the same size and within kTie there, at
+//     the size before where both were measured there, and as predicted at
+//     np. Either is within kTie of the other, the accuracy a pick is held
+//     to, so one is measured. Not two algorithms: on the simulator
+//     rabenseifner and recursive_doubling allreduce of 1 KiB were within
+//     1.3% at np 4 and 8, and 17% apart at 16;
 // - the MPI library's own call: a candidate replaces it only where it is
 //   measured beside it;
 // - every candidate the model cannot scale (it states no cost shape, or
@@ -77,7 +80,6 @@ enum class Dropped {
 struct Shortlist {
   int np = 0;            // the job's size
   int from_np = 0;       // M, the measured size the figures are scaled from
-  int below_np = 0;      // the measured size below M (the slope, the ties)
   std::size_t keep = 0;  // the fastest predicted kept at each size (--shortlist)
   // How far behind its own pick the model, checked on the sizes below,
   // put a size's fastest (predict.hpp, checked_lag); 0 where it could not

@@ -157,7 +157,6 @@ TEST_CASE("shortlist: keeps the model's fastest and the pick below, leaves out t
   const cct::tuner::Shortlist s = shortlist_of(rows_at({4, 16}), 64, 2);
   CHECK(s.np == 64);
   CHECK(s.from_np == 16);
-  CHECK(s.below_np == 4);
   CHECK(s.lag == Approx(1));  // the known model picks np 16's fastest from np 4
   CHECK(s.far_behind() == cct::tuner::kFarBehindFloor);
   std::size_t dropped = 0;
@@ -210,6 +209,23 @@ TEST_CASE("shortlist: nothing of the sizes the job does not measure", "[cost]") 
   CHECK(s.kept + dropped == 2 * kCandidates.size());  // at 64 and 4096 bytes
   CHECK_FALSE(s.dropped.contains({CCT_BCAST, "shm", 262144}));
   CHECK(s.dropped.contains({CCT_BCAST, "shm", 4096}));
+}
+
+TEST_CASE("shortlist: after a shortlisted size, each candidate scaled from where it was last",
+          "[cost]") {
+  // np 64's job measured only its shortlist; np 256's shortlist scales
+  // those left out at 64 from 16 (the known model is exact either way), so
+  // it leaves out what it would have, had 64 measured every candidate.
+  const cct::tuner::Shortlist at64 = shortlist_of(rows_at({4, 16}), 64, 2);
+  std::vector<ResultRow> rows = rows_at({4, 16});
+  for (const ResultRow& r : rows_at({64}))
+    if (!at64.dropped.at({CCT_BCAST, "shm", r.bytes}).contains(r.choice())) rows.push_back(r);
+  REQUIRE(rows.size() < rows_at({4, 16, 64}).size());
+  const cct::tuner::Shortlist partial = shortlist_of(rows, 256, 2);
+  const cct::tuner::Shortlist whole = shortlist_of(rows_at({4, 16, 64}), 256, 2);
+  CHECK(partial.from_np == 64);
+  CHECK(partial.kept == whole.kept);
+  CHECK(partial.dropped == whole.dropped);
 }
 
 TEST_CASE("shortlist: nothing left out before two sizes were measured", "[cost]") {
@@ -284,15 +300,16 @@ TEST_CASE("shortlist: says why it left points out", "[cost]") {
   // Of 15 points (5 candidates, 3 sizes), the 2 fastest kept at each.
   CHECK(removed_text(kCandidates, 2) ==
         "9 of 15 points left out, by the cost model fitted below np=64 from the figures of "
-        "np=16: 9 predicted slower than the 2 fastest");
+        "np=16 (of a candidate not measured there, its last): 9 predicted slower than the 2 "
+        "fastest");
   CHECK_THAT(removed_text(kCandidates, kCandidates.size()),
              Catch::Contains(" predicted over 2x behind the fastest (where checked on np=16, "
                              "the model put a size's fastest up to 1x behind its own pick: that "
                              "squared for a size further out, 2x at least)"));
   CHECK_THAT(removed_text(kChains, 2),
              Catch::EndsWith(", 2 tied with another value of their algorithm, measured (within 3% "
-                             "of it at np=4 and 16 "
-                             "and as predicted)"));
+                             "of it at the two sizes both were last measured at, and as "
+                             "predicted)"));
 }
 
 TEST_CASE("shortlist: the text handed to an MPI job's ranks reads back the same", "[cost]") {
@@ -301,12 +318,11 @@ TEST_CASE("shortlist: the text handed to an MPI job's ranks reads back the same"
   const cct::tuner::Shortlist back = cct::tuner::read_shortlist(write_shortlist(s));
   CHECK(back.np == s.np);
   CHECK(back.from_np == s.from_np);
-  CHECK(back.below_np == s.below_np);
   CHECK(back.keep == s.keep);
   CHECK(back.lag == s.lag);
   CHECK(back.dropped == s.dropped);
-  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16 4 2 1\nbcast\tshm\n"), cct::Error);
-  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 4 2 1\nbcast\tshm\t64\tlost\tchain\n"),
+  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16 2 1\nbcast\tshm\n"), cct::Error);
+  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 2 1\nbcast\tshm\t64\tlost\tchain\n"),
                     "shortlist: bad line 'bcast\tshm\t64\tlost\tchain'");
   CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16\n"), cct::Error);  // before the reasons
   CHECK_THROWS_AS(cct::tuner::read_shortlist(""), cct::Error);
