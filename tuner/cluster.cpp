@@ -24,6 +24,7 @@
 #include "cct/topology.hpp"
 #include "mpi_bootstrap.hpp"
 #include "tuner/buffer_memory.hpp"
+#include "tuner/default_sizes.hpp"
 #include "tuner/device_job.hpp"
 #include "tuner/job.hpp"
 #include "tuner/machine.hpp"
@@ -65,18 +66,12 @@ Layout layout_of(Bootstrap& world) {
   return layout;
 }
 
-std::vector<int> powers_of_two_to(int most) {
-  std::vector<int> values;
-  for (int n = 1; n < most; n *= 2) values.push_back(n);
-  values.push_back(most);
-  return values;
-}
-
 // --nodes x --ranks-per-node, checked against what the job has.
 std::vector<Shape> shapes_of(const Options& opts, const Layout& layout) {
   const std::vector<int> nodes = opts.nodes.empty() ? std::vector<int>{layout.nodes} : opts.nodes;
-  const std::vector<int> per_node =
-      opts.ranks_per_node.empty() ? powers_of_two_to(layout.fewest_per_node) : opts.ranks_per_node;
+  const std::vector<int> per_node = opts.ranks_per_node.empty()
+                                        ? measured_sizes(doubling_sizes(1, layout.fewest_per_node))
+                                        : opts.ranks_per_node;
   for (int n : nodes)
     if (n > layout.nodes)
       throw UsageError("--nodes: " + std::to_string(n) + " nodes, and the job has " +
@@ -367,7 +362,7 @@ int tune_cluster(Options& opts, int rank) {
   // have.
   const PredictionPlan plan{
       .shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); },
-      .nps = opts.predict_nps.empty() ? default_nps(topo.cores()) : opts.predict_nps,
+      .nps = opts.predict_nps.empty() ? default_predicted_nps(topo.cores()) : opts.predict_nps,
       .nodes =
           opts.predict_nodes.empty() ? default_predicted_nodes(machine.nodes) : opts.predict_nodes};
   return write_profile(registry, machine, opts, &plan) ? 0 : 1;

@@ -9,6 +9,7 @@
 #include "cct/profile.hpp"
 #include "cct/topology.hpp"
 #include "tuner/cost_shape.hpp"
+#include "tuner/default_sizes.hpp"
 #include "tuner/machine.hpp"
 #include "tuner/out_lock.hpp"
 #include "tuner/output.hpp"
@@ -74,7 +75,7 @@ bool profile_from_results(const Registry& registry, Options opts) {
             // Shapes across nodes are theirs: only one-node sizes are predicted here.
             return job_shape(nodes > 1 || measured.contains(np) ? tuned : here, nodes, np);
           },
-      .nps = opts.predict_nps.empty() ? default_nps(here.cores()) : opts.predict_nps};
+      .nps = opts.predict_nps.empty() ? default_predicted_nps(here.cores()) : opts.predict_nps};
   return write_profile(registry, describe_machine(here, *measured.rbegin()), opts, &plan);
 }
 

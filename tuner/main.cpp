@@ -26,6 +26,7 @@
 #include "cct/units.hpp"
 #include "tuner/buffer_memory.hpp"
 #include "tuner/cluster.hpp"
+#include "tuner/default_sizes.hpp"
 #include "tuner/device_job.hpp"
 #include "tuner/from_results.hpp"
 #include "tuner/job.hpp"
@@ -340,7 +341,7 @@ int run(Options opts) {
   opts.noise = {before, announce(probe_noise(topo.cores()), "after tuning")};
   const PredictionPlan plan{
       .shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); },
-      .nps = opts.predict_nps.empty() ? default_nps(topo.cores()) : opts.predict_nps};
+      .nps = opts.predict_nps.empty() ? default_predicted_nps(topo.cores()) : opts.predict_nps};
   return write_profile(registry, describe_machine(topo, max_np), opts, &plan) && ok ? 0 : 1;
 }
 

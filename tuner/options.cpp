@@ -11,13 +11,6 @@
 
 namespace cct::tuner {
 
-std::vector<int> default_nps(int cores) {
-  std::vector<int> nps;
-  for (int n = 2; n <= cores; n *= 2) nps.push_back(n);
-  if (nps.empty() || nps.back() != std::max(cores, 2)) nps.push_back(std::max(cores, 2));
-  return nps;
-}
-
 void check_names(const Registry& registry, const SpaceFilter& filter) {
   for (const std::string& name : filter.transports)
     if (!registry.find_transport(name))
@@ -73,12 +66,14 @@ CLI::Option* add_list(CLI::App& app, const std::string& flag, std::vector<T>& it
 // The options of one machine's run, the measurement and the output.
 void add_run_options(CLI::App& app, Options& opts) {
   add_list(app, "--np", opts.nps, "N,N,..",
-           "rank counts (default: 2, 4, .. up to the cores, and the cores)");
+           "rank counts (default: 2, 4, .. up to the cores, and the\n"
+           "cores; on a node of more than 32 cores 2, 4, 16, 64, ..\n"
+           "and the cores, the sizes between predicted)");
   add_list(app, "--predict-np", opts.predict_nps, "N,N,..",
            "rank counts whose rules the cost model predicts from the\n"
-           "measured ones, where not measured (default: those of the\n"
-           "default --np; on a simulated fabric, none; under mpirun,\n"
-           "communicators on one node only)");
+           "measured ones, where not measured (default: 2, 4, .. up to\n"
+           "the cores, and the cores; on a simulated fabric, none;\n"
+           "under mpirun, communicators on one node only)");
   add_list(app, "--collectives", opts.filter.collectives, "a,b",
            "only these collectives (default: all)");
   add_list(app, "--transports", opts.filter.transports, "a,b",
@@ -202,8 +197,8 @@ void add_cluster_options(CLI::App& app, Options& opts) {
       ->group(kClusterGroup);
   add_list(app, "--ranks-per-node", opts.ranks_per_node, "N,..",
            "ranks per node of the shapes (default: 1, 2, 4, .. up\n"
-           "to the fewest ranks any node has, and that; no shape of\n"
-           "one rank)")
+           "to the fewest ranks any node has, and that, as --np\n"
+           "thins them beyond 32; no shape of one rank)")
       ->group(kClusterGroup);
   add_list(app, "--predict-nodes", opts.predict_nodes, "N,N,..",
            "node counts whose rules the cost model predicts from the\n"

@@ -80,9 +80,6 @@ struct UsageError : std::runtime_error {
 // is wrong with its value.
 std::optional<Options> parse_args(int argc, char** argv);
 
-// 2, 4, .. up to the cores, and the cores: the default --np.
-std::vector<int> default_nps(int cores);
-
 // --transports and --algorithms name what the plugins provide, or
 // UsageError says which does not.
 void check_names(const Registry& registry, const SpaceFilter& filter);
