@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -66,12 +67,30 @@ Layout layout_of(Bootstrap& world) {
   return layout;
 }
 
-// --nodes x --ranks-per-node, checked against what the job has.
+// --ranks-per-node, or its default.
+std::vector<int> ranks_per_node_of(const Options& opts, const Layout& layout) {
+  return opts.ranks_per_node.empty() ? measured_sizes(doubling_sizes(1, layout.fewest_per_node))
+                                     : opts.ranks_per_node;
+}
+
+// The one-node sizes confirming jobs measure (job.hpp, confirmed_for): of
+// the predicted ones, between those measured on one node; none where no
+// shape is of one node.
+std::vector<int> confirmed_on_one_node(const Options& opts, const Layout& layout,
+                                       const std::vector<int>& predicted) {
+  if (!opts.nodes.empty() && std::ranges::find(opts.nodes, 1) == opts.nodes.end()) return {};
+  if (opts.nodes.empty() && layout.nodes != 1) return {};
+  std::vector<int> measured;  // a shape of one rank is not measured
+  std::ranges::copy_if(ranks_per_node_of(opts, layout), std::back_inserter(measured),
+                       [](int r) { return r > 1; });
+  return confirmed_for(opts, measured, predicted);
+}
+
+// --nodes x --ranks-per-node, checked against what the job has, then one
+// node x each of opts.confirm_nps.
 std::vector<Shape> shapes_of(const Options& opts, const Layout& layout) {
   const std::vector<int> nodes = opts.nodes.empty() ? std::vector<int>{layout.nodes} : opts.nodes;
-  const std::vector<int> per_node = opts.ranks_per_node.empty()
-                                        ? measured_sizes(doubling_sizes(1, layout.fewest_per_node))
-                                        : opts.ranks_per_node;
+  const std::vector<int> per_node = ranks_per_node_of(opts, layout);
   for (int n : nodes)
     if (n > layout.nodes)
       throw UsageError("--nodes: " + std::to_string(n) + " nodes, and the job has " +
@@ -85,6 +104,8 @@ std::vector<Shape> shapes_of(const Options& opts, const Layout& layout) {
   for (int n : nodes)
     for (int r : per_node)
       if (n * r > 1 || !opts.ranks_per_node.empty()) shapes.push_back({n, r});  // 1 rank: asked for
+  // Last: a confirming job weighs the picks of the measured sizes on both sides.
+  for (int r : opts.confirm_nps) shapes.push_back({1, r});
   return shapes;
 }
 
@@ -320,6 +341,9 @@ int tune_cluster(Options& opts, int rank) {
   MpiBootstrap world(MPI_COMM_WORLD);
   check_same_machines(world, topo.fingerprint());
   const Layout layout = layout_of(world);
+  const std::vector<int> predicted =
+      opts.predict_nps.empty() ? default_predicted_nps(topo.cores()) : opts.predict_nps;
+  opts.confirm_nps = confirmed_on_one_node(opts, layout, predicted);
   const std::vector<Shape> shapes = shapes_of(opts, layout);
   int most_per_node = 1, most_ranks = 1;
   for (const Shape& s : shapes) {
@@ -360,11 +384,11 @@ int tune_cluster(Options& opts, int rank) {
   // node of the sizes a run on one node measures, and across nodes the
   // node counts asked for, else the larger ones a job of this kind may
   // have.
-  const PredictionPlan plan{
-      .shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); },
-      .nps = opts.predict_nps.empty() ? default_predicted_nps(topo.cores()) : opts.predict_nps,
-      .nodes =
-          opts.predict_nodes.empty() ? default_predicted_nodes(machine.nodes) : opts.predict_nodes};
+  const PredictionPlan plan{.shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); },
+                            .nps = predicted,
+                            .nodes = opts.predict_nodes.empty()
+                                         ? default_predicted_nodes(machine.nodes)
+                                         : opts.predict_nodes};
   return write_profile(registry, machine, opts, &plan) ? 0 : 1;
 }
 

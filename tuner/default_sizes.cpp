@@ -29,4 +29,19 @@ std::vector<int> default_predicted_nps(int cores) {
   return doubling_sizes(2, cores);
 }
 
+std::vector<int> confirmed_sizes(const std::vector<int>& measured,
+                                 const std::vector<int>& predicted) {
+  std::vector<int> sorted = measured;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  std::vector<int> confirmed;
+  if (sorted.size() < 3) return confirmed;
+  for (int n : predicted)
+    if (n > sorted[1] && n < sorted.back() && !std::binary_search(sorted.begin(), sorted.end(), n))
+      confirmed.push_back(n);
+  std::sort(confirmed.begin(), confirmed.end());
+  confirmed.erase(std::unique(confirmed.begin(), confirmed.end()), confirmed.end());
+  return confirmed;
+}
+
 }  // namespace cct::tuner

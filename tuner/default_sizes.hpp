@@ -23,5 +23,11 @@ std::vector<int> measured_sizes(std::vector<int> doubling);
 std::vector<int> default_nps(int cores);
 // The default --predict-np: 2, 4, .. the cores, every doubling.
 std::vector<int> default_predicted_nps(int cores);
+// The sizes of `predicted` a short job confirms (shortlist.hpp, "A
+// confirming job"): those between the second smallest of `measured` (a
+// shortlist needs two sizes below) and the largest, not measured.
+// Ascending.
+std::vector<int> confirmed_sizes(const std::vector<int>& measured,
+                                 const std::vector<int>& predicted);
 
 }  // namespace cct::tuner

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <span>
@@ -16,6 +17,7 @@
 #include "cct/units.hpp"
 #include "interposed_call.hpp"
 #include "tuner/cluster.hpp"
+#include "tuner/default_sizes.hpp"
 #include "tuner/device_runtime.hpp"
 #include "tuner/job_progress.hpp"
 #include "tuner/progress.hpp"
@@ -289,16 +291,20 @@ void report_shortlist(const Shortlist& shortlist, const std::map<Dropped, std::s
     std::cout << "ccautotune: np=" << shortlist.np << ": "
               << describe_removed(shortlist, removed, total) << " (--exhaustive measures them)"
               << std::endl;
-  if (!shortlist.unvaried.empty())
+  if (shortlist.confirming)
+    std::cout << "ccautotune: np=" << shortlist.np << ": " << describe_confirming(shortlist)
+              << " (--np " << shortlist.np << " measures it whole)" << std::endl;
+  else if (!shortlist.unvaried.empty())
     std::cout << "ccautotune: np=" << shortlist.np << ": " << describe_unvaried(shortlist)
               << " (--exhaustive times them)" << std::endl;
 }
 
 // The job's search of collective c: without the variants the shortlist
-// does not time again.
+// does not time again; a confirming job's without crossovers and checks.
 SearchOptions search_of(cct_collective c, SearchOptions search, const Shortlist* shortlist) {
   if (shortlist && !shortlist->times_variants(c, Variation::kElementType)) search.datatypes.clear();
   if (shortlist && !shortlist->times_variants(c, Variation::kRoot)) search.other_root = false;
+  if (shortlist && shortlist->confirming) search.bisect_depth = search.check_every = 0;
   return search;
 }
 
@@ -352,12 +358,27 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& al
   }
 }
 
+std::vector<int> confirmed_for(const Options& opts, const std::vector<int>& measured,
+                               const std::vector<int>& predicted) {
+  if (opts.search.exhaustive || opts.shortlist == 0) return {};
+  return confirmed_sizes(measured, predicted);
+}
+
 std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
                                        const TransportEntry& transport, int np) {
   if (opts.search.exhaustive || opts.shortlist == 0) return std::nullopt;
-  return make_shortlist(rows, registry, shape, transport.desc->name, np, opts.shortlist,
-                        opts.measure, opts.filter);
+  const auto confirmed = [&](int n) {
+    return std::ranges::find(opts.confirm_nps, n) != opts.confirm_nps.end();
+  };
+  // A confirming job's rows, a few candidates of a size run last, are no
+  // other job's footing: without them the second pass, and a resumed run,
+  // make the shortlists the first made.
+  std::vector<ResultRow> measured;
+  std::ranges::copy_if(rows, std::back_inserter(measured),
+                       [&](const ResultRow& r) { return !confirmed(r.np); });
+  return make_shortlist(measured, registry, shape, transport.desc->name, np, opts.shortlist,
+                        opts.measure, opts.filter, confirmed(np));
 }
 
 bool record_failure(const JobProgress& progress, const std::string& why, const Options& opts,

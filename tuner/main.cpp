@@ -161,6 +161,14 @@ std::vector<int> measured_whole(std::vector<int> nps) {
   return nps;
 }
 
+// The sizes of a run's jobs: those measured, then those confirmed (whose
+// jobs weigh the picks of the measured sizes on both sides).
+std::vector<int> job_sizes(const Options& opts) {
+  std::vector<int> sizes = opts.nps;
+  sizes.insert(sizes.end(), opts.confirm_nps.begin(), opts.confirm_nps.end());
+  return sizes;
+}
+
 // The transports a run on this machine measures.
 std::vector<const cct::TransportEntry*> local_transports(const cct::Registry& registry,
                                                          const Options& opts) {
@@ -183,7 +191,7 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
   double total_s = 0;
   bool planned = true;
   for (const cct::TransportEntry* transport : local_transports(registry, opts))
-    for (int np : opts.nps) {
+    for (int np : job_sizes(opts)) {
       const std::string name = transport->desc->name;
       if (std::find(whole.begin(), whole.end(), np) != whole.end()) continue;
       if (!first.timed(name)) {  // said only where the transport measured something
@@ -208,7 +216,10 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
       }
       const double two = opts.single_job ? 0 : second.planned_s(name, *shortlist).value_or(0);
       std::cout << "ccautotune: " << describe_plan(name, *shortlist, *one + two) << "\n";
-      if (!shortlist->unvaried.empty())
+      if (shortlist->confirming)
+        std::cout << "ccautotune: " << name << " np=" << np << ": "
+                  << describe_confirming(*shortlist) << "\n";
+      else if (!shortlist->unvaried.empty())
         std::cout << "ccautotune: " << name << " np=" << np << ": " << describe_unvaried(*shortlist)
                   << "\n";
       total_s += *one + two;
@@ -224,7 +235,7 @@ bool run_jobs(const cct::Registry& registry, const cct::Topology& topo, const Op
   const ShapeOf shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); };
   bool ok = true;
   for (const cct::TransportEntry* transport : local_transports(registry, opts))
-    for (int np : opts.nps)
+    for (int np : job_sizes(opts))
       if (serves_local_ranks(*transport, np))
         ok = planned_job(registry, opts, shape, *transport, np, times,
                          [&](const Shortlist* shortlist) {
@@ -276,7 +287,8 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   keep_job_times(opts, {&times});
   // The simulated DSPs share no caches: every shape is flat.
   const ShapeOf flat = [](int nodes, int np) { return ShapeComm(np, nodes, {}); };
-  for (int np : opts.nps)
+  opts.confirm_nps = confirmed_for(opts, opts.nps, opts.predict_nps);
+  for (int np : job_sizes(opts))
     ok = planned_job(registry, opts, flat, transport, np, times,
                      [&](const Shortlist* shortlist) {
                        return run_simulated_job(registry, transport, np, opts, results.known,
@@ -317,6 +329,9 @@ int run(Options opts) {
     return run_simulated(registry, *simulated, std::move(opts));
   const cct::Topology topo = cct::Topology::discover();
   if (opts.nps.empty()) opts.nps = default_nps(topo.cores());
+  const std::vector<int> predicted =
+      opts.predict_nps.empty() ? default_predicted_nps(topo.cores()) : opts.predict_nps;
+  opts.confirm_nps = confirmed_for(opts, opts.nps, predicted);
   // With --plan, the sizes measured whole only: they time the plan.
   const std::vector<int> measured = opts.plan ? measured_whole(opts.nps) : opts.nps;
   const int max_np = *std::max_element(measured.begin(), measured.end());
@@ -324,6 +339,7 @@ int run(Options opts) {
   const OpenedResults results = open_results(opts, topo.fingerprint());
   Options jobs = opts;
   jobs.nps = measured;
+  if (opts.plan) jobs.confirm_nps.clear();
   std::cout << "ccautotune: " << topo.summary() << ", fingerprint " << topo.fingerprint()
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
   const Noise before = announce(probe_noise(topo.cores()), "before tuning");
@@ -339,9 +355,8 @@ int run(Options opts) {
   }
   if (opts.plan) return say_plan(registry, topo, opts, first, second) && ok ? 0 : 1;
   opts.noise = {before, announce(probe_noise(topo.cores()), "after tuning")};
-  const PredictionPlan plan{
-      .shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); },
-      .nps = opts.predict_nps.empty() ? default_predicted_nps(topo.cores()) : opts.predict_nps};
+  const PredictionPlan plan{.shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); },
+                            .nps = predicted};
   return write_profile(registry, describe_machine(topo, max_np), opts, &plan) && ok ? 0 : 1;
 }
 

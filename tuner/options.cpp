@@ -68,12 +68,17 @@ void add_run_options(CLI::App& app, Options& opts) {
   add_list(app, "--np", opts.nps, "N,N,..",
            "rank counts (default: 2, 4, .. up to the cores, and the\n"
            "cores; on a node of more than 32 cores 2, 4, 16, 64, ..\n"
-           "and the cores, the sizes between predicted)");
+           "and the cores, the sizes between predicted and confirmed)");
   add_list(app, "--predict-np", opts.predict_nps, "N,N,..",
            "rank counts whose rules the cost model predicts from the\n"
            "measured ones, where not measured (default: 2, 4, .. up to\n"
            "the cores, and the cores; on a simulated fabric, none;\n"
-           "under mpirun, communicators on one node only)");
+           "under mpirun, communicators on one node only); those\n"
+           "between the second smallest --np and the largest a short\n"
+           "job confirms, last: the model's fastest measured beside\n"
+           "the picks of the sizes on both sides and the library's\n"
+           "call, without crossovers, checks, element types or roots\n"
+           "(not with --exhaustive or --shortlist 0)");
   add_list(app, "--collectives", opts.filter.collectives, "a,b",
            "only these collectives (default: all)");
   add_list(app, "--transports", opts.filter.transports, "a,b",

@@ -31,6 +31,10 @@ struct Options {
   // (predict.hpp); those also in nps are measured. Empty: on a machine the
   // default --np, on a simulated fabric none.
   std::vector<int> predict_nps;
+  // The predicted sizes a short job confirms (default_sizes.hpp,
+  // confirmed_sizes), set by the run from nps and predict_nps where it
+  // shortlists; not an option.
+  std::vector<int> confirm_nps;
   std::string fabric;   // a simulated platform's config ("" : none given)
   std::string out;      // default: cct::default_profile_out_dir()
   std::string results;  // <out>/<fingerprint>.csv

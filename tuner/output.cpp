@@ -68,8 +68,12 @@ std::string joined(const std::vector<int>& values) {
 std::string search_setting(const Options& opts) {
   if (opts.search.exhaustive) return "exhaustive";
   if (opts.shortlist == 0) return "successive halving";
-  return "successive halving; beyond the two smallest np, the cost model's shortlist of " +
-         std::to_string(opts.shortlist);
+  std::string setting =
+      "successive halving; beyond the two smallest np, the cost model's shortlist of " +
+      std::to_string(opts.shortlist);
+  if (!opts.confirm_nps.empty())
+    setting += "; np " + joined(opts.confirm_nps) + " predicted, confirmed by a shortlist of 1";
+  return setting;
 }
 
 // The rank counts of a run on one node, or the shapes of one under mpirun.

@@ -68,9 +68,9 @@ std::optional<double> JobTimes::planned_s(const std::string& transport,
   const auto it = jobs_.find({transport, shortlist.from_np});
   if (it == jobs_.end() || !(it->second.grid_timed_s > 0)) return std::nullopt;
   const Timed& from = it->second;
-  // The first job times a collective's variants (search.hpp, steps 6 and
-  // 7), the second only reconfirms.
-  const double left_out = pass_ == 1 ? shortlist.unvaried_timed_s : 0;
+  // The first job times a collective's variants, crossovers and checks
+  // (search.hpp), the second only reconfirms.
+  const double left_out = pass_ == 1 ? shortlist.left_out_timed_s : 0;
   const double calls = std::max(0.0, from.timed_s - left_out) / from.grid_timed_s;
   const double timed_s = shortlist.kept_timed_s * calls;
   if (simulated_)

@@ -8,8 +8,8 @@
 //
 //   the from job's time beside its timed calls
 //     + the kept points' scaled figures x their warm-up and repetitions
-//       there x (the from job's timed calls, less those of the variants
-//       the shortlist leaves out / those of its grid points)
+//       there x (the from job's timed calls, less those the shortlist
+//       leaves out / those of its grid points)
 //
 // the first term the work of each size that does not scale with a call
 // (alignments, screening rounds, the confirmations' blocks of at least
@@ -24,9 +24,10 @@
 // x the ratio of timed calls (the second term's over the from job's) x
 // np / from_np.
 // Planned per pass: the second job's (reconfirmations, search.hpp) from the
-// second job of from_np, its timed calls its own rows'. The variants'
-// calls left out (Shortlist::unvaried_timed_s) come from the results, so a
-// plan from an earlier run's kept job times is the same plan.
+// second job of from_np, its timed calls its own rows'. The calls left
+// out (Shortlist::left_out_timed_s: the variants, and a confirming job's
+// crossovers and checks) come from the results, so a plan from an earlier
+// run's kept job times is the same plan.
 #pragma once
 
 #include <map>

@@ -61,12 +61,33 @@ CostModel fit(const Figures& figures, Coster& coster) {
   return CostModel::fit(samples);
 }
 
-// The profile's pick at each (collective, message size) measured at np,
+// The profile's picks at each (collective, message size) measured at np,
 // among the winners of one transport's single-node shapes.
-std::map<std::pair<cct_collective, int64_t>, std::string> picks_at(const Winners& plain, int np) {
-  std::map<std::pair<cct_collective, int64_t>, std::string> out;
+std::map<std::pair<cct_collective, int64_t>, std::set<std::string>> picks_at(const Winners& plain,
+                                                                             int np) {
+  std::map<std::pair<cct_collective, int64_t>, std::set<std::string>> out;
   for (const Winner& w : plain.best)
-    if (w.np == np) out[{w.collective, w.bytes}] = w.choice;
+    if (w.np == np) out[{w.collective, w.bytes}].insert(w.choice);
+  return out;
+}
+
+// The smallest size above np measured on one node on transport, if any.
+std::optional<int> measured_above(const std::vector<ResultRow>& rows, const std::string& transport,
+                                  int np) {
+  std::optional<int> above;
+  for (const ResultRow& r : rows)
+    if (r.transport == transport && r.nodes == 1 && r.np > np && (!above || r.np < *above))
+      above = r.np;
+  return above;
+}
+
+// The rows of np ranks on one node on transport.
+std::vector<ResultRow> rows_at_np(const std::vector<ResultRow>& rows, const std::string& transport,
+                                  int np) {
+  std::vector<ResultRow> out;
+  std::ranges::copy_if(rows, std::back_inserter(out), [&](const ResultRow& r) {
+    return r.transport == transport && r.nodes == 1 && r.np == np;
+  });
   return out;
 }
 
@@ -90,6 +111,10 @@ double point_seconds(double figure, int reps, const MeasureOptions& timing) {
 
 // What decides at every message size of a job.
 struct Criteria {
+  // The second smallest size measured: every candidate that runs there
+  // was measured there (the two smallest are measured whole), so one not
+  // measured since cannot run at larger sizes.
+  int whole_np;
   std::size_t keep;
   double far_behind;  // 0: none
   const MeasureOptions& timing;
@@ -156,12 +181,14 @@ bool tied(const Scaled& a, const Scaled& b) {
 // before it; nullopt: it is measured.
 std::optional<Dropped> reason_to_drop(const std::vector<Scaled>& predicted, std::size_t i,
                                       const std::vector<const Scaled*>& kept,
-                                      const std::string& pick, const Criteria& criteria) {
+                                      const std::set<std::string>& picks,
+                                      const Criteria& criteria) {
   const Scaled& s = predicted[i];
-  if (i >= criteria.keep && s.choice != pick) return Dropped::kSlower;
+  const bool pick = picks.contains(s.choice);
+  if (i >= criteria.keep && !pick) return Dropped::kSlower;
   // M's pick won where it was measured last: only a measurement says it
   // loses at np, however far behind the model puts it.
-  if (s.choice != pick && criteria.far_behind > 0 &&
+  if (!pick && criteria.far_behind > 0 &&
       s.seconds > predicted.front().seconds * criteria.far_behind)
     return Dropped::kFarBehind;
   if (std::ranges::any_of(kept, [&](const Scaled* k) { return tied(s, *k); }))
@@ -171,11 +198,12 @@ std::optional<Dropped> reason_to_drop(const std::vector<Scaled>& predicted, std:
 
 // The shortlist at one message size from each candidate's last figures,
 // scaled to np.
-AtSize shortlist_at(const std::map<std::string, Last>& last, int np, const std::string& pick,
-                    const Criteria& criteria) {
+AtSize shortlist_at(const std::map<std::string, Last>& last, int np,
+                    const std::set<std::string>& picks, const Criteria& criteria) {
   std::vector<Scaled> predicted;
   AtSize out;
   for (const auto& [choice, l] : last) {
+    if (l.np < criteria.whole_np) continue;
     const Measured& m = l.at;
     const Winner* before = l.before ? &*l.before : nullptr;
     const std::optional<double> figure =
@@ -192,7 +220,7 @@ AtSize shortlist_at(const std::map<std::string, Last>& last, int np, const std::
   std::sort(predicted.begin(), predicted.end());
   std::vector<const Scaled*> kept;
   for (std::size_t i = 0; i < predicted.size(); ++i)
-    if (const std::optional<Dropped> why = reason_to_drop(predicted, i, kept, pick, criteria)) {
+    if (const std::optional<Dropped> why = reason_to_drop(predicted, i, kept, picks, criteria)) {
       out.dropped[predicted[i].choice] = *why;
     } else {
       kept.push_back(&predicted[i]);
@@ -218,16 +246,21 @@ std::set<std::pair<cct_collective, Variation>> unvaried(const std::vector<Result
   return out;
 }
 
-// The timed calls of the rows of np (below's) whose collective and
-// variation are among `variants`.
-double timed_s_of(const std::vector<ResultRow>& below, int np,
-                  const std::set<std::pair<cct_collective, Variation>>& variants) {
+// The timed calls of np's rows (below's) the job does not make again: the
+// variants of `unvaried`, and a confirming job's every variant, crossover
+// and check.
+double left_out_timed_s(const std::vector<ResultRow>& below, int np,
+                        const std::set<std::pair<cct_collective, Variation>>& unvaried,
+                        bool confirming) {
   double seconds = 0;
   for (const ResultRow& row : below) {
+    if (row.np != np) continue;
+    const std::optional<Variation> v = variation_of(row.stage);
     cct_collective c{};
-    if (const std::optional<Variation> v = variation_of(row.stage);
-        v && row.np == np && parse_collective(row.collective, &c) && variants.contains({c, *v}))
-      seconds += row.result.median_s * row.result.reps;
+    const bool left_out =
+        confirming ? v || row.stage == Stage::kCrossover || row.stage == Stage::kCheck
+                   : v && parse_collective(row.collective, &c) && unvaried.contains({c, *v});
+    if (left_out) seconds += row.result.median_s * row.result.reps;
   }
   return seconds;
 }
@@ -305,8 +338,9 @@ std::optional<Dropped> Shortlist::why_dropped(const Point& p) const {
 
 Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& registry,
                          const ShapeOf& shape, const std::string& transport, int np,
-                         std::size_t keep, const MeasureOptions& timing, const SpaceFilter& sizes) {
-  Shortlist out{.np = np, .keep = keep};
+                         std::size_t keep, const MeasureOptions& timing, const SpaceFilter& sizes,
+                         bool confirming) {
+  Shortlist out{.np = np, .keep = confirming ? 1 : keep, .confirming = confirming};
   const std::vector<ResultRow> below = rows_below(rows, transport, np);
   const Figures figures = figures_of(below, registry);
   std::set<int> measured;
@@ -315,16 +349,24 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
   const Winners plain = pick_winners(below, registry);
   out.unvaried = unvaried(below, plain, registry);
   out.from_np = *measured.rbegin();
-  out.unvaried_timed_s = timed_s_of(below, out.from_np, out.unvaried);
+  out.left_out_timed_s = left_out_timed_s(below, out.from_np, out.unvaried, confirming);
   out.lag = checked_lag(plain, registry, shape, transport).value_or(0);
   Coster coster(registry, shape);
   const CostModel model = fit(figures, coster);
-  const Criteria criteria{.keep = keep,
+  const Criteria criteria{.whole_np = *std::next(measured.begin()),
+                          .keep = out.keep,
                           .far_behind = out.far_behind(),
                           .timing = timing,
                           .model = model,
                           .coster = coster};
-  const auto picks = picks_at(plain, out.from_np);
+  auto picks = picks_at(plain, out.from_np);
+  // A confirming job's size lies between measured ones: the pick of the
+  // one above may serve it as well.
+  if (confirming)
+    if (const std::optional<int> above = measured_above(rows, transport, np))
+      for (const auto& [key, choices] :
+           picks_at(pick_winners(rows_at_np(rows, transport, *above), registry), *above))
+        picks[key].insert(choices.begin(), choices.end());
   std::map<cct_collective, int64_t> largest;  // at np
   for (const auto& [key, last] : last_of(figures)) {
     const auto [c, bytes] = key;
@@ -332,8 +374,8 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
     if (!largest.contains(c)) largest[c] = largest_size(c, np, sizes);
     if (bytes > largest[c]) continue;
     const auto pick = picks.find({c, bytes});
-    AtSize at =
-        shortlist_at(last, np, pick == picks.end() ? std::string() : pick->second, criteria);
+    AtSize at = shortlist_at(last, np, pick == picks.end() ? std::set<std::string>() : pick->second,
+                             criteria);
     out.kept += at.kept;
     out.kept_timed_s += at.kept_timed_s;
     if (!at.dropped.empty()) out.dropped[{c, transport, bytes}] = std::move(at.dropped);
@@ -365,6 +407,14 @@ std::string describe_removed(const Shortlist& shortlist,
          " (of a candidate not measured there, its last): " + reasons;
 }
 
+std::string describe_confirming(const Shortlist& shortlist) {
+  return "a size predicted, confirmed by this job: at each message size the model's fastest "
+         "measured beside the picks of np=" +
+         std::to_string(shortlist.from_np) +
+         " and the measured size above and the library's call, without crossovers, checks, "
+         "element types or roots";
+}
+
 std::string describe_unvaried(const Shortlist& shortlist) {
   std::string unvaried;
   for (const auto& [c, v] : shortlist.unvaried)
@@ -375,12 +425,13 @@ std::string describe_unvaried(const Shortlist& shortlist) {
          std::to_string(shortlist.np) + ": " + unvaried;
 }
 
-// "np from_np keep lag", then
+// "np from_np confirming keep lag", then
 // "collective<TAB>transport<TAB>bytes<TAB>why<TAB>choice" per dropped
 // choice (a choice holds no tab).
 std::string write_shortlist(const Shortlist& shortlist) {
   std::ostringstream text;
-  text << shortlist.np << ' ' << shortlist.from_np << ' ' << shortlist.keep << ' ' << std::setprecision(17) << shortlist.lag << '\n';
+  text << shortlist.np << ' ' << shortlist.from_np << ' ' << shortlist.confirming << ' '
+       << shortlist.keep << ' ' << std::setprecision(17) << shortlist.lag << '\n';
   for (const auto& [key, choices] : shortlist.dropped)
     for (const auto& [choice, why] : choices)
       text << collective_name(std::get<0>(key)) << '\t' << std::get<1>(key) << '\t'
@@ -394,9 +445,9 @@ Shortlist read_shortlist(const std::string& text) {
   std::istringstream in(text);
   Shortlist out;
   std::string line;
-  if (!(in >> out.np >> out.from_np >> out.keep >> out.lag) ||
+  if (!(in >> out.np >> out.from_np >> out.confirming >> out.keep >> out.lag) ||
       !std::getline(in, line))
-    throw Error("shortlist: no 'np from_np keep lag' line");
+    throw Error("shortlist: no 'np from_np confirming keep lag' line");
   while (std::getline(in, line)) {
     std::istringstream fields(line);
     std::string collective, transport, bytes, word, choice;

@@ -13,6 +13,11 @@
 # must pick within 3% of the fastest of the full measurement at 95% of its
 # points or more (the goal of issue 29), from fewer than half of its final
 # rows; and the run says what it planned for np 16 and what it took.
+# Last a confirming job (shortlist.hpp): tuned at 2, 4 and 16, np 8 is
+# predicted and confirmed by measuring the model's fastest beside np 4's
+# pick, without crossovers, checks or variants; its bucket is measured,
+# and it picks within 5% of np 8's fastest at least as often as the
+# prediction alone (--shortlist 0, which confirms nothing).
 # usage: cost_model_simulator.sh <ccautotune> <ccprofile>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -79,3 +84,31 @@ grep -q "rapidio_sim np=16 took [0-9.]* s (planned [0-9.]* s)" "$dir/shortlisted
   fail "no time against the plan for np 16" "$dir/shortlisted.log"
 echo "PASS: np 16 shortlisted: within 3% at $short_within of $short_sizes points from" \
   "$(finals shortlisted) final rows (the full search: $(finals measured))"
+
+tune confirmed --np 2,4,16 --predict-np 8
+tune unconfirmed --np 2,4,16 --predict-np 8 --shortlist 0
+tune measured8 --np 8
+grep -q "^ccautotune: np=8: a size predicted, confirmed by this job" "$dir/confirmed.log" ||
+  fail "no confirming job at np 8" "$dir/confirmed.log"
+rows8() { grep -c "^[a-z]*,rapidio_sim,1,8,.*,$1," "$dir/confirmed/$fp.csv" || true; }
+[ "$(rows8 final)" -gt 0 ] || fail "the confirming job measured nothing" "$dir/confirmed/$fp.csv"
+for stage in crossover check typed rooted; do
+  [ "$(rows8 $stage)" -eq 0 ] || fail "the confirming job measured $stage rows" "$dir/confirmed/$fp.csv"
+done
+grep -q "^[a-z]*,rapidio_sim,1,16,.*,\(crossover\|check\)," "$dir/confirmed/$fp.csv" ||
+  fail "np 16 had no crossovers or checks either" "$dir/confirmed/$fp.csv"
+grep -q "measured_np: 8" "$dir/confirmed/$fp.yaml" || fail "np 8's bucket is not measured" \
+  "$dir/confirmed/$fp.yaml"
+at8() {  # profile -> "sizes within"
+  "$ccprofile" check "$dir/$1/$fp.yaml" "$dir/measured8/$fp.csv" --np 8 >"$dir/$1.check8" ||
+    fail "ccprofile check exited $?" "$dir/$1.check8"
+  sed -n 's/.*: \([0-9]*\) sizes, .* at \([0-9]*\); mean.*/\1 \2/p' "$dir/$1.check8" | head -1
+}
+read -r sizes8 confirmed_within <<<"$(at8 confirmed)"
+read -r _ unconfirmed_within <<<"$(at8 unconfirmed)"
+[ -n "$sizes8" ] || fail "no figures from ccprofile check at np 8" "$dir/confirmed.check8"
+[ "$confirmed_within" -ge "$unconfirmed_within" ] ||
+  fail "confirmed np-8 picks within 5% at $confirmed_within points, predicted at $unconfirmed_within" \
+    "$dir/confirmed.check8"
+echo "PASS: np 8 confirmed: within 5% at $confirmed_within of $sizes8 points (predicted alone:" \
+  "$unconfirmed_within)"

@@ -86,7 +86,7 @@ TEST_CASE("plan time: the variants the shortlist leaves out are not planned", "[
   // / 1 s of grid rows), less the variants left out.
   cct::tuner::Shortlist s = shortlist(8, 4, 3.0);
   CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 3.0));
-  s.unvaried_timed_s = 1.0;
+  s.left_out_timed_s = 1.0;
   CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 2.0));
   CHECK(*second.planned_s("shm", s) == Approx(3.5 + 1.5));  // as without
 }

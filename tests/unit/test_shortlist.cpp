@@ -318,11 +318,12 @@ TEST_CASE("shortlist: the text handed to an MPI job's ranks reads back the same"
   const cct::tuner::Shortlist back = cct::tuner::read_shortlist(write_shortlist(s));
   CHECK(back.np == s.np);
   CHECK(back.from_np == s.from_np);
+  CHECK(back.confirming == s.confirming);
   CHECK(back.keep == s.keep);
   CHECK(back.lag == s.lag);
   CHECK(back.dropped == s.dropped);
-  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16 2 1\nbcast\tshm\n"), cct::Error);
-  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 2 1\nbcast\tshm\t64\tlost\tchain\n"),
+  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16 0 2 1\nbcast\tshm\n"), cct::Error);
+  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 0 2 1\nbcast\tshm\t64\tlost\tchain\n"),
                     "shortlist: bad line 'bcast\tshm\t64\tlost\tchain'");
   CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16\n"), cct::Error);  // before the reasons
   CHECK_THROWS_AS(cct::tuner::read_shortlist(""), cct::Error);
@@ -340,7 +341,7 @@ TEST_CASE("shortlist: variants that changed nothing below are not timed again", 
   // What np 16's rooted rows took, which the plan leaves out.
   double rooted_s = 0;
   for (const ResultRow& r : rooted_rows({16})) rooted_s += r.result.median_s * r.result.reps;
-  CHECK(s.unvaried_timed_s == Approx(rooted_s));
+  CHECK(s.left_out_timed_s == Approx(rooted_s));
   CHECK(cct::tuner::read_shortlist(cct::tuner::write_shortlist(s)).unvaried == s.unvaried);
   // Where the last root made the fastest twice as slow at np 16 and 4 KiB,
   // the roots are timed again.
@@ -348,6 +349,41 @@ TEST_CASE("shortlist: variants that changed nothing below are not timed again", 
             .times_variants(CCT_BCAST, Variation::kRoot));
   // Before two sizes were measured, every variant is timed.
   CHECK(shortlist_of(joined(rows_at({4}), rooted_rows({4})), 16, 1).unvaried.empty());
-  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 4 1 0\nunvaried\tbcast\tcolours\n"),
+  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 0 1 0\nunvaried\tbcast\tcolours\n"),
                     "shortlist: bad line 'unvaried\tbcast\tcolours'");
+}
+
+TEST_CASE("shortlist: a confirming job's keeps the fastest predicted and the pick below",
+          "[cost]") {
+  using cct::tuner::Stage;
+  using cct::tuner::Variation;
+  std::vector<ResultRow> rows = joined(rows_at({4, 16}), rooted_rows({4, 16}));
+  double left_out_s = 0;  // np 16's rooted rows, crossovers and checks
+  for (const ResultRow& r : rooted_rows({16})) left_out_s += r.result.median_s * r.result.reps;
+  for (Stage stage : {Stage::kCrossover, Stage::kCheck, Stage::kConfirm}) {
+    ResultRow r = rows_at({16}).front();
+    r.stage = stage;
+    rows.push_back(r);
+    if (stage != Stage::kConfirm) left_out_s += r.result.median_s * r.result.reps;
+  }
+  const cct::tuner::Shortlist s = cct::tuner::make_shortlist(
+      rows, cct::test::registry(),
+      [](int nodes, int np) { return cct::tuner::ShapeComm(np, nodes, {}); }, "shm", 64, 2, {}, {},
+      true);
+  CHECK(s.confirming);
+  CHECK(s.keep == 1);
+  for (int64_t bytes : kSizes) {
+    std::set<std::string> kept;
+    for (const Candidate& c : kCandidates)
+      if (!s.dropped.at({CCT_BCAST, "shm", bytes}).contains(choice(c))) kept.insert(choice(c));
+    CHECK(kept.contains(fastest(64, bytes)));
+    CHECK(kept.size() <= 2);  // and np 16's pick, where another
+  }
+  CHECK(s.kept < shortlist_of(rows, 64, 2).kept);
+  // No variant is timed, even one that changed a winner below.
+  CHECK_FALSE(s.times_variants(CCT_ALLREDUCE, Variation::kElementType));
+  CHECK(s.left_out_timed_s == Approx(left_out_s));
+  CHECK(cct::tuner::read_shortlist(cct::tuner::write_shortlist(s)).confirming);
+  CHECK_THAT(cct::tuner::describe_confirming(s),
+             Catch::Contains("the model's fastest measured beside the picks of np=16 and"));
 }
