@@ -86,8 +86,8 @@ std::vector<int> confirmed_on_one_node(const Options& opts, const Layout& layout
   return confirmed_for(opts, measured, predicted);
 }
 
-// --nodes x --ranks-per-node, checked against what the job has, then one
-// node x each of opts.confirm_nps.
+// --nodes x --ranks-per-node, checked against what the job has, then, in
+// the first job, one node x each of opts.confirm_nps.
 std::vector<Shape> shapes_of(const Options& opts, const Layout& layout) {
   const std::vector<int> nodes = opts.nodes.empty() ? std::vector<int>{layout.nodes} : opts.nodes;
   const std::vector<int> per_node = ranks_per_node_of(opts, layout);
@@ -104,8 +104,10 @@ std::vector<Shape> shapes_of(const Options& opts, const Layout& layout) {
   for (int n : nodes)
     for (int r : per_node)
       if (n * r > 1 || !opts.ranks_per_node.empty()) shapes.push_back({n, r});  // 1 rank: asked for
-  // Last: a confirming job weighs the picks of the measured sizes on both sides.
-  for (int r : opts.confirm_nps) shapes.push_back({1, r});
+  // Last: a confirming job weighs the picks of the measured sizes on both
+  // sides; the second job does not time it again.
+  if (!opts.search.reconfirm)
+    for (int r : opts.confirm_nps) shapes.push_back({1, r});
   return shapes;
 }
 

@@ -161,11 +161,12 @@ std::vector<int> measured_whole(std::vector<int> nps) {
   return nps;
 }
 
-// The sizes of a run's jobs: those measured, then those confirmed (whose
-// jobs weigh the picks of the measured sizes on both sides).
-std::vector<int> job_sizes(const Options& opts) {
+// The sizes of a run's first jobs: those measured, then those confirmed
+// (whose jobs weigh the picks of the measured sizes on both sides); the
+// second jobs time the measured ones again only.
+std::vector<int> job_sizes(const Options& opts, bool second) {
   std::vector<int> sizes = opts.nps;
-  sizes.insert(sizes.end(), opts.confirm_nps.begin(), opts.confirm_nps.end());
+  if (!second) sizes.insert(sizes.end(), opts.confirm_nps.begin(), opts.confirm_nps.end());
   return sizes;
 }
 
@@ -191,7 +192,7 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
   double total_s = 0;
   bool planned = true;
   for (const cct::TransportEntry* transport : local_transports(registry, opts))
-    for (int np : job_sizes(opts)) {
+    for (int np : job_sizes(opts, false)) {
       const std::string name = transport->desc->name;
       if (std::find(whole.begin(), whole.end(), np) != whole.end()) continue;
       if (!first.timed(name)) {  // said only where the transport measured something
@@ -214,7 +215,9 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
         planned = false;
         continue;
       }
-      const double two = opts.single_job ? 0 : second.planned_s(name, *shortlist).value_or(0);
+      const double two = opts.single_job || shortlist->confirming
+                             ? 0
+                             : second.planned_s(name, *shortlist).value_or(0);
       std::cout << "ccautotune: " << describe_plan(name, *shortlist, *one + two) << "\n";
       if (shortlist->confirming)
         std::cout << "ccautotune: " << name << " np=" << np << ": "
@@ -235,7 +238,7 @@ bool run_jobs(const cct::Registry& registry, const cct::Topology& topo, const Op
   const ShapeOf shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); };
   bool ok = true;
   for (const cct::TransportEntry* transport : local_transports(registry, opts))
-    for (int np : job_sizes(opts))
+    for (int np : job_sizes(opts, opts.search.reconfirm))
       if (serves_local_ranks(*transport, np))
         ok = planned_job(registry, opts, shape, *transport, np, times,
                          [&](const Shortlist* shortlist) {
@@ -288,7 +291,7 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   // The simulated DSPs share no caches: every shape is flat.
   const ShapeOf flat = [](int nodes, int np) { return ShapeComm(np, nodes, {}); };
   opts.confirm_nps = confirmed_for(opts, opts.nps, opts.predict_nps);
-  for (int np : job_sizes(opts))
+  for (int np : job_sizes(opts, false))
     ok = planned_job(registry, opts, flat, transport, np, times,
                      [&](const Shortlist* shortlist) {
                        return run_simulated_job(registry, transport, np, opts, results.known,

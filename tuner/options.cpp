@@ -78,7 +78,7 @@ void add_run_options(CLI::App& app, Options& opts) {
            "job confirms, last: the model's fastest measured beside\n"
            "the picks of the sizes on both sides and the library's\n"
            "call, without crossovers, checks, element types or roots\n"
-           "(not with --exhaustive or --shortlist 0)");
+           "and timed once (not with --exhaustive or --shortlist 0)");
   add_list(app, "--collectives", opts.filter.collectives, "a,b",
            "only these collectives (default: all)");
   add_list(app, "--transports", opts.filter.transports, "a,b",

@@ -73,11 +73,9 @@ std::optional<double> JobTimes::planned_s(const std::string& transport,
   const double left_out = pass_ == 1 ? shortlist.left_out_timed_s : 0;
   const double calls = std::max(0.0, from.timed_s - left_out) / from.grid_timed_s;
   const double timed_s = shortlist.kept_timed_s * calls;
-  if (simulated_)
-    return from.timed_s > 0
-               ? from.wall_s * timed_s / from.timed_s * shortlist.np / shortlist.from_np
-               : std::optional<double>();
-  return std::max(0.0, from.wall_s - from.timed_s) + timed_s;
+  if (!(from.timed_s > 0)) return std::nullopt;
+  const double grown = from.wall_s * timed_s / from.timed_s;
+  return simulated_ ? grown * shortlist.np / shortlist.from_np : grown;
 }
 
 namespace {

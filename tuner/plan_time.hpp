@@ -4,24 +4,25 @@
 // A job measured whole (one of the two smallest sizes) is timed. A later
 // job measures its shortlist (shortlist.hpp), whose points carry figures
 // the cost model scaled from the job of the size below (from_np). Its
-// planned time is then
+// planned time is the from job's time grown as its calls grow:
 //
-//   the from job's time beside its timed calls
-//     + the kept points' scaled figures x their warm-up and repetitions
-//       there x (the from job's timed calls, less those the shortlist
-//       leaves out / those of its grid points)
+//   the from job's time x the job's calls / the from job's timed calls
+//   the job's calls = the kept points' scaled figures x their warm-up and
+//     repetitions there x (the from job's timed calls, less those the
+//     shortlist leaves out / those of its grid points)
 //
-// the first term the work of each size that does not scale with a call
-// (alignments, screening rounds, the confirmations' blocks of at least
-// 2 ms, search.hpp), the second the calls, grown as the model says they
-// grow. The first term is carried over whole, although a shortlist
-// screens fewer candidates than a whole job: on a 2-core machine that
-// work grew with the ranks (more of them per core) at least as much as
-// the shortlist took away (np 8, four ranks a core, planned 7 s, took
-// 13.3 s); on a node with a core per rank the plan is likely high.
+// the calls grown as the model says they grow, the work beside them with
+// them: a repetition's alignment, a candidate's plan, warm-up and
+// screening rounds go with the candidates timed and their repetitions.
+// Measured here (docs/cost_model.md, "Planned time"), where the ranks per
+// core stayed alike (np 4 from 3): shortlisted and confirming jobs took
+// 1.1-1.6x their plan so made; carrying the work beside the calls over
+// whole, as the plan did before, they took 0.26-0.53x of it. Where the
+// ranks per core doubled (np 8 from 4, four a core) a job took 3x its
+// plan: that work grows with the ranks per core, which a node with a core
+// per rank keeps at one.
 // A simulated job's time is the simulation's, which follows the virtual
-// time of every rank, one after another on one core: the from job's time
-// x the ratio of timed calls (the second term's over the from job's) x
+// time of every rank, one after another on one core: grown again by
 // np / from_np.
 // Planned per pass: the second job's (reconfirmations, search.hpp) from the
 // second job of from_np, its timed calls its own rows'. The calls left

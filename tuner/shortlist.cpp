@@ -412,7 +412,7 @@ std::string describe_confirming(const Shortlist& shortlist) {
          "measured beside the picks of np=" +
          std::to_string(shortlist.from_np) +
          " and the measured size above and the library's call, without crossovers, checks, "
-         "element types or roots";
+         "element types or roots, and no second job";
 }
 
 std::string describe_unvaried(const Shortlist& shortlist) {

@@ -51,7 +51,10 @@
 // where a measurement beside the alternatives bears it out (on the
 // simulator the np-8 picks predicted from 4, 16 and 64 were within 5% of
 // the fastest at 79 of 95 sizes). No crossovers, checks or variants: its
-// rules stay between those of the measured sizes around it.
+// rules stay between those of the measured sizes around it; nor a second
+// job (search.hpp, step 3), which on the 128-core plan (docs/cost_model.md)
+// added a fifth to a quarter to these jobs, 61-76 s, for sizes that would
+// otherwise only be predicted: its own confirmation step decides.
 #pragma once
 
 #include <algorithm>
@@ -156,7 +159,7 @@ std::string describe_unvaried(const Shortlist& shortlist);
 // For people, of a confirming job: "a size predicted, confirmed by this
 // job: at each message size the model's fastest measured beside the picks
 // of np=4 and the measured size above and the library's call, without
-// crossovers, checks, element types or roots".
+// crossovers, checks, element types or roots, and no second job".
 std::string describe_confirming(const Shortlist& shortlist);
 
 // The shortlist as text, a line per dropped choice and per unvaried pair,

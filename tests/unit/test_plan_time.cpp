@@ -1,7 +1,7 @@
 // The planned time of a shortlisted job (tuner/plan_time.hpp), from the
-// job of the size below: its work beside the timed calls carried over, the
-// calls grown as the shortlist's scaled figures say; a simulated job's
-// whole time grown with the calls and the ranks; the second job's pass
+// job of the size below: its whole time grown as its calls grow, the calls
+// as the shortlist's scaled figures say; a simulated job's grown with the
+// ranks too; the second job's pass
 // from the second job's own rows; the calls of the variants the shortlist
 // leaves out not planned; nothing where the from job was not timed or
 // measured nothing.
@@ -45,13 +45,13 @@ cct::tuner::Shortlist shortlist(int np, int from_np, double kept_timed_s) {
 
 }  // namespace
 
-TEST_CASE("plan time: the from job's work carried over, its calls grown by the model", "[cost]") {
+TEST_CASE("plan time: the from job's time grown as its calls grow by the model", "[cost]") {
   cct::tuner::JobTimes first(false, 0);
   first.finished("shm", 4, 10.0, kFirstJob, 0);
-  // 10 s less 2 s of timed calls, plus the kept calls (3 s) x (2 s timed /
-  // 1 s of grid rows).
+  // The kept calls (3 s) x (2 s timed / 1 s of grid rows) are 6 s; the
+  // from job's 10 s were for 2 s of them.
   REQUIRE(first.planned_s("shm", shortlist(8, 4, 3.0)));
-  CHECK(*first.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(8.0 + 6.0));
+  CHECK(*first.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(10.0 * 6.0 / 2.0));
   CHECK_FALSE(first.planned_s("shm", shortlist(8, 2, 3.0)));  // np 2 was not timed
   CHECK_FALSE(first.planned_s("mpi", shortlist(8, 4, 3.0)));  // nor another transport
   // A job that measured nothing (all of it resumed) times nothing.
@@ -64,8 +64,8 @@ TEST_CASE("plan time: the from job's work carried over, its calls grown by the m
   // The second job wrote only the reconfirmation.
   cct::tuner::JobTimes second(false, 0);
   second.finished("shm", 4, 4.0, kRows, kFirstJob.size());
-  // 4 s less 0.5 s of reconfirmations, plus 3 s x (0.5 s / 1 s of grid rows).
-  CHECK(*second.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(3.5 + 1.5));
+  // 3 s x (0.5 s / 1 s of grid rows) are 1.5 s, the 4 s were for 0.5 s.
+  CHECK(*second.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(4.0 * 1.5 / 0.5));
 }
 
 // A job beyond the two smallest sizes leaves out the variants that changed
@@ -82,13 +82,13 @@ TEST_CASE("plan time: the variants the shortlist leaves out are not planned", "[
   second.keep_in("", 2);
   first.finished("shm", 4, 11.0, rows, 0);
   second.finished("shm", 4, 4.0, kRows, kFirstJob.size());
-  // 11 s less 3 s of timed calls, plus the kept calls (3 s) x (3 s timed
-  // / 1 s of grid rows), less the variants left out.
+  // The kept calls (3 s) x (3 s timed, less the variants left out, / 1 s
+  // of grid rows); the 11 s were for 3 s of calls.
   cct::tuner::Shortlist s = shortlist(8, 4, 3.0);
-  CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 3.0));
+  CHECK(*first.planned_s("shm", s) == Approx(11.0 * (3 * 3.0) / 3.0));
   s.left_out_timed_s = 1.0;
-  CHECK(*first.planned_s("shm", s) == Approx(8.0 + 3 * 2.0));
-  CHECK(*second.planned_s("shm", s) == Approx(3.5 + 1.5));  // as without
+  CHECK(*first.planned_s("shm", s) == Approx(11.0 * (3 * 2.0) / 3.0));
+  CHECK(*second.planned_s("shm", s) == Approx(4.0 * 1.5 / 0.5));  // as without
 }
 
 TEST_CASE("plan time: a simulated job grows with its calls and its ranks", "[cost]") {
@@ -119,16 +119,16 @@ TEST_CASE("plan time: job times kept beside the results, read back by a resumed 
   cct::tuner::JobTimes first(false, 0), second(false, 0);
   first.keep_in(path, 1);
   second.keep_in(path, 2);
-  CHECK(*first.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(8.0 + 6.0));
-  CHECK(*second.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(3.5 + 1.5));
+  CHECK(*first.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(10.0 * 6.0 / 2.0));
+  CHECK(*second.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(4.0 * 1.5 / 0.5));
 
   // The rest of the first job after an interruption: 5 s more, its own
-  // rows timing 2 s more. (15 - 4) s beside the calls, plus 3 s x (4 s / 1 s).
+  // rows timing 2 s more. 15 s for 4 s of calls; 3 s x (4 s / 1 s) planned.
   first.finished("shm", 4, 5.0, kFirstJob, 0);
-  CHECK(*first.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(11.0 + 12.0));
+  CHECK(*first.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(15.0 * 12.0 / 4.0));
   cct::tuner::JobTimes again(false, 0);
   again.keep_in(path, 1);
-  CHECK(*again.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(11.0 + 12.0));
+  CHECK(*again.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(15.0 * 12.0 / 4.0));
 
   std::ofstream(path, std::ios::app) << "3,shm,8,1,1,1\n";
   cct::tuner::JobTimes malformed(false, 0);
