@@ -28,8 +28,9 @@ struct Options {
   // predicts fastest, which a job measures (shortlist.hpp); 0: all.
   int shortlist = 2;
   // Rank counts whose rules the cost model predicts from the measured ones
-  // (predict.hpp); those also in nps are measured. Empty: on a machine the
-  // default --np, on a simulated fabric none.
+  // (predict.hpp); those also in nps are measured. Empty: on a machine
+  // every doubling size of the node (default_sizes.hpp), on a simulated
+  // fabric none.
   std::vector<int> predict_nps;
   // The predicted sizes a short job confirms (default_sizes.hpp,
   // confirmed_sizes), set by the run from nps and predict_nps where it
