@@ -8,7 +8,8 @@
 # the plan (--resume --plan says np 4 could not be planned, exit 1). A run
 # in one go says before 4 how long it will take, and after it what it took
 # against that. The plan names the variants the job leaves out, as the job
-# does. --plan where a simulated fabric is tuned is refused.
+# does. A confirmed size is planned, and measured after the others, in
+# the first job only. --plan where a simulated fabric is tuned is refused.
 # usage: ccautotune_plan.sh <ccautotune>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -59,6 +60,27 @@ grep -q "^ccautotune: shm np=4: planned [0-9.e+-]* s, from np=3's job" "$dir/who
   fail "no plan before np 4" "$dir/whole.log"
 grep -q "^ccautotune: shm np=4 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/whole.log" ||
   fail "no time against the plan for np 4" "$dir/whole.log"
+
+# A predicted size between measured ones (4 between 3 and 5) is planned
+# and confirmed last, in the first job only.
+confirmed() {
+  "$tuner" --np 2,3,5 --predict-np 4 --collectives allreduce --max-bytes 64 --budget 0.05 \
+    --out "$dir/c" "$@"
+}
+confirmed --single-job --plan >"$dir/cplan.log" 2>&1 ||
+  fail "--plan with a confirmed size exited $?" "$dir/cplan.log"
+grep -q "^ccautotune: shm np=4: planned [0-9.e+-]* s, from np=3's job" "$dir/cplan.log" ||
+  fail "no plan for the confirmed np 4" "$dir/cplan.log"
+grep -q "^ccautotune: shm np=4: a size predicted, confirmed by this job" "$dir/cplan.log" ||
+  fail "the plan did not say np 4 is confirmed" "$dir/cplan.log"
+# With the second job this time: it times np 5 again, not np 4.
+confirmed --resume >"$dir/crest.log" 2>&1 ||
+  fail "--resume with a confirmed size exited $?" "$dir/crest.log"
+grep -q "^ccautotune: np=4: a size predicted, confirmed by this job" "$dir/crest.log" ||
+  fail "no confirming job at np 4" "$dir/crest.log"
+order=$(sed -n 's/^ccautotune: shm np=\([45]\) took.*/\1/p' "$dir/crest.log" | tr -d '\n')
+[ "$order" = 545 ] ||
+  fail "jobs of np 5 and 4 ran as '$order', want 545 (4 after 5, once)" "$dir/crest.log"
 
 "$tuner" --fabric tree:4 --plan --out "$dir/s" >"$dir/sim.log" 2>&1 && fail "--plan on a fabric was accepted" "$dir/sim.log"
 grep -q "plans a run on this machine" "$dir/sim.log" || fail "no reason for refusing --plan" "$dir/sim.log"
