@@ -85,4 +85,5 @@ order=$(sed -n 's/^ccautotune: shm np=\([45]\) took.*/\1/p' "$dir/crest.log" | t
 "$tuner" --fabric tree:4 --plan --out "$dir/s" >"$dir/sim.log" 2>&1 && fail "--plan on a fabric was accepted" "$dir/sim.log"
 grep -q "plans a run on this machine" "$dir/sim.log" || fail "no reason for refusing --plan" "$dir/sim.log"
 echo "PASS: --plan said np 4's time and measured only 2 and 3; --resume measured 4's shortlist," \
-  "planned from the kept job times; a malformed job times file named"
+  "planned from the kept job times; a malformed job times file named; a confirmed np 4" \
+  "planned, run last and once"
