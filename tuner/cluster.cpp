@@ -31,6 +31,7 @@
 #include "tuner/machine.hpp"
 #include "tuner/noise.hpp"
 #include "tuner/output.hpp"
+#include "tuner/plan_time.hpp"
 #include "tuner/predict.hpp"
 #include "tuner/shape_pinning.hpp"
 
@@ -258,21 +259,22 @@ void measure_shape(const Registry& registry, const Topology& topo, const Transpo
 }
 
 // The shortlist of a shape on one node (shortlist.hpp), made by rank 0
-// from the results so far and handed to every rank; none across nodes,
-// whose shapes are measured whole (their other node counts predicted).
+// from the results so far and handed to every rank as text; none across
+// nodes, whose shapes are measured whole (their other node counts
+// predicted).
 std::optional<Shortlist> shared_shortlist(const Registry& registry, const Topology& topo,
                                           const TransportEntry& transport, const Shape& shape,
                                           const Options& opts, int world_rank) {
   if (shape.nodes != 1) return std::nullopt;
-  std::string text;
+  std::optional<Shortlist> made;
   if (world_rank == 0)
-    if (const std::optional<Shortlist> made = shortlist_for(
-            registry, opts, read_results(opts.results),
-            [&](int nodes, int np) { return job_shape(topo, nodes, np); }, transport,
-            shape.ranks_per_node))
-      text = write_shortlist(*made);
-  text = broadcast_text(text, world_rank);
-  if (text.empty()) return std::nullopt;
+    made = shortlist_for(
+        registry, opts, read_results(opts.results),
+        [&](int nodes, int np) { return job_shape(topo, nodes, np); }, transport,
+        shape.ranks_per_node);
+  const std::string text = broadcast_text(made ? write_shortlist(*made) : "", world_rank);
+  // Rank 0 keeps its own, whose figures of the kept points plan the job.
+  if (world_rank == 0 || text.empty()) return made;
   return read_shortlist(text);
 }
 
@@ -280,20 +282,28 @@ std::optional<Shortlist> shared_shortlist(const Registry& registry, const Topolo
 // Its waits give up after --hang-timeout (naming the ranks they waited
 // for), so a rank that hangs fails the job instead of holding it for
 // --timeout.
+// Rank 0 (`times`: its job times; null elsewhere) says before a shape on
+// one node its plan and after it what it took (plan_time.hpp); a device
+// transport's shapes are neither shortlisted nor planned.
 void run_shape(const Registry& registry, const Topology& topo, const TransportEntry& transport,
                const Shape& shape, const Layout& layout, const Options& opts,
-               const std::map<std::string, ResultRow>& known, JobProgress* note) {
+               const std::map<std::string, ResultRow>& known, JobProgress* note, JobTimes* times) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   const bool member = layout.in_shape(world_rank, shape);
   const std::optional<Shortlist> shortlist =
       shared_shortlist(registry, topo, transport, shape, opts, world_rank);
+  std::optional<TimedJob> timed;
+  if (times && shape.nodes == 1 && !is_device_transport(transport))
+    timed.emplace(*times, transport.desc->name, shape.ranks_per_node,
+                  shortlist ? &*shortlist : nullptr, read_results(opts.results).size());
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, world_rank, &comm);
   if (member)
     measure_shape(registry, topo, transport, shape, opts, known, note,
                   shortlist ? &*shortlist : nullptr, comm);
   wait_asleep_for_all();
+  if (timed) timed->end(read_results(opts.results));
 }
 
 // The noise of MPI_COMM_WORLD rank 0's node, probed while every other rank
@@ -360,12 +370,17 @@ int tune_cluster(Options& opts, int rank) {
               << topo.summary() << ", fingerprint " << topo.fingerprint() << "; results in "
               << opts.results << std::endl;
   const Noise before = probe_on_rank0(rank, topo.cores(), "before tuning");
+  std::optional<JobTimes> times;  // rank 0's, of this job's pass
+  if (rank == 0) {
+    times.emplace(false, opts.measure.warmup);
+    keep_job_times(opts.results, opts.resume, {&*times}, opts.search.reconfirm ? 2 : 1);
+  }
   try {
     for (const TransportEntry& transport : registry.transports())
       for (const Shape& shape : shapes)
         if (!is_simulated(transport) && tuned_on(opts, transport, shape))
           run_shape(registry, topo, transport, shape, layout, opts, results.known,
-                    note ? &*note : nullptr);
+                    note ? &*note : nullptr, times ? &*times : nullptr);
   } catch (const std::exception& e) {
     // Rank 0 saw its candidate fail (a wait that timed out names the rank
     // it waited for): recorded with that reason, for the next run to skip.

@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -30,7 +29,6 @@
 #include "tuner/device_job.hpp"
 #include "tuner/from_results.hpp"
 #include "tuner/job.hpp"
-#include "tuner/job_times_file.hpp"
 #include "tuner/machine.hpp"
 #include "tuner/options.hpp"
 #include "tuner/output.hpp"
@@ -118,39 +116,14 @@ bool serves_local_ranks(const cct::TransportEntry& transport, int np) {
 bool planned_job(const cct::Registry& registry, const Options& opts, const ShapeOf& shape,
                  const cct::TransportEntry& transport, int np, JobTimes& times,
                  const std::function<bool(const Shortlist*)>& job) {
-  const std::string name = transport.desc->name;
   const std::vector<ResultRow> rows_before = read_results(opts.results);
   const std::optional<Shortlist> shortlist =
       shortlist_for(registry, opts, rows_before, shape, transport, np);
-  const std::optional<double> planned =
-      shortlist ? times.planned_s(name, *shortlist) : std::nullopt;
-  if (planned)
-    std::cout << "ccautotune: " << describe_plan(name, *shortlist, *planned) << std::endl;
-  const auto start = std::chrono::steady_clock::now();
+  TimedJob timed(times, transport.desc->name, np, shortlist ? &*shortlist : nullptr,
+                 rows_before.size());
   const bool ok = job(shortlist ? &*shortlist : nullptr);
-  const double took =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  times.finished(name, np, took, read_results(opts.results), rows_before.size());
-  std::cout << "ccautotune: " << describe_took(name, np, took, planned) << std::endl;
+  timed.end(read_results(opts.results));
   return ok;
-}
-
-// Records the jobs of each pass (passes[0] the first) beside the results,
-// taking an earlier run's where this one resumes it (job_times_file.hpp).
-// A malformed file is said and written anew: it costs the plans of the
-// jobs it held, not the run.
-void keep_job_times(const Options& opts, std::initializer_list<JobTimes*> passes) {
-  const std::string path = job_times_path(opts.results);
-  if (!opts.resume) std::filesystem::remove(path);
-  try {
-    read_job_records(path);
-  } catch (const cct::Error& e) {
-    std::cout << "ccautotune: " << e.what()
-              << "; plans go without the jobs it held, and it is written anew" << std::endl;
-    std::filesystem::remove(path);
-  }
-  int pass = 1;
-  for (JobTimes* times : passes) times->keep_in(path, pass++);
 }
 
 // The sizes a run measures whole, whatever the shortlist: the two smallest.
@@ -287,7 +260,7 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
             << platform.fingerprint << "; results in " << opts.results << std::endl;
   bool ok = true;
   JobTimes times(true, opts.measure.warmup);
-  keep_job_times(opts, {&times});
+  keep_job_times(opts.results, opts.resume, {&times});
   // The simulated DSPs share no caches: every shape is flat.
   const ShapeOf flat = [](int nodes, int np) { return ShapeComm(np, nodes, {}); };
   opts.confirm_nps = confirmed_for(opts, opts.nps, opts.predict_nps);
@@ -347,7 +320,7 @@ int run(Options opts) {
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
   const Noise before = announce(probe_noise(topo.cores()), "before tuning");
   JobTimes first(false, opts.measure.warmup), second(false, opts.measure.warmup);
-  keep_job_times(opts, {&first, &second});
+  keep_job_times(opts.results, opts.resume, {&first, &second});
   bool ok = run_jobs(registry, topo, jobs, results.known, first);
   if (ok && !opts.single_job && !opts.search.reconfirm) {
     std::cout << "ccautotune: " << kSecondJob << std::endl;

@@ -1,6 +1,7 @@
 #include "tuner/plan_time.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -76,6 +77,40 @@ std::optional<double> JobTimes::planned_s(const std::string& transport,
   if (!(from.timed_s > 0)) return std::nullopt;
   const double grown = from.wall_s * timed_s / from.timed_s;
   return simulated_ ? grown * shortlist.np / shortlist.from_np : grown;
+}
+
+void keep_job_times(const std::string& results, bool resume,
+                    std::initializer_list<JobTimes*> passes, int first_pass) {
+  const std::string path = job_times_path(results);
+  if (!resume) std::filesystem::remove(path);
+  try {
+    read_job_records(path);
+  } catch (const Error& e) {
+    std::cout << "ccautotune: " << e.what()
+              << "; plans go without the jobs it held, and it is written anew" << std::endl;
+    std::filesystem::remove(path);
+  }
+  int pass = first_pass;
+  for (JobTimes* times : passes) times->keep_in(path, pass++);
+}
+
+TimedJob::TimedJob(JobTimes& times, const std::string& transport, int np,
+                   const Shortlist* shortlist, std::size_t rows_before)
+    : times_(times),
+      transport_(transport),
+      np_(np),
+      rows_before_(rows_before),
+      planned_s_(shortlist ? times.planned_s(transport, *shortlist) : std::nullopt),
+      start_(std::chrono::steady_clock::now()) {
+  if (planned_s_)
+    std::cout << "ccautotune: " << describe_plan(transport, *shortlist, *planned_s_) << std::endl;
+}
+
+void TimedJob::end(const std::vector<ResultRow>& rows) {
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  times_.finished(transport_, np_, took, rows, rows_before_);
+  std::cout << "ccautotune: " << describe_took(transport_, np_, took, planned_s_) << std::endl;
 }
 
 namespace {

@@ -31,6 +31,8 @@
 // run's kept job times is the same plan.
 #pragma once
 
+#include <chrono>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string>
@@ -81,6 +83,33 @@ class JobTimes {
   std::map<std::pair<std::string, int>, Timed> jobs_;
   std::string path_;  // keep_in's, or empty
   int pass_ = 1;
+};
+
+// Records the jobs of each pass beside the results file `results` (the
+// first of `passes` is pass first_pass), taking an earlier run's where
+// `resume` (job_times_file.hpp). A malformed file is said and written
+// anew: it costs the plans of the jobs it held, not the run.
+void keep_job_times(const std::string& results, bool resume,
+                    std::initializer_list<JobTimes*> passes, int first_pass = 1);
+
+// A job of np ranks on transport: its plan said before it runs (where its
+// shortlist can be planned), and after it, in end(), what it took, which
+// times records.
+class TimedJob {
+ public:
+  // rows_before: how many rows the results file held before the job.
+  TimedJob(JobTimes& times, const std::string& transport, int np, const Shortlist* shortlist,
+           std::size_t rows_before);
+  // The job ended; rows: the results file now.
+  void end(const std::vector<ResultRow>& rows);
+
+ private:
+  JobTimes& times_;
+  std::string transport_;
+  int np_;
+  std::size_t rows_before_;
+  std::optional<double> planned_s_;
+  std::chrono::steady_clock::time_point start_;
 };
 
 // "rapidio_sim np=64: planned 20 s, from np=16's job and the model's

@@ -9,7 +9,8 @@
 # in one go says before 4 how long it will take, and after it what it took
 # against that. The plan names the variants the job leaves out, as the job
 # does. A confirmed size is planned, and measured after the others, in
-# the first job only. --plan where a simulated fabric is tuned is refused.
+# the first job only. Under mpirun each one-node shape is planned and
+# timed likewise. --plan where a simulated fabric is tuned is refused.
 # usage: ccautotune_plan.sh <ccautotune>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -82,8 +83,21 @@ order=$(sed -n 's/^ccautotune: shm np=\([45]\) took.*/\1/p' "$dir/crest.log" | t
 [ "$order" = 545 ] ||
   fail "jobs of np 5 and 4 ran as '$order', want 545 (4 after 5, once)" "$dir/crest.log"
 
+# Under mpirun (the README's first command tunes so): rank 0 says each
+# one-node shape's plan and what it took, and keeps the job times.
+mpirun --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 5 \
+  "$tuner" --ranks-per-node 2,3,5 --predict-np 4 --collectives allreduce --max-bytes 64 \
+  --budget 0.05 --out "$dir/m" >"$dir/mpirun.log" 2>&1 || fail "the run under mpirun exited $?" "$dir/mpirun.log"
+grep -q "^ccautotune: shm np=5 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/mpirun.log" ||
+  fail "no time against the plan for np 5 under mpirun" "$dir/mpirun.log"
+grep -q "^ccautotune: np=4: a size predicted, confirmed by this job" "$dir/mpirun.log" ||
+  fail "no confirming shape of 4 ranks under mpirun" "$dir/mpirun.log"
+for np in 2 3 5 4; do
+  grep -q "^1,shm,$np," "$dir"/m/*.jobs || fail "np $np's job time was not kept under mpirun" "$dir"/m/*.jobs
+done
+
 "$tuner" --fabric tree:4 --plan --out "$dir/s" >"$dir/sim.log" 2>&1 && fail "--plan on a fabric was accepted" "$dir/sim.log"
 grep -q "plans a run on this machine" "$dir/sim.log" || fail "no reason for refusing --plan" "$dir/sim.log"
 echo "PASS: --plan said np 4's time and measured only 2 and 3; --resume measured 4's shortlist," \
   "planned from the kept job times; a malformed job times file named; a confirmed np 4" \
-  "planned, run last and once"
+  "planned, run last and once; shapes planned under mpirun"
