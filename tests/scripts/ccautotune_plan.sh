@@ -84,8 +84,10 @@ order=$(sed -n 's/^ccautotune: shm np=\([45]\) took.*/\1/p' "$dir/crest.log" | t
   fail "jobs of np 5 and 4 ran as '$order', want 545 (4 after 5, once)" "$dir/crest.log"
 
 # Under mpirun (the README's first command tunes so): rank 0 says each
-# one-node shape's plan and what it took, and keeps the job times.
-mpirun --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 5 \
+# one-node shape's plan and what it took, and keeps the job times. Under
+# ASan without leak checking for this run alone: Open MPI leaks at exit
+# (tests/CMakeLists.txt).
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" mpirun --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 5 \
   "$tuner" --ranks-per-node 2,3,5 --predict-np 4 --collectives allreduce --max-bytes 64 \
   --budget 0.05 --out "$dir/m" >"$dir/mpirun.log" 2>&1 || fail "the run under mpirun exited $?" "$dir/mpirun.log"
 grep -q "^ccautotune: shm np=5 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/mpirun.log" ||
