@@ -371,15 +371,12 @@ std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& 
   const auto confirmed = [&](int n) {
     return std::ranges::find(opts.confirm_nps, n) != opts.confirm_nps.end();
   };
-  // The first job's rows are the footing: a confirming job's rows (a few
-  // candidates of a size run last) and the second job's reconfirmations
-  // (which may change a pick below) are not, so that the second job, and
-  // a resumed run, make the shortlists the first made, and time again
-  // what it timed.
+  // A confirming job's rows, a few candidates of a size run last, are no
+  // other job's footing: without them the second pass, and a resumed run,
+  // make the shortlists the first made.
   std::vector<ResultRow> measured;
-  std::ranges::copy_if(rows, std::back_inserter(measured), [&](const ResultRow& r) {
-    return !confirmed(r.np) && r.stage != Stage::kReconfirm;
-  });
+  std::ranges::copy_if(rows, std::back_inserter(measured),
+                       [&](const ResultRow& r) { return !confirmed(r.np); });
   return make_shortlist(measured, registry, shape, transport.desc->name, np, opts.shortlist,
                         opts.measure, opts.filter, confirmed(np));
 }

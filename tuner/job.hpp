@@ -41,7 +41,7 @@ std::vector<int> confirmed_for(const Options& opts, const std::vector<int>& meas
 // What a job of np ranks on transport need not measure (shortlist.hpp),
 // from the rows of opts.results so far; none with --exhaustive or
 // --shortlist 0. A job of a size of opts.confirm_nps is a confirming one;
-// the rows of those sizes, and reconfirmations, are not used.
+// the rows of those sizes are not used.
 std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
                                        const TransportEntry& transport, int np);
