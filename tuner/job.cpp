@@ -372,8 +372,8 @@ std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& 
     return std::ranges::find(opts.confirm_nps, n) != opts.confirm_nps.end();
   };
   // A confirming job's rows, a few candidates of a size run last, are no
-  // other job's footing: without them the second pass, and a resumed run,
-  // make the shortlists the first made.
+  // other job's footing: with them, a size measured after it in a second
+  // job or a resumed run would be shortlisted from them.
   std::vector<ResultRow> measured;
   std::ranges::copy_if(rows, std::back_inserter(measured),
                        [&](const ResultRow& r) { return !confirmed(r.np); });
