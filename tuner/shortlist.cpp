@@ -25,18 +25,19 @@ struct Measured {
 // (collective, np, message size) -> each candidate's figure there, by choice.
 using Figures = std::map<std::tuple<cct_collective, int, int64_t>, std::map<std::string, Measured>>;
 
-// The rows a shortlist of a job of np ranks on transport is made from:
-// those of its single-node shapes below np.
-std::vector<ResultRow> rows_below(const std::vector<ResultRow>& rows, const std::string& transport,
-                                  int np) {
-  std::vector<ResultRow> below;
-  std::ranges::copy_if(rows, std::back_inserter(below), [&](const ResultRow& r) {
-    return r.transport == transport && r.nodes == 1 && r.np < np;
+// The rows of transport's single-node shapes of a size `of_np` accepts:
+// below np, those a shortlist of a job of np ranks is made from.
+template <class NpTest>
+std::vector<ResultRow> one_node_rows(const std::vector<ResultRow>& rows,
+                                     const std::string& transport, NpTest of_np) {
+  std::vector<ResultRow> out;
+  std::ranges::copy_if(rows, std::back_inserter(out), [&](const ResultRow& r) {
+    return r.transport == transport && r.nodes == 1 && of_np(r.np);
   });
-  return below;
+  return out;
 }
 
-// The figures of rows (rows_below): a candidate's full figure (final)
+// The figures of rows (one_node_rows below np): a candidate's full figure (final)
 // where it has one, else its screening figure (pruned), which is what
 // halving judged it on. Confirmations, crossovers and checks are timed
 // otherwise, or at sizes other than the grid's.
@@ -71,24 +72,15 @@ std::map<std::pair<cct_collective, int64_t>, std::set<std::string>> picks_at(con
   return out;
 }
 
-// The smallest size above np measured on one node on transport, if any.
-std::optional<int> measured_above(const std::vector<ResultRow>& rows, const std::string& transport,
-                                  int np) {
-  std::optional<int> above;
-  for (const ResultRow& r : rows)
-    if (r.transport == transport && r.nodes == 1 && r.np > np && (!above || r.np < *above))
-      above = r.np;
-  return above;
-}
-
-// The rows of np ranks on one node on transport.
-std::vector<ResultRow> rows_at_np(const std::vector<ResultRow>& rows, const std::string& transport,
-                                  int np) {
-  std::vector<ResultRow> out;
-  std::ranges::copy_if(rows, std::back_inserter(out), [&](const ResultRow& r) {
-    return r.transport == transport && r.nodes == 1 && r.np == np;
-  });
-  return out;
+// The picks of the smallest size above np measured on one node on
+// transport (none where there is none).
+std::map<std::pair<cct_collective, int64_t>, std::set<std::string>> picks_above(
+    const std::vector<ResultRow>& rows, const Registry& registry, const std::string& transport,
+    int np) {
+  const std::vector<ResultRow> above =
+      one_node_rows(rows, transport, [np](int n) { return n > np; });
+  if (above.empty()) return {};
+  return picks_at(pick_winners(above, registry), std::ranges::min(above, {}, &ResultRow::np).np);
 }
 
 // What the shortlist does at one message size: the choices it leaves out,
@@ -101,7 +93,7 @@ struct AtSize {
 
 // What the calls of a point take at np: its warm-up (one call where the
 // call is slow, as the size below will have shown), then its figure there
-// times the repetitions it took at from_np, within what the timing method
+// times the repetitions it took where last measured, within what the timing method
 // allows (its first round whatever the budget, then the budget).
 double point_seconds(double figure, int reps, const MeasureOptions& timing) {
   const int warmup = slow_call(figure, timing) ? std::min(timing.warmup, 1) : timing.warmup;
@@ -341,7 +333,8 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
                          std::size_t keep, const MeasureOptions& timing, const SpaceFilter& sizes,
                          bool confirming) {
   Shortlist out{.np = np, .keep = confirming ? 1 : keep, .confirming = confirming};
-  const std::vector<ResultRow> below = rows_below(rows, transport, np);
+  const std::vector<ResultRow> below =
+      one_node_rows(rows, transport, [np](int n) { return n < np; });
   const Figures figures = figures_of(below, registry);
   std::set<int> measured;
   for (const auto& [key, by_choice] : figures) measured.insert(std::get<1>(key));
@@ -363,10 +356,8 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
   // A confirming job's size lies between measured ones: the pick of the
   // one above may serve it as well.
   if (confirming)
-    if (const std::optional<int> above = measured_above(rows, transport, np))
-      for (const auto& [key, choices] :
-           picks_at(pick_winners(rows_at_np(rows, transport, *above), registry), *above))
-        picks[key].insert(choices.begin(), choices.end());
+    for (const auto& [key, choices] : picks_above(rows, registry, transport, np))
+      picks[key].insert(choices.begin(), choices.end());
   std::map<cct_collective, int64_t> largest;  // at np
   for (const auto& [key, last] : last_of(figures)) {
     const auto [c, bytes] = key;

@@ -30,7 +30,7 @@
 // - the MPI library's own call: a candidate replaces it only where it is
 //   measured beside it;
 // - every candidate the model cannot scale (it states no cost shape, or
-//   was not measured at M).
+//   was not measured below np).
 // The job's own search then picks among measured figures only: the
 // measurement of the shortlist is the check of the prediction. The two
 // smallest sizes are therefore measured whole; so is every size with
@@ -105,10 +105,10 @@ struct Shortlist {
   // is measured whole.
   std::map<std::tuple<cct_collective, std::string, int64_t>, std::map<std::string, Dropped>>
       dropped;
-  // The (candidate, size) points of from_np it keeps, and the time their
-  // calls will take at np: each one's figure scaled to np (as it was where
-  // the model cannot scale it) times its warm-up and its repetitions at
-  // from_np, within what `timing` allows a point. What the job's time is
+  // The (candidate, size) points it keeps, and the time their calls will
+  // take at np: each one's figure scaled to np (as it was where the model
+  // cannot scale it) times its warm-up and its repetitions where it was
+  // last measured, within what `timing` allows a point. What the job's time is
   // planned from (plan_time.hpp).
   std::size_t kept = 0;
   double kept_timed_s = 0;
