@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <iterator>
+#include <set>
 
 namespace cct::tuner {
 
@@ -31,17 +33,13 @@ std::vector<int> default_predicted_nps(int cores) {
 
 std::vector<int> confirmed_sizes(const std::vector<int>& measured,
                                  const std::vector<int>& predicted) {
-  std::vector<int> sorted = measured;
-  std::sort(sorted.begin(), sorted.end());
-  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-  std::vector<int> confirmed;
-  if (sorted.size() < 3) return confirmed;
+  const std::set<int> whole(measured.begin(), measured.end());
+  if (whole.size() < 3) return {};
+  const int low = *std::next(whole.begin()), high = *whole.rbegin();
+  std::set<int> confirmed;
   for (int n : predicted)
-    if (n > sorted[1] && n < sorted.back() && !std::binary_search(sorted.begin(), sorted.end(), n))
-      confirmed.push_back(n);
-  std::sort(confirmed.begin(), confirmed.end());
-  confirmed.erase(std::unique(confirmed.begin(), confirmed.end()), confirmed.end());
-  return confirmed;
+    if (n > low && n < high && !whole.contains(n)) confirmed.insert(n);
+  return {confirmed.begin(), confirmed.end()};
 }
 
 }  // namespace cct::tuner

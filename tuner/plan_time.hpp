@@ -15,9 +15,9 @@
 // them: a repetition's alignment, a candidate's plan, warm-up and
 // screening rounds go with the candidates timed and their repetitions.
 // Measured here (docs/cost_model.md, "Planned time"), where the ranks per
-// core stayed alike (np 4 from 3): shortlisted and confirming jobs took
-// 1.1-1.6x their plan so made; carrying the work beside the calls over
-// whole, as the plan did before, they took 0.26-0.53x of it. Where the
+// core stayed alike (np 4 and 5 from 3): shortlisted and confirming jobs
+// took 0.94-1.38x their plan so made; carrying the work beside the calls
+// over whole, as the plan did before, they took 0.26-0.69x of it. Where the
 // ranks per core doubled (np 8 from 4, four a core) a job took 3x its
 // plan: that work grows with the ranks per core, which a node with a core
 // per rank keeps at one.
