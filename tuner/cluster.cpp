@@ -258,23 +258,23 @@ void measure_shape(const Registry& registry, const Topology& topo, const Transpo
   MPI_Comm_free(&comm);
 }
 
-// The shortlist of a shape on one node (shortlist.hpp), made by rank 0
-// from the results so far and handed to every rank as text; none across
-// nodes, whose shapes are measured whole (their other node counts
-// predicted).
+// The shortlist of a shape on one node (shortlist.hpp), rank 0's
+// (job_shortlist: made from the results so far, or kept by its first job;
+// `kept`: rank 0's) handed to every rank as text; none across nodes, whose
+// shapes are measured whole (their other node counts predicted).
 std::optional<Shortlist> shared_shortlist(const Registry& registry, const Topology& topo,
                                           const TransportEntry& transport, const Shape& shape,
-                                          const Options& opts, int world_rank) {
+                                          const Options& opts, int world_rank,
+                                          KeptShortlists* kept) {
   if (shape.nodes != 1) return std::nullopt;
   std::optional<Shortlist> made;
   if (world_rank == 0)
-    made = shortlist_for(
+    made = job_shortlist(
         registry, opts, read_results(opts.results),
         [&](int nodes, int np) { return job_shape(topo, nodes, np); }, transport,
-        shape.ranks_per_node);
+        shape.ranks_per_node, *kept);
   const std::string text = broadcast_text(made ? write_shortlist(*made) : "", world_rank);
-  // Rank 0 keeps its own, whose figures of the kept points plan the job.
-  if (world_rank == 0 || text.empty()) return made;
+  if (text.empty()) return std::nullopt;
   return read_shortlist(text);
 }
 
@@ -282,17 +282,18 @@ std::optional<Shortlist> shared_shortlist(const Registry& registry, const Topolo
 // Its waits give up after --hang-timeout (naming the ranks they waited
 // for), so a rank that hangs fails the job instead of holding it for
 // --timeout.
-// Rank 0 (`times`: its job times; null elsewhere) says before a shape on
-// one node its plan and after it what it took (plan_time.hpp); a device
-// transport's shapes are neither shortlisted nor planned.
+// Rank 0 (`times`: its job times, `shortlists`: its kept shortlists; null
+// elsewhere) says before a shape on one node its plan and after it what it
+// took (plan_time.hpp); a device transport's shapes are not planned.
 void run_shape(const Registry& registry, const Topology& topo, const TransportEntry& transport,
                const Shape& shape, const Layout& layout, const Options& opts,
-               const std::map<std::string, ResultRow>& known, JobProgress* note, JobTimes* times) {
+               const std::map<std::string, ResultRow>& known, JobProgress* note, JobTimes* times,
+               KeptShortlists* shortlists) {
   int world_rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
   const bool member = layout.in_shape(world_rank, shape);
   const std::optional<Shortlist> shortlist =
-      shared_shortlist(registry, topo, transport, shape, opts, world_rank);
+      shared_shortlist(registry, topo, transport, shape, opts, world_rank, shortlists);
   std::optional<TimedJob> timed;
   if (times && shape.nodes == 1 && !is_device_transport(transport))
     timed.emplace(*times, transport.desc->name, shape.ranks_per_node,
@@ -370,17 +371,20 @@ int tune_cluster(Options& opts, int rank) {
               << topo.summary() << ", fingerprint " << topo.fingerprint() << "; results in "
               << opts.results << std::endl;
   const Noise before = probe_on_rank0(rank, topo.cores(), "before tuning");
-  std::optional<JobTimes> times;  // rank 0's, of this job's pass
+  std::optional<JobTimes> times;             // rank 0's, of this job's pass
+  std::optional<KeptShortlists> shortlists;  // rank 0's
   if (rank == 0) {
     times.emplace(false, opts.measure.warmup);
     keep_job_times(opts.results, opts.resume, {&*times}, opts.search.reconfirm ? 2 : 1);
+    shortlists.emplace(opts.results, opts.resume);
   }
   try {
     for (const TransportEntry& transport : registry.transports())
       for (const Shape& shape : shapes)
         if (!is_simulated(transport) && tuned_on(opts, transport, shape))
           run_shape(registry, topo, transport, shape, layout, opts, results.known,
-                    note ? &*note : nullptr, times ? &*times : nullptr);
+                    note ? &*note : nullptr, times ? &*times : nullptr,
+                    shortlists ? &*shortlists : nullptr);
   } catch (const std::exception& e) {
     // Rank 0 saw its candidate fail (a wait that timed out names the rank
     // it waited for): recorded with that reason, for the next run to skip.

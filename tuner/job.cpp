@@ -381,6 +381,25 @@ std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& 
                         opts.measure, opts.filter, confirmed(np));
 }
 
+std::optional<Shortlist> job_shortlist(const Registry& registry, const Options& opts,
+                                       const std::vector<ResultRow>& rows, const ShapeOf& shape,
+                                       const TransportEntry& transport, int np,
+                                       KeptShortlists& kept) {
+  const std::string name = transport.desc->name;
+  std::optional<Shortlist> made = shortlist_for(registry, opts, rows, shape, transport, np);
+  if (!made || made->from_np == 0) return made;  // drops nothing: made alike every time
+  // Another --shortlist, or a size confirmed where it was measured before.
+  if (std::optional<Shortlist> earlier = kept.find(name, np);
+      earlier && earlier->keep == made->keep && earlier->confirming == made->confirming) {
+    std::cout << "ccautotune: " << name << " np=" << np
+              << ": the shortlist of its first job, kept in " << kept_shortlists_path(opts.results)
+              << std::endl;
+    return earlier;
+  }
+  kept.keep(name, *made);
+  return made;
+}
+
 bool record_failure(const JobProgress& progress, const std::string& why, const Options& opts,
                     std::map<std::string, ResultRow>& known) {
   const std::string culprit = progress.culprit();

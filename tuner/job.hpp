@@ -11,6 +11,7 @@
 #include "cct/communicator.hpp"
 #include "cct/registry.hpp"
 #include "tuner/job_progress.hpp"
+#include "tuner/kept_shortlists.hpp"
 #include "tuner/options.hpp"
 #include "tuner/plan_space.hpp"
 #include "tuner/results_csv.hpp"
@@ -45,6 +46,15 @@ std::vector<int> confirmed_for(const Options& opts, const std::vector<int>& meas
 std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
                                        const TransportEntry& transport, int np);
+
+// The shortlist a job of np ranks on transport measures: the one `kept`
+// of an earlier job of that size in this run or the one it resumes (its
+// first job's, which its second job measures again), else shortlist_for's,
+// then kept. Rank 0's; says where a kept one serves.
+std::optional<Shortlist> job_shortlist(const Registry& registry, const Options& opts,
+                                       const std::vector<ResultRow>& rows, const ShapeOf& shape,
+                                       const TransportEntry& transport, int np,
+                                       KeptShortlists& kept);
 
 // A job relaunched this many times past failed candidates gives up: the
 // failures are then not the candidates'.

@@ -29,6 +29,7 @@
 #include "tuner/device_job.hpp"
 #include "tuner/from_results.hpp"
 #include "tuner/job.hpp"
+#include "tuner/kept_shortlists.hpp"
 #include "tuner/machine.hpp"
 #include "tuner/options.hpp"
 #include "tuner/output.hpp"
@@ -111,15 +112,22 @@ bool serves_local_ranks(const cct::TransportEntry& transport, int np) {
   return false;
 }
 
+// What a run keeps of its jobs beside its results, for its second jobs
+// and the runs that resume it: their times and their shortlists.
+struct KeptJobs {
+  JobTimes& times;
+  KeptShortlists& shortlists;
+};
+
 // One job of np ranks on transport (`job`, given its shortlist), with its
 // planned time said before it runs (plan_time.hpp) and its time after.
 bool planned_job(const cct::Registry& registry, const Options& opts, const ShapeOf& shape,
-                 const cct::TransportEntry& transport, int np, JobTimes& times,
+                 const cct::TransportEntry& transport, int np, KeptJobs kept,
                  const std::function<bool(const Shortlist*)>& job) {
   const std::vector<ResultRow> rows_before = read_results(opts.results);
   const std::optional<Shortlist> shortlist =
-      shortlist_for(registry, opts, rows_before, shape, transport, np);
-  TimedJob timed(times, transport.desc->name, np, shortlist ? &*shortlist : nullptr,
+      job_shortlist(registry, opts, rows_before, shape, transport, np, kept.shortlists);
+  TimedJob timed(kept.times, transport.desc->name, np, shortlist ? &*shortlist : nullptr,
                  rows_before.size());
   const bool ok = job(shortlist ? &*shortlist : nullptr);
   timed.end(read_results(opts.results));
@@ -207,13 +215,13 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
 
 // One job per selected transport (simulated ones aside) and rank count.
 bool run_jobs(const cct::Registry& registry, const cct::Topology& topo, const Options& opts,
-              const std::map<std::string, ResultRow>& known, JobTimes& times) {
+              const std::map<std::string, ResultRow>& known, KeptJobs kept) {
   const ShapeOf shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); };
   bool ok = true;
   for (const cct::TransportEntry* transport : local_transports(registry, opts))
     for (int np : job_sizes(opts, opts.search.reconfirm))
       if (serves_local_ranks(*transport, np))
-        ok = planned_job(registry, opts, shape, *transport, np, times,
+        ok = planned_job(registry, opts, shape, *transport, np, kept,
                          [&](const Shortlist* shortlist) {
                            return run_job(registry, topo, *transport, np, opts, known, shortlist);
                          }) &&
@@ -261,11 +269,12 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   bool ok = true;
   JobTimes times(true, opts.measure.warmup);
   keep_job_times(opts.results, opts.resume, {&times});
+  KeptShortlists shortlists(opts.results, opts.resume);
   // The simulated DSPs share no caches: every shape is flat.
   const ShapeOf flat = [](int nodes, int np) { return ShapeComm(np, nodes, {}); };
   opts.confirm_nps = confirmed_for(opts, opts.nps, opts.predict_nps);
   for (int np : job_sizes(opts, false))
-    ok = planned_job(registry, opts, flat, transport, np, times,
+    ok = planned_job(registry, opts, flat, transport, np, {times, shortlists},
                      [&](const Shortlist* shortlist) {
                        return run_simulated_job(registry, transport, np, opts, results.known,
                                                 shortlist);
@@ -321,13 +330,14 @@ int run(Options opts) {
   const Noise before = announce(probe_noise(topo.cores()), "before tuning");
   JobTimes first(false, opts.measure.warmup), second(false, opts.measure.warmup);
   keep_job_times(opts.results, opts.resume, {&first, &second});
-  bool ok = run_jobs(registry, topo, jobs, results.known, first);
+  KeptShortlists shortlists(opts.results, opts.resume);
+  bool ok = run_jobs(registry, topo, jobs, results.known, {first, shortlists});
   if (ok && !opts.single_job && !opts.search.reconfirm) {
     std::cout << "ccautotune: " << kSecondJob << std::endl;
     jobs.search.reconfirm = opts.search.reconfirm = true;
     std::map<std::string, ResultRow> known;
     for (ResultRow& row : read_results(opts.results)) known.try_emplace(row.key(), std::move(row));
-    ok = run_jobs(registry, topo, jobs, known, second);
+    ok = run_jobs(registry, topo, jobs, known, {second, shortlists});
   }
   if (opts.plan) return say_plan(registry, topo, opts, first, second) && ok ? 0 : 1;
   opts.noise = {before, announce(probe_noise(topo.cores()), "after tuning")};

@@ -416,13 +416,14 @@ std::string describe_unvaried(const Shortlist& shortlist) {
          std::to_string(shortlist.np) + ": " + unvaried;
 }
 
-// "np from_np confirming keep lag", then
+// "np from_np confirming keep lag kept kept_timed_s left_out_timed_s", then
 // "collective<TAB>transport<TAB>bytes<TAB>why<TAB>choice" per dropped
 // choice (a choice holds no tab).
 std::string write_shortlist(const Shortlist& shortlist) {
   std::ostringstream text;
   text << shortlist.np << ' ' << shortlist.from_np << ' ' << shortlist.confirming << ' '
-       << shortlist.keep << ' ' << std::setprecision(17) << shortlist.lag << '\n';
+       << shortlist.keep << ' ' << std::setprecision(17) << shortlist.lag << ' ' << shortlist.kept
+       << ' ' << shortlist.kept_timed_s << ' ' << shortlist.left_out_timed_s << '\n';
   for (const auto& [key, choices] : shortlist.dropped)
     for (const auto& [choice, why] : choices)
       text << collective_name(std::get<0>(key)) << '\t' << std::get<1>(key) << '\t'
@@ -436,9 +437,11 @@ Shortlist read_shortlist(const std::string& text) {
   std::istringstream in(text);
   Shortlist out;
   std::string line;
-  if (!(in >> out.np >> out.from_np >> out.confirming >> out.keep >> out.lag) ||
+  if (!(in >> out.np >> out.from_np >> out.confirming >> out.keep >> out.lag >> out.kept >>
+        out.kept_timed_s >> out.left_out_timed_s) ||
       !std::getline(in, line))
-    throw Error("shortlist: no 'np from_np confirming keep lag' line");
+    throw Error(
+        "shortlist: no 'np from_np confirming keep lag kept kept_timed_s left_out_timed_s' line");
   while (std::getline(in, line)) {
     std::istringstream fields(line);
     std::string collective, transport, bytes, word, choice;

@@ -163,9 +163,10 @@ std::string describe_unvaried(const Shortlist& shortlist);
 std::string describe_confirming(const Shortlist& shortlist);
 
 // The shortlist as text, a line per dropped choice and per unvaried pair,
-// and back: how rank 0
-// hands it to the ranks of an MPI job. read_shortlist throws cct::Error on
-// text write_shortlist did not write.
+// and back: how rank 0 hands it to the ranks of an MPI job, and how a job
+// keeps it for its second job (kept_shortlists.hpp), the plan's figures
+// with it. read_shortlist throws cct::Error on text write_shortlist did
+// not write.
 std::string write_shortlist(const Shortlist& shortlist);
 Shortlist read_shortlist(const std::string& text);
 

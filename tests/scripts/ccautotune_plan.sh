@@ -9,8 +9,8 @@
 # in one go says before 4 how long it will take, and after it what it took
 # against that. The plan names the variants the job leaves out, as the job
 # does. A confirmed size is planned, and measured after the others, in
-# the first job only. Under mpirun each one-node shape is planned and
-# timed likewise. --plan where a simulated fabric is tuned is refused.
+# the first job only. A second job measures the shortlist its first job
+# kept. Under mpirun each one-node shape is planned and timed likewise. --plan where a simulated fabric is tuned is refused.
 # usage: ccautotune_plan.sh <ccautotune>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -62,6 +62,19 @@ grep -q "^ccautotune: shm np=4: planned [0-9.e+-]* s, from np=3's job" "$dir/who
 grep -q "^ccautotune: shm np=4 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/whole.log" ||
   fail "no time against the plan for np 4" "$dir/whole.log"
 
+# np's second job measures the shortlist its first job made and kept
+# (tuner/kept_shortlists.hpp): made again, the reconfirmations below could
+# change it. The lines a job's rank 0 prints are matched anywhere in a
+# line: output of the forked ranks and of the parent can share one.
+same_shortlist() {
+  local left
+  left=$(grep -o "np=$1: [0-9]* of [0-9]* points left out" "$2" || true)
+  [ "$(wc -l <<<"$left")" -eq 2 ] && [ "$(sort -u <<<"$left" | wc -l)" -eq 1 ] ||
+    fail "np $1's two jobs did not leave out the same points: $left" "$2"
+  grep -q "ccautotune: shm np=$1: the shortlist of its first job, kept in .*\.shortlists" "$2" ||
+    fail "np $1's second job did not say it measures its first job's shortlist" "$2"
+}
+
 # A predicted size between measured ones (4 between 3 and 5) is planned
 # and confirmed last, in the first job only.
 confirmed() {
@@ -77,23 +90,27 @@ grep -q "^ccautotune: shm np=4: a size predicted, confirmed by this job" "$dir/c
 # With the second job this time: it times np 5 again, not np 4.
 confirmed --resume >"$dir/crest.log" 2>&1 ||
   fail "--resume with a confirmed size exited $?" "$dir/crest.log"
-grep -q "^ccautotune: np=4: a size predicted, confirmed by this job" "$dir/crest.log" ||
+grep -q "ccautotune: np=4: a size predicted, confirmed by this job" "$dir/crest.log" ||
   fail "no confirming job at np 4" "$dir/crest.log"
+same_shortlist 5 "$dir/crest.log"
 order=$(sed -n 's/^ccautotune: shm np=\([45]\) took.*/\1/p' "$dir/crest.log" | tr -d '\n')
 [ "$order" = 545 ] ||
   fail "jobs of np 5 and 4 ran as '$order', want 545 (4 after 5, once)" "$dir/crest.log"
 
-# Under mpirun (the README's first command tunes so): rank 0 says each
-# one-node shape's plan and what it took, and keeps the job times. Under
-# ASan without leak checking for this run alone: Open MPI leaks at exit
-# (tests/CMakeLists.txt).
-ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" mpirun --allow-run-as-root --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 5 \
-  "$tuner" --ranks-per-node 2,3,5 --predict-np 4 --collectives allreduce --max-bytes 64 \
+# Under mpirun, as the README's first command tunes (--launcher mpirun,
+# whose second job is a second mpirun, resumed): rank 0 says each one-node
+# shape's plan and what it took, and keeps the job times and shortlists.
+# Under ASan without leak checking for this run alone: Open MPI leaks at
+# exit (tests/CMakeLists.txt).
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" "$tuner" --launcher mpirun \
+  --mpirun-args "--oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 5" \
+  --ranks-per-node 2,3,5 --predict-np 4 --collectives allreduce --max-bytes 64 \
   --budget 0.05 --out "$dir/m" >"$dir/mpirun.log" 2>&1 || fail "the run under mpirun exited $?" "$dir/mpirun.log"
 grep -q "^ccautotune: shm np=5 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/mpirun.log" ||
   fail "no time against the plan for np 5 under mpirun" "$dir/mpirun.log"
-grep -q "^ccautotune: np=4: a size predicted, confirmed by this job" "$dir/mpirun.log" ||
+grep -q "ccautotune: np=4: a size predicted, confirmed by this job" "$dir/mpirun.log" ||
   fail "no confirming shape of 4 ranks under mpirun" "$dir/mpirun.log"
+same_shortlist 5 "$dir/mpirun.log"
 for np in 2 3 5 4; do
   grep -q "^1,shm,$np," "$dir"/m/*.jobs || fail "np $np's job time was not kept under mpirun" "$dir"/m/*.jobs
 done
@@ -102,4 +119,5 @@ done
 grep -q "plans a run on this machine" "$dir/sim.log" || fail "no reason for refusing --plan" "$dir/sim.log"
 echo "PASS: --plan said np 4's time and measured only 2 and 3; --resume measured 4's shortlist," \
   "planned from the kept job times; a malformed job times file named; a confirmed np 4" \
-  "planned, run last and once; shapes planned under mpirun"
+  "planned, run last and once; second jobs measured their first's shortlists; shapes planned" \
+  "under mpirun"

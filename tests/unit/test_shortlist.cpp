@@ -322,10 +322,15 @@ TEST_CASE("shortlist: the text handed to an MPI job's ranks reads back the same"
   CHECK(back.keep == s.keep);
   CHECK(back.lag == s.lag);
   CHECK(back.dropped == s.dropped);
-  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16 0 2 1\nbcast\tshm\n"), cct::Error);
-  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 0 2 1\nbcast\tshm\t64\tlost\tchain\n"),
-                    "shortlist: bad line 'bcast\tshm\t64\tlost\tchain'");
-  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16\n"), cct::Error);  // before the reasons
+  // The plan's figures: a kept shortlist plans its job's second pass.
+  CHECK(back.kept == s.kept);
+  CHECK(back.kept_timed_s == s.kept_timed_s);
+  CHECK(back.left_out_timed_s == s.left_out_timed_s);
+  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16 0 2 1 3 0.5 0\nbcast\tshm\n"), cct::Error);
+  CHECK_THROWS_WITH(
+      cct::tuner::read_shortlist("64 16 0 2 1 3 0.5 0\nbcast\tshm\t64\tlost\tchain\n"),
+      "shortlist: bad line 'bcast\tshm\t64\tlost\tchain'");
+  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16 0 2 1\n"), cct::Error);  // no plan figures
   CHECK_THROWS_AS(cct::tuner::read_shortlist(""), cct::Error);
 }
 
@@ -349,7 +354,7 @@ TEST_CASE("shortlist: variants that changed nothing below are not timed again", 
             .times_variants(CCT_BCAST, Variation::kRoot));
   // Before two sizes were measured, every variant is timed.
   CHECK(shortlist_of(joined(rows_at({4}), rooted_rows({4})), 16, 1).unvaried.empty());
-  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 0 1 0\nunvaried\tbcast\tcolours\n"),
+  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 0 1 0 3 0.5 0\nunvaried\tbcast\tcolours\n"),
                     "shortlist: bad line 'unvaried\tbcast\tcolours'");
 }
 
