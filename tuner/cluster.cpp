@@ -258,21 +258,19 @@ void measure_shape(const Registry& registry, const Topology& topo, const Transpo
   MPI_Comm_free(&comm);
 }
 
-// The shortlist of a shape on one node (shortlist.hpp), rank 0's
-// (job_shortlist: made from the results so far, or kept by its first job;
-// `kept`: rank 0's) handed to every rank as text; none across nodes, whose
-// shapes are measured whole (their other node counts predicted).
+// The shortlist of a shape (shortlist.hpp), rank 0's (job_shortlist: made
+// from the results so far, or kept by its first job; `kept`: rank 0's)
+// handed to every rank as text.
 std::optional<Shortlist> shared_shortlist(const Registry& registry, const Topology& topo,
                                           const TransportEntry& transport, const Shape& shape,
                                           const Options& opts, int world_rank,
                                           KeptShortlists* kept) {
-  if (shape.nodes != 1) return std::nullopt;
   std::optional<Shortlist> made;
   if (world_rank == 0)
     made = job_shortlist(
         registry, opts, read_results(opts.results),
-        [&](int nodes, int np) { return job_shape(topo, nodes, np); }, transport,
-        shape.ranks_per_node, *kept);
+        [&](int nodes, int np) { return job_shape(topo, nodes, np); }, transport, shape.nodes,
+        shape.nodes * shape.ranks_per_node, *kept);
   const std::string text = broadcast_text(made ? write_shortlist(*made) : "", world_rank);
   if (text.empty()) return std::nullopt;
   return read_shortlist(text);
@@ -283,8 +281,8 @@ std::optional<Shortlist> shared_shortlist(const Registry& registry, const Topolo
 // for), so a rank that hangs fails the job instead of holding it for
 // --timeout.
 // Rank 0 (`times`: its job times, `shortlists`: its kept shortlists; null
-// elsewhere) says before a shape on one node its plan and after it what it
-// took (plan_time.hpp); a device transport's shapes are not planned.
+// elsewhere) says before a shape its plan and after it what it took
+// (plan_time.hpp); a device transport's shapes are not planned.
 void run_shape(const Registry& registry, const Topology& topo, const TransportEntry& transport,
                const Shape& shape, const Layout& layout, const Options& opts,
                const std::map<std::string, ResultRow>& known, JobProgress* note, JobTimes* times,
@@ -295,8 +293,9 @@ void run_shape(const Registry& registry, const Topology& topo, const TransportEn
   const std::optional<Shortlist> shortlist =
       shared_shortlist(registry, topo, transport, shape, opts, world_rank, shortlists);
   std::optional<TimedJob> timed;
-  if (times && shape.nodes == 1 && !is_device_transport(transport))
-    timed.emplace(*times, transport.desc->name, shape.ranks_per_node,
+  if (times && !is_device_transport(transport))
+    timed.emplace(*times,
+                  JobShape{transport.desc->name, shape.nodes, shape.nodes * shape.ranks_per_node},
                   shortlist ? &*shortlist : nullptr, read_results(opts.results).size());
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, world_rank, &comm);

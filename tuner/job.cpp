@@ -288,15 +288,15 @@ void report_shortlist(const Shortlist& shortlist, const std::map<Dropped, std::s
   std::size_t total = space.points.size();
   for (const auto& [why, count] : removed) total += count;
   if (!removed.empty())
-    std::cout << "ccautotune: np=" << shortlist.np << ": "
+    std::cout << "ccautotune: " << shape_text(shortlist.nodes, shortlist.np) << ": "
               << describe_removed(shortlist, removed, total) << " (--exhaustive measures them)"
               << std::endl;
   if (shortlist.confirming)
     std::cout << "ccautotune: np=" << shortlist.np << ": " << describe_confirming(shortlist)
               << " (--np " << shortlist.np << " measures it whole)" << std::endl;
   else if (!shortlist.unvaried.empty())
-    std::cout << "ccautotune: np=" << shortlist.np << ": " << describe_unvaried(shortlist)
-              << " (--exhaustive times them)" << std::endl;
+    std::cout << "ccautotune: " << shape_text(shortlist.nodes, shortlist.np) << ": "
+              << describe_unvaried(shortlist) << " (--exhaustive times them)" << std::endl;
 }
 
 // The job's search of collective c: without the variants the shortlist
@@ -366,32 +366,32 @@ std::vector<int> confirmed_for(const Options& opts, const std::vector<int>& meas
 
 std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
-                                       const TransportEntry& transport, int np) {
+                                       const TransportEntry& transport, int nodes, int np) {
   if (opts.search.exhaustive || opts.shortlist == 0) return std::nullopt;
-  const auto confirmed = [&](int n) {
-    return std::ranges::find(opts.confirm_nps, n) != opts.confirm_nps.end();
+  const auto confirmed = [&](int on_nodes, int n) {  // confirm_nps are of one node
+    return on_nodes == 1 && std::ranges::find(opts.confirm_nps, n) != opts.confirm_nps.end();
   };
   // A confirming job's rows, a few candidates of a size run last, are no
   // other job's footing: with them, a size measured after it in a second
   // job or a resumed run would be shortlisted from them.
   std::vector<ResultRow> measured;
   std::ranges::copy_if(rows, std::back_inserter(measured),
-                       [&](const ResultRow& r) { return !confirmed(r.np); });
-  return make_shortlist(measured, registry, shape, transport.desc->name, np, opts.shortlist,
-                        opts.measure, opts.filter, confirmed(np));
+                       [&](const ResultRow& r) { return !confirmed(r.nodes, r.np); });
+  return make_shortlist(measured, registry, shape, transport.desc->name, nodes, np, opts.shortlist,
+                        opts.measure, opts.filter, confirmed(nodes, np));
 }
 
 std::optional<Shortlist> job_shortlist(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
-                                       const TransportEntry& transport, int np,
+                                       const TransportEntry& transport, int nodes, int np,
                                        KeptShortlists& kept) {
   const std::string name = transport.desc->name;
-  std::optional<Shortlist> made = shortlist_for(registry, opts, rows, shape, transport, np);
+  std::optional<Shortlist> made = shortlist_for(registry, opts, rows, shape, transport, nodes, np);
   if (!made || made->from_np == 0) return made;  // drops nothing: made alike every time
   // Another --shortlist, or a size confirmed where it was measured before.
-  if (std::optional<Shortlist> earlier = kept.find(name, np);
+  if (std::optional<Shortlist> earlier = kept.find(name, nodes, np);
       earlier && earlier->keep == made->keep && earlier->confirming == made->confirming) {
-    std::cout << "ccautotune: " << name << " np=" << np
+    std::cout << "ccautotune: " << name << " " << shape_text(nodes, np)
               << ": the shortlist of its first job, kept in " << kept_shortlists_path(opts.results)
               << std::endl;
     return earlier;

@@ -39,21 +39,22 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& sp
 std::vector<int> confirmed_for(const Options& opts, const std::vector<int>& measured,
                                const std::vector<int>& predicted);
 
-// What a job of np ranks on transport need not measure (shortlist.hpp),
-// from the rows of opts.results so far; none with --exhaustive or
-// --shortlist 0. A job of a size of opts.confirm_nps is a confirming one;
-// the rows of those sizes are not used.
+// What a job of np ranks over `nodes` nodes on transport need not measure
+// (shortlist.hpp), from the rows of opts.results so far; none with
+// --exhaustive or --shortlist 0. A job of one node of a size of
+// opts.confirm_nps is a confirming one; the rows of those are not used.
 std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
-                                       const TransportEntry& transport, int np);
+                                       const TransportEntry& transport, int nodes, int np);
 
-// The shortlist a job of np ranks on transport measures: the one `kept`
-// of an earlier job of that size in this run or the one it resumes (its
-// first job's, which its second job measures again), else shortlist_for's,
-// then kept. Rank 0's; says where a kept one serves.
+// The shortlist a job of np ranks over `nodes` nodes on transport
+// measures: the one `kept` of an earlier job of that shape in this run or
+// the one it resumes (its first job's, which its second job measures
+// again), else shortlist_for's, then kept. Rank 0's; says where a kept one
+// serves.
 std::optional<Shortlist> job_shortlist(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
-                                       const TransportEntry& transport, int np,
+                                       const TransportEntry& transport, int nodes, int np,
                                        KeptShortlists& kept);
 
 // A job relaunched this many times past failed candidates gives up: the

@@ -4,11 +4,13 @@
 // jobs that an earlier run timed (plan_time.hpp). One line per job, or
 // per part of a job that an interruption cut in two:
 //
-//   pass,transport,np,wall_s,timed_s,grid_timed_s
-//   1,shm,2,50.1,31.2,40.3
+//   pass,transport,nodes,np,wall_s,timed_s,grid_timed_s
+//   1,shm,1,2,50.1,31.2,40.3
 //
 // pass: 1 for the first job of each size, 2 for the second (the
-// reconfirmations); wall_s: the job's time; timed_s: its own timed calls'
+// reconfirmations); nodes and np: the job's shape (a file written before
+// the nodes column, 2026-11-29, has jobs of one node); wall_s: the job's
+// time; timed_s: its own timed calls'
 // (figures x warm-up and repetitions); grid_timed_s: those of the size's
 // final and pruned rows after it, its earlier runs' included.
 #pragma once
@@ -21,6 +23,7 @@ namespace cct::tuner {
 struct JobRecord {
   int pass = 1;
   std::string transport;
+  int nodes = 1;
   int np = 0;
   double wall_s = 0;
   double timed_s = 0;

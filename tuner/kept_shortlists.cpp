@@ -14,8 +14,8 @@ namespace {
 // The records of the file at path, a later one of a job replacing an
 // earlier one; none where it does not exist. Throws cct::Error naming the
 // file and line of a malformed one.
-std::map<std::pair<std::string, int>, Shortlist> read_kept(const std::string& path) {
-  std::map<std::pair<std::string, int>, Shortlist> kept;
+std::map<std::tuple<std::string, int, int>, Shortlist> read_kept(const std::string& path) {
+  std::map<std::tuple<std::string, int, int>, Shortlist> kept;
   std::ifstream in(path);
   int line_no = 0;
   const auto bad = [&](const std::string& why) {
@@ -24,14 +24,12 @@ std::map<std::pair<std::string, int>, Shortlist> read_kept(const std::string& pa
   for (std::string line; std::getline(in, line);) {
     ++line_no;
     std::istringstream fields(line);
-    std::string word, transport, np_text, lines_text;
-    int np = 0;
+    std::string word, transport, lines_text;
     std::size_t lines = 0;
     if (!std::getline(fields, word, '\t') || word != "shortlist" ||
-        !std::getline(fields, transport, '\t') || !std::getline(fields, np_text, '\t') ||
-        !std::getline(fields, lines_text) || transport.empty() || !parse_number(np_text, &np) ||
-        !parse_number(lines_text, &lines))
-      throw bad("expected 'shortlist<TAB>transport<TAB>np<TAB>lines', got '" + line + "'");
+        !std::getline(fields, transport, '\t') || !std::getline(fields, lines_text) ||
+        transport.empty() || !parse_number(lines_text, &lines))
+      throw bad("expected 'shortlist<TAB>transport<TAB>lines', got '" + line + "'");
     const int first = line_no;
     std::string text;
     for (std::size_t i = 0; i < lines && std::getline(in, line); ++i, ++line_no)
@@ -42,7 +40,8 @@ std::map<std::pair<std::string, int>, Shortlist> read_kept(const std::string& pa
       throw bad("the file ends after " + std::to_string(read) + " of the shortlist's " +
                 lines_text + " lines");
     try {
-      kept[{transport, np}] = read_shortlist(text);
+      Shortlist shortlist = read_shortlist(text);
+      kept[{transport, shortlist.nodes, shortlist.np}] = std::move(shortlist);
     } catch (const Error& e) {
       throw bad(e.what());
     }
@@ -69,19 +68,20 @@ KeptShortlists::KeptShortlists(const std::string& results, bool resume)
   }
 }
 
-std::optional<Shortlist> KeptShortlists::find(const std::string& transport, int np) const {
-  const auto it = kept_.find({transport, np});
+std::optional<Shortlist> KeptShortlists::find(const std::string& transport, int nodes,
+                                              int np) const {
+  const auto it = kept_.find({transport, nodes, np});
   if (it == kept_.end()) return std::nullopt;
   return it->second;
 }
 
 void KeptShortlists::keep(const std::string& transport, const Shortlist& shortlist) {
-  kept_[{transport, shortlist.np}] = shortlist;
+  kept_[{transport, shortlist.nodes, shortlist.np}] = shortlist;
   const std::string text = write_shortlist(shortlist);
   std::size_t lines = 0;
   for (char c : text) lines += c == '\n';
   std::ofstream out(path_, std::ios::app);
-  out << "shortlist\t" << transport << '\t' << shortlist.np << '\t' << lines << '\n' << text;
+  out << "shortlist\t" << transport << '\t' << lines << '\n' << text;
   if (!out.flush())
     std::cout << "ccautotune: cannot write the shortlists " << path_
               << "; a resumed run makes its shortlists again" << std::endl;

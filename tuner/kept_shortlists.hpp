@@ -17,8 +17,8 @@
 // message sizes still serves: the points it does not name are measured
 // whole. The file, a record per job:
 //
-//   shortlist<TAB>transport<TAB>np<TAB>lines
-//   <lines lines of write_shortlist's text>
+//   shortlist<TAB>transport<TAB>lines
+//   <lines lines of write_shortlist's text (its first: nodes, np, ..)>
 //
 // a later record of the same job replacing an earlier one.
 #pragma once
@@ -26,7 +26,7 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <utility>
+#include <tuple>
 
 #include "tuner/shortlist.hpp"
 
@@ -44,15 +44,17 @@ class KeptShortlists {
   // their first job's shortlists, not the run.
   KeptShortlists(const std::string& results, bool resume);
 
-  // The shortlist kept of the job of np ranks on transport, if any.
-  std::optional<Shortlist> find(const std::string& transport, int np) const;
+  // The shortlist kept of the job of np ranks over `nodes` nodes on
+  // transport, if any.
+  std::optional<Shortlist> find(const std::string& transport, int nodes, int np) const;
   // Keeps shortlist as the one of its job on transport. One that cannot
   // be written is said, and the run goes on.
   void keep(const std::string& transport, const Shortlist& shortlist);
 
  private:
   std::string path_;
-  std::map<std::pair<std::string, int>, Shortlist> kept_;
+  // By (transport, nodes, np).
+  std::map<std::tuple<std::string, int, int>, Shortlist> kept_;
 };
 
 }  // namespace cct::tuner

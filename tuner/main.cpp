@@ -126,8 +126,8 @@ bool planned_job(const cct::Registry& registry, const Options& opts, const Shape
                  const std::function<bool(const Shortlist*)>& job) {
   const std::vector<ResultRow> rows_before = read_results(opts.results);
   const std::optional<Shortlist> shortlist =
-      job_shortlist(registry, opts, rows_before, shape, transport, np, kept.shortlists);
-  TimedJob timed(kept.times, transport.desc->name, np, shortlist ? &*shortlist : nullptr,
+      job_shortlist(registry, opts, rows_before, shape, transport, 1, np, kept.shortlists);
+  TimedJob timed(kept.times, {transport.desc->name, 1, np}, shortlist ? &*shortlist : nullptr,
                  rows_before.size());
   const bool ok = job(shortlist ? &*shortlist : nullptr);
   timed.end(read_results(opts.results));
@@ -186,7 +186,7 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
         continue;
       }
       const std::optional<Shortlist> shortlist =
-          shortlist_for(registry, opts, rows, shape, *transport, np);
+          shortlist_for(registry, opts, rows, shape, *transport, 1, np);
       const std::optional<double> one =
           shortlist ? first.planned_s(name, *shortlist) : std::nullopt;
       if (!one) {

@@ -7,6 +7,7 @@
 
 #include "cct/error.hpp"
 #include "tuner/job_times_file.hpp"
+#include "tuner/shape_text.hpp"
 
 namespace cct::tuner {
 
@@ -15,20 +16,20 @@ void JobTimes::keep_in(const std::string& path, int pass) {
   pass_ = pass;
   for (const JobRecord& r : read_job_records(path)) {
     if (r.pass != pass) continue;
-    Timed& t = jobs_[{r.transport, r.np}];
+    Timed& t = jobs_[{r.transport, r.nodes, r.np}];
     t.wall_s += r.wall_s;
     t.timed_s += r.timed_s;
     t.grid_timed_s = r.grid_timed_s;
   }
 }
 
-void JobTimes::finished(const std::string& transport, int np, double wall_s,
-                        const std::vector<ResultRow>& rows, std::size_t first_new) {
+void JobTimes::finished(const JobShape& job, double wall_s, const std::vector<ResultRow>& rows,
+                        std::size_t first_new) {
   Timed t{.wall_s = wall_s};
   bool measured = false;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const ResultRow& row = rows[i];
-    if (row.transport != transport || row.nodes != 1 || row.np != np) continue;
+    if (row.transport != job.transport || row.nodes != job.nodes || row.np != job.np) continue;
     const bool grid = row.stage == Stage::kFinal || row.stage == Stage::kPruned;
     const double timed = row.result.median_s * (row.result.reps + (grid ? warmup_ : 0));
     if (grid) t.grid_timed_s += timed;
@@ -38,18 +39,19 @@ void JobTimes::finished(const std::string& transport, int np, double wall_s,
     }
   }
   if (!measured) return;
-  if (!path_.empty()) record(transport, np, t);
-  Timed& job = jobs_[{transport, np}];  // an earlier part's, or new
-  job = {.wall_s = job.wall_s + t.wall_s,
-         .grid_timed_s = t.grid_timed_s,
-         .timed_s = job.timed_s + t.timed_s};
+  if (!path_.empty()) record(job, t);
+  Timed& timed = jobs_[job];  // an earlier part's, or new
+  timed = {.wall_s = timed.wall_s + t.wall_s,
+           .grid_timed_s = t.grid_timed_s,
+           .timed_s = timed.timed_s + t.timed_s};
 }
 
-void JobTimes::record(const std::string& transport, int np, const Timed& t) const {
+void JobTimes::record(const JobShape& job, const Timed& t) const {
   try {
     append_job_record(path_, {.pass = pass_,
-                              .transport = transport,
-                              .np = np,
+                              .transport = job.transport,
+                              .nodes = job.nodes,
+                              .np = job.np,
                               .wall_s = t.wall_s,
                               .timed_s = t.timed_s,
                               .grid_timed_s = t.grid_timed_s});
@@ -61,12 +63,12 @@ void JobTimes::record(const std::string& transport, int np, const Timed& t) cons
 
 bool JobTimes::timed(const std::string& transport) const {
   return std::any_of(jobs_.begin(), jobs_.end(),
-                     [&](const auto& job) { return job.first.first == transport; });
+                     [&](const auto& job) { return job.first.transport == transport; });
 }
 
 std::optional<double> JobTimes::planned_s(const std::string& transport,
                                           const Shortlist& shortlist) const {
-  const auto it = jobs_.find({transport, shortlist.from_np});
+  const auto it = jobs_.find({transport, shortlist.nodes, shortlist.from_np});
   if (it == jobs_.end() || !(it->second.grid_timed_s > 0)) return std::nullopt;
   const Timed& from = it->second;
   // The first job times a collective's variants, crossovers and checks
@@ -94,23 +96,23 @@ void keep_job_times(const std::string& results, bool resume,
   for (JobTimes* times : passes) times->keep_in(path, pass++);
 }
 
-TimedJob::TimedJob(JobTimes& times, const std::string& transport, int np,
-                   const Shortlist* shortlist, std::size_t rows_before)
+TimedJob::TimedJob(JobTimes& times, JobShape job, const Shortlist* shortlist,
+                   std::size_t rows_before)
     : times_(times),
-      transport_(transport),
-      np_(np),
+      job_(std::move(job)),
       rows_before_(rows_before),
-      planned_s_(shortlist ? times.planned_s(transport, *shortlist) : std::nullopt),
+      planned_s_(shortlist ? times.planned_s(job_.transport, *shortlist) : std::nullopt),
       start_(std::chrono::steady_clock::now()) {
   if (planned_s_)
-    std::cout << "ccautotune: " << describe_plan(transport, *shortlist, *planned_s_) << std::endl;
+    std::cout << "ccautotune: " << describe_plan(job_.transport, *shortlist, *planned_s_)
+              << std::endl;
 }
 
 void TimedJob::end(const std::vector<ResultRow>& rows) {
   const double took =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  times_.finished(transport_, np_, took, rows, rows_before_);
-  std::cout << "ccautotune: " << describe_took(transport_, np_, took, planned_s_) << std::endl;
+  times_.finished(job_, took, rows, rows_before_);
+  std::cout << "ccautotune: " << describe_took(job_, took, planned_s_) << std::endl;
 }
 
 namespace {
@@ -126,15 +128,15 @@ std::string seconds(double s) {
 
 std::string describe_plan(const std::string& transport, const Shortlist& shortlist,
                           double planned_s) {
-  return transport + " np=" + std::to_string(shortlist.np) + ": planned " + seconds(planned_s) +
-         ", from np=" + std::to_string(shortlist.from_np) +
-         "'s job and the model's figures of the " + std::to_string(shortlist.kept) +
-         " points of np=" + std::to_string(shortlist.from_np) + " the shortlist keeps";
+  const std::string from = shape_text(shortlist.nodes, shortlist.from_np);
+  return transport + " " + shape_text(shortlist.nodes, shortlist.np) + ": planned " +
+         seconds(planned_s) + ", from " + from + "'s job and the model's figures of the " +
+         std::to_string(shortlist.kept) + " points of " + from + " the shortlist keeps";
 }
 
-std::string describe_took(const std::string& transport, int np, double took_s,
-                          std::optional<double> planned_s) {
-  std::string line = transport + " np=" + std::to_string(np) + " took " + seconds(took_s);
+std::string describe_took(const JobShape& job, double took_s, std::optional<double> planned_s) {
+  std::string line =
+      job.transport + " " + shape_text(job.nodes, job.np) + " took " + seconds(took_s);
   if (planned_s) line += " (planned " + seconds(*planned_s) + ")";
   return line;
 }

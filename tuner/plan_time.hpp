@@ -43,6 +43,14 @@
 
 namespace cct::tuner {
 
+// A job of a run: its transport and its communicator's shape.
+struct JobShape {
+  std::string transport;
+  int nodes = 1;
+  int np = 0;
+  auto operator<=>(const JobShape&) const = default;
+};
+
 class JobTimes {
  public:
   // simulated: ranks simulated one after another; warmup: the untimed
@@ -56,13 +64,13 @@ class JobTimes {
   // sum of its parts. Throws cct::Error for a malformed file.
   void keep_in(const std::string& path, int pass);
 
-  // The job of np ranks on transport took wall_s; rows: the results file
+  // The job took wall_s; rows: the results file
   // after it, the job's own from row `first_new` on (an earlier run's rows
   // took none of its time). A job that measured nothing is not timed; one
   // that an earlier run recorded adds to it. A record that cannot be
   // written is said, and the run goes on.
-  void finished(const std::string& transport, int np, double wall_s,
-                const std::vector<ResultRow>& rows, std::size_t first_new);
+  void finished(const JobShape& job, double wall_s, const std::vector<ResultRow>& rows,
+                std::size_t first_new);
   // Whether a job on transport was timed.
   bool timed(const std::string& transport) const;
   // The planned seconds of the job a shortlist was made for, or nullopt
@@ -76,11 +84,11 @@ class JobTimes {
     double timed_s = 0;       // the same over the job's own rows
   };
   // Appends the job to path_ (keep_in).
-  void record(const std::string& transport, int np, const Timed& t) const;
+  void record(const JobShape& job, const Timed& t) const;
 
   bool simulated_;
   int warmup_;
-  std::map<std::pair<std::string, int>, Timed> jobs_;
+  std::map<JobShape, Timed> jobs_;
   std::string path_;  // keep_in's, or empty
   int pass_ = 1;
 };
@@ -92,21 +100,18 @@ class JobTimes {
 void keep_job_times(const std::string& results, bool resume,
                     std::initializer_list<JobTimes*> passes, int first_pass = 1);
 
-// A job of np ranks on transport: its plan said before it runs (where its
-// shortlist can be planned), and after it, in end(), what it took, which
-// times records.
+// A job: its plan said before it runs (where its shortlist can be
+// planned), and after it, in end(), what it took, which times records.
 class TimedJob {
  public:
   // rows_before: how many rows the results file held before the job.
-  TimedJob(JobTimes& times, const std::string& transport, int np, const Shortlist* shortlist,
-           std::size_t rows_before);
+  TimedJob(JobTimes& times, JobShape job, const Shortlist* shortlist, std::size_t rows_before);
   // The job ended; rows: the results file now.
   void end(const std::vector<ResultRow>& rows);
 
  private:
   JobTimes& times_;
-  std::string transport_;
-  int np_;
+  JobShape job_;
   std::size_t rows_before_;
   std::optional<double> planned_s_;
   std::chrono::steady_clock::time_point start_;
@@ -117,7 +122,6 @@ class TimedJob {
 std::string describe_plan(const std::string& transport, const Shortlist& shortlist,
                           double planned_s);
 // "rapidio_sim np=64 took 18.5 s (planned 20 s)"; without a plan, the time.
-std::string describe_took(const std::string& transport, int np, double took_s,
-                          std::optional<double> planned_s);
+std::string describe_took(const JobShape& job, double took_s, std::optional<double> planned_s);
 
 }  // namespace cct::tuner

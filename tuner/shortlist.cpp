@@ -12,6 +12,7 @@
 #include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "tuner/predict.hpp"
+#include "tuner/shape_text.hpp"
 #include "tuner/winners.hpp"
 
 namespace cct::tuner {
@@ -25,19 +26,19 @@ struct Measured {
 // (collective, np, message size) -> each candidate's figure there, by choice.
 using Figures = std::map<std::tuple<cct_collective, int, int64_t>, std::map<std::string, Measured>>;
 
-// The rows of transport's single-node shapes of a size `of_np` accepts:
-// below np, those a shortlist of a job of np ranks is made from.
+// The rows of transport's shapes over `nodes` nodes of a size `of_np`
+// accepts: below np, those a shortlist of a job of np ranks is made from.
 template <class NpTest>
-std::vector<ResultRow> one_node_rows(const std::vector<ResultRow>& rows,
-                                     const std::string& transport, NpTest of_np) {
+std::vector<ResultRow> rows_on_nodes(const std::vector<ResultRow>& rows,
+                                     const std::string& transport, int nodes, NpTest of_np) {
   std::vector<ResultRow> out;
   std::ranges::copy_if(rows, std::back_inserter(out), [&](const ResultRow& r) {
-    return r.transport == transport && r.nodes == 1 && of_np(r.np);
+    return r.transport == transport && r.nodes == nodes && of_np(r.np);
   });
   return out;
 }
 
-// The figures of rows (one_node_rows below np): a candidate's full figure (final)
+// The figures of rows (rows_on_nodes below np): a candidate's full figure (final)
 // where it has one, else its screening figure (pruned), which is what
 // halving judged it on. Confirmations, crossovers and checks are timed
 // otherwise, or at sizes other than the grid's.
@@ -63,7 +64,7 @@ CostModel fit(const Figures& figures, Coster& coster) {
 }
 
 // The profile's picks at each (collective, message size) measured at np,
-// among the winners of one transport's single-node shapes.
+// among the winners of one transport's shapes over one node count.
 std::map<std::pair<cct_collective, int64_t>, std::set<std::string>> picks_at(const Winners& plain,
                                                                              int np) {
   std::map<std::pair<cct_collective, int64_t>, std::set<std::string>> out;
@@ -78,7 +79,7 @@ std::map<std::pair<cct_collective, int64_t>, std::set<std::string>> picks_above(
     const std::vector<ResultRow>& rows, const Registry& registry, const std::string& transport,
     int np) {
   const std::vector<ResultRow> above =
-      one_node_rows(rows, transport, [np](int n) { return n > np; });
+      rows_on_nodes(rows, transport, 1, [np](int n) { return n > np; });
   if (above.empty()) return {};
   return picks_at(pick_winners(above, registry), std::ranges::min(above, {}, &ResultRow::np).np);
 }
@@ -103,6 +104,7 @@ double point_seconds(double figure, int reps, const MeasureOptions& timing) {
 
 // What decides at every message size of a job.
 struct Criteria {
+  int nodes;  // the job's
   // The second smallest size measured: every candidate that runs there
   // was measured there (the two smallest are measured whole), so one not
   // measured since cannot run at larger sizes.
@@ -199,8 +201,9 @@ AtSize shortlist_at(const std::map<std::string, Last>& last, int np,
     const Measured& m = l.at;
     const Winner* before = l.before ? &*l.before : nullptr;
     const std::optional<double> figure =
-        m.figure.library ? std::nullopt
-                         : scaled_figure(m.figure, before, 1, np, criteria.model, criteria.coster);
+        m.figure.library
+            ? std::nullopt
+            : scaled_figure(m.figure, before, criteria.nodes, np, criteria.model, criteria.coster);
     if (figure) {
       predicted.push_back({*figure, choice, m.figure.algorithm, m.reps, l.np, m.figure.median_s,
                            before ? std::optional(before->median_s) : std::nullopt});
@@ -223,7 +226,7 @@ AtSize shortlist_at(const std::map<std::string, Last>& last, int np,
 }
 
 // The (collective, variation) pairs whose variants were timed in `below`
-// (one transport's single-node rows) and got no rules of their own there
+// (one transport's rows over one node count) and got no rules of their own there
 // (variant_rules.hpp); plain: pick_winners of below.
 std::set<std::pair<cct_collective, Variation>> unvaried(const std::vector<ResultRow>& below,
                                                         const Winners& plain,
@@ -329,12 +332,12 @@ std::optional<Dropped> Shortlist::why_dropped(const Point& p) const {
 }
 
 Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& registry,
-                         const ShapeOf& shape, const std::string& transport, int np,
+                         const ShapeOf& shape, const std::string& transport, int nodes, int np,
                          std::size_t keep, const MeasureOptions& timing, const SpaceFilter& sizes,
                          bool confirming) {
-  Shortlist out{.np = np, .keep = confirming ? 1 : keep, .confirming = confirming};
+  Shortlist out{.nodes = nodes, .np = np, .keep = confirming ? 1 : keep, .confirming = confirming};
   const std::vector<ResultRow> below =
-      one_node_rows(rows, transport, [np](int n) { return n < np; });
+      rows_on_nodes(rows, transport, nodes, [np](int n) { return n < np; });
   const Figures figures = figures_of(below, registry);
   std::set<int> measured;
   for (const auto& [key, by_choice] : figures) measured.insert(std::get<1>(key));
@@ -343,10 +346,13 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
   out.unvaried = unvaried(below, plain, registry);
   out.from_np = *measured.rbegin();
   out.left_out_timed_s = left_out_timed_s(below, out.from_np, out.unvaried, confirming);
-  out.lag = checked_lag(plain, registry, shape, transport).value_or(0);
+  // Checked on one node's sizes only (predict.hpp): across nodes no
+  // far-behind rule.
+  out.lag = nodes == 1 ? checked_lag(plain, registry, shape, transport).value_or(0) : 0;
   Coster coster(registry, shape);
   const CostModel model = fit(figures, coster);
-  const Criteria criteria{.whole_np = *std::next(measured.begin()),
+  const Criteria criteria{.nodes = nodes,
+                          .whole_np = *std::next(measured.begin()),
                           .keep = out.keep,
                           .far_behind = out.far_behind(),
                           .timing = timing,
@@ -393,8 +399,9 @@ std::string describe_removed(const Shortlist& shortlist,
     reasons += (reasons.empty() ? "" : ", ") + why_text(shortlist, why, count);
   }
   return std::to_string(sum) + " of " + std::to_string(total) +
-         " points left out, by the cost model fitted below np=" + std::to_string(shortlist.np) +
-         " from the figures of np=" + std::to_string(shortlist.from_np) +
+         " points left out, by the cost model fitted below " +
+         shape_text(shortlist.nodes, shortlist.np) + " from the figures of " +
+         shape_text(shortlist.nodes, shortlist.from_np) +
          " (of a candidate not measured there, its last): " + reasons;
 }
 
@@ -412,18 +419,19 @@ std::string describe_unvaried(const Shortlist& shortlist) {
     unvaried += std::string(unvaried.empty() ? "" : ", ") + collective_name(c) + " (" +
                 variation_name(v) + ")";
   return "not timed again in other element types or at another root, since they got no rules "
-         "of their own below np=" +
-         std::to_string(shortlist.np) + ": " + unvaried;
+         "of their own below " +
+         shape_text(shortlist.nodes, shortlist.np) + ": " + unvaried;
 }
 
-// "np from_np confirming keep lag kept kept_timed_s left_out_timed_s", then
+// "nodes np from_np confirming keep lag kept kept_timed_s left_out_timed_s", then
 // "collective<TAB>transport<TAB>bytes<TAB>why<TAB>choice" per dropped
 // choice (a choice holds no tab).
 std::string write_shortlist(const Shortlist& shortlist) {
   std::ostringstream text;
-  text << shortlist.np << ' ' << shortlist.from_np << ' ' << shortlist.confirming << ' '
-       << shortlist.keep << ' ' << std::setprecision(17) << shortlist.lag << ' ' << shortlist.kept
-       << ' ' << shortlist.kept_timed_s << ' ' << shortlist.left_out_timed_s << '\n';
+  text << shortlist.nodes << ' ' << shortlist.np << ' ' << shortlist.from_np << ' '
+       << shortlist.confirming << ' ' << shortlist.keep << ' ' << std::setprecision(17)
+       << shortlist.lag << ' ' << shortlist.kept << ' ' << shortlist.kept_timed_s << ' '
+       << shortlist.left_out_timed_s << '\n';
   for (const auto& [key, choices] : shortlist.dropped)
     for (const auto& [choice, why] : choices)
       text << collective_name(std::get<0>(key)) << '\t' << std::get<1>(key) << '\t'
@@ -437,11 +445,12 @@ Shortlist read_shortlist(const std::string& text) {
   std::istringstream in(text);
   Shortlist out;
   std::string line;
-  if (!(in >> out.np >> out.from_np >> out.confirming >> out.keep >> out.lag >> out.kept >>
-        out.kept_timed_s >> out.left_out_timed_s) ||
+  if (!(in >> out.nodes >> out.np >> out.from_np >> out.confirming >> out.keep >> out.lag >>
+        out.kept >> out.kept_timed_s >> out.left_out_timed_s) ||
       !std::getline(in, line))
     throw Error(
-        "shortlist: no 'np from_np confirming keep lag kept kept_timed_s left_out_timed_s' line");
+        "shortlist: no 'nodes np from_np confirming keep lag kept kept_timed_s left_out_timed_s' "
+        "line");
   while (std::getline(in, line)) {
     std::istringstream fields(line);
     std::string collective, transport, bytes, word, choice;

@@ -1,8 +1,9 @@
 // ccautotune tuner: the candidates a job need not measure, because the cost
 // model says they lose (docs/cost_model.md, "The shortlist").
 //
-// Before a job of np ranks on one node, where its transport was measured at
-// two or more smaller communicator sizes, a model fitted on those figures
+// Before a job of np ranks on one node (or over N nodes: then from the
+// sizes measured over N nodes, fewer ranks on each), where its transport
+// was measured at two or more smaller communicator sizes, a model fitted on those figures
 // (tuner/cost_model.hpp) scales every candidate's figure to np from the
 // largest size below np it was measured at (tuner/scaling.hpp; the size
 // before that gives the slope): the nearest measured size M, or, for a
@@ -15,7 +16,8 @@
 //   - one the model puts far behind the fastest predicted: further than
 //     the square of the farthest it put a size's measured fastest behind
 //     its own pick where it was checked (M predicted from the sizes below:
-//     predict.hpp, checked_lag), and at least kFarBehindFloor times.
+//     predict.hpp, checked_lag, on one node only), and at least
+//     kFarBehindFloor times.
 //     Squared, since the job is a size further out than the check: on the
 //     simulator (tree:4, np 16 from 4 and 8) the check said 1.6x, and at
 //     np 16 the model put a size's fastest 2.1x behind. Not M's pick: it
@@ -91,6 +93,7 @@ enum class Dropped {
 };
 
 struct Shortlist {
+  int nodes = 1;         // the nodes the job's ranks span
   int np = 0;            // the job's size
   int from_np = 0;       // M, the measured size the figures are scaled from
   std::size_t keep = 0;  // the fastest predicted kept at each size (--shortlist)
@@ -130,13 +133,13 @@ struct Shortlist {
   }
 };
 
-// The shortlist of a job of np ranks on `transport` from the rows measured
-// so far (those at np itself and across nodes are not used); empty (drops
-// nothing) where fewer than two smaller sizes were measured on one node.
+// The shortlist of a job of np ranks over `nodes` nodes on `transport` from
+// the rows measured so far (of those nodes, below np); empty (drops
+// nothing) where fewer than two smaller sizes were measured on them.
 // `timing`: the job's timing method, which bounds what a point takes;
 // `sizes`: the job's sizes (largest_size), beyond which nothing is kept.
 Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& registry,
-                         const ShapeOf& shape, const std::string& transport, int np,
+                         const ShapeOf& shape, const std::string& transport, int nodes, int np,
                          std::size_t keep, const MeasureOptions& timing, const SpaceFilter& sizes,
                          bool confirming = false);
 

@@ -10,7 +10,8 @@
 # against that. The plan names the variants the job leaves out, as the job
 # does. A confirmed size is planned, and measured after the others, in
 # the first job only. A second job measures the shortlist its first job
-# kept. Under mpirun each one-node shape is planned and timed likewise. --plan where a simulated fabric is tuned is refused.
+# kept. Under mpirun each shape is planned and timed likewise, a shape
+# across nodes from those of as many nodes. --plan where a simulated fabric is tuned is refused.
 # usage: ccautotune_plan.sh <ccautotune>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -29,10 +30,10 @@ grep -q '^allreduce,shm,1,3,' "$csv" || fail "np 3 was not measured" "$csv"
 ! grep -q '^allreduce,shm,1,4,' "$csv" || fail "--plan measured np 4" "$csv"
 [ ! -e "${csv%.csv}.yaml" ] || fail "--plan wrote a profile" "${csv%.csv}.yaml"
 jobs=${csv%.csv}.jobs
-grep -q '^1,shm,3,' "$jobs" || fail "np 3's job time was not kept" "$jobs"
+grep -q '^1,shm,1,3,' "$jobs" || fail "np 3's job time was not kept" "$jobs"
 
 cp "$jobs" "$dir/jobs.kept"
-echo "not,a,job,times,file,row" >>"$jobs"
+echo "not,a,job,times,file,row,x" >>"$jobs"
 status=0
 run --out "$dir/p" --resume --plan >"$dir/bad.log" 2>&1 || status=$?
 [ "$status" -eq 1 ] || fail "--resume --plan without job times exited $status, want 1" "$dir/bad.log"
@@ -66,13 +67,14 @@ grep -q "^ccautotune: shm np=4 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/w
 # (tuner/kept_shortlists.hpp): made again, the reconfirmations below could
 # change it. The lines a job's rank 0 prints are matched anywhere in a
 # line: output of the forked ranks and of the parent can share one.
+# usage: same_shortlist <transport> <shape, as "np=5"> <log>
 same_shortlist() {
   local left
-  left=$(grep -o "np=$1: [0-9]* of [0-9]* points left out" "$2" || true)
+  left=$(grep -o "$2: [0-9]* of [0-9]* points left out" "$3" || true)
   [ "$(wc -l <<<"$left")" -eq 2 ] && [ "$(sort -u <<<"$left" | wc -l)" -eq 1 ] ||
-    fail "np $1's two jobs did not leave out the same points: $left" "$2"
-  grep -q "ccautotune: shm np=$1: the shortlist of its first job, kept in .*\.shortlists" "$2" ||
-    fail "np $1's second job did not say it measures its first job's shortlist" "$2"
+    fail "$2's two jobs did not leave out the same points: $left" "$3"
+  grep -q "ccautotune: $1 $2: the shortlist of its first job, kept in .*\.shortlists" "$3" ||
+    fail "$2's second job did not say it measures its first job's shortlist" "$3"
 }
 
 # A predicted size between measured ones (4 between 3 and 5) is planned
@@ -92,7 +94,7 @@ confirmed --resume >"$dir/crest.log" 2>&1 ||
   fail "--resume with a confirmed size exited $?" "$dir/crest.log"
 grep -q "ccautotune: np=4: a size predicted, confirmed by this job" "$dir/crest.log" ||
   fail "no confirming job at np 4" "$dir/crest.log"
-same_shortlist 5 "$dir/crest.log"
+same_shortlist shm np=5 "$dir/crest.log"
 order=$(sed -n 's/^ccautotune: shm np=\([45]\) took.*/\1/p' "$dir/crest.log" | tr -d '\n')
 [ "$order" = 545 ] ||
   fail "jobs of np 5 and 4 ran as '$order', want 545 (4 after 5, once)" "$dir/crest.log"
@@ -110,14 +112,28 @@ grep -q "^ccautotune: shm np=5 took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/m
   fail "no time against the plan for np 5 under mpirun" "$dir/mpirun.log"
 grep -q "ccautotune: np=4: a size predicted, confirmed by this job" "$dir/mpirun.log" ||
   fail "no confirming shape of 4 ranks under mpirun" "$dir/mpirun.log"
-same_shortlist 5 "$dir/mpirun.log"
+same_shortlist shm np=5 "$dir/mpirun.log"
 for np in 2 3 5 4; do
-  grep -q "^1,shm,$np," "$dir"/m/*.jobs || fail "np $np's job time was not kept under mpirun" "$dir"/m/*.jobs
+  grep -q "^1,shm,1,$np," "$dir"/m/*.jobs || fail "np $np's job time was not kept under mpirun" "$dir"/m/*.jobs
 done
+
+# Across nodes (2 virtual nodes of 3 ranks: 2 x 1, 2 x 2 and 2 x 3 on the
+# mpi transport): 2 x 3 is shortlisted from the two below it, planned from
+# 2 x 2's job, and its second job measures the shortlist its first kept.
+ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" CCT_VIRTUAL_NODES=2 "$tuner" --launcher mpirun \
+  --mpirun-args "--oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 6" \
+  --nodes 2 --ranks-per-node 1,2,3 --collectives allreduce --max-bytes 64 \
+  --budget 0.05 --out "$dir/n" >"$dir/nodes.log" 2>&1 || fail "the run across nodes exited $?" "$dir/nodes.log"
+grep -q "ccautotune: mpi np=6 (2 nodes): planned [0-9.e+-]* s, from np=4 (2 nodes)'s job" "$dir/nodes.log" ||
+  fail "no plan for 2 x 3" "$dir/nodes.log"
+grep -q "^ccautotune: mpi np=6 (2 nodes) took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/nodes.log" ||
+  fail "no time against the plan for 2 x 3" "$dir/nodes.log"
+same_shortlist mpi "np=6 (2 nodes)" "$dir/nodes.log"
+grep -q "^2,mpi,2,6," "$dir"/n/*.jobs || fail "2 x 3's second job time was not kept" "$dir"/n/*.jobs
 
 "$tuner" --fabric tree:4 --plan --out "$dir/s" >"$dir/sim.log" 2>&1 && fail "--plan on a fabric was accepted" "$dir/sim.log"
 grep -q "plans a run on this machine" "$dir/sim.log" || fail "no reason for refusing --plan" "$dir/sim.log"
 echo "PASS: --plan said np 4's time and measured only 2 and 3; --resume measured 4's shortlist," \
   "planned from the kept job times; a malformed job times file named; a confirmed np 4" \
   "planned, run last and once; second jobs measured their first's shortlists; shapes planned" \
-  "under mpirun"
+  "under mpirun, across nodes too"

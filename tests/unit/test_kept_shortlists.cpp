@@ -19,9 +19,10 @@ using cct::tuner::Dropped;
 using cct::tuner::KeptShortlists;
 using cct::tuner::Shortlist;
 
-// A shortlist of np ranks from np 4 leaving `choice` out of bcast at 64 B.
-Shortlist shortlist(int np, const std::string& choice) {
-  Shortlist s{.np = np, .from_np = 4, .keep = 2, .lag = 1.25};
+// A shortlist of np ranks over `nodes` nodes from np 4 leaving `choice`
+// out of bcast at 64 B.
+Shortlist shortlist(int np, const std::string& choice, int nodes = 1) {
+  Shortlist s{.nodes = nodes, .np = np, .from_np = 4, .keep = 2, .lag = 1.25};
   s.dropped[{CCT_BCAST, "shm", 64}][choice] = Dropped::kSlower;
   s.kept = 7;
   s.kept_timed_s = 0.125;
@@ -52,23 +53,26 @@ TEST_CASE("kept shortlists: a second job reads back its first job's", "[cost]") 
   CHECK(path == dir.path + "/f075faeb24038433.shortlists");
   {
     KeptShortlists kept(results, false);
-    CHECK_FALSE(kept.find("shm", 8));
+    CHECK_FALSE(kept.find("shm", 1, 8));
     kept.keep("shm", shortlist(8, "chain"));
     kept.keep("shm", shortlist(8, "binomial"));  // made again: replaces the first
     kept.keep("shm", shortlist(16, "ring"));
-    CHECK(kept.find("shm", 8)->dropped == shortlist(8, "binomial").dropped);
+    kept.keep("mpi", shortlist(8, "pairwise", 2));  // 2 nodes x 4
+    CHECK(kept.find("shm", 1, 8)->dropped == shortlist(8, "binomial").dropped);
   }
   KeptShortlists resumed(results, true);
-  const std::optional<Shortlist> at8 = resumed.find("shm", 8);
+  const std::optional<Shortlist> at8 = resumed.find("shm", 1, 8);
   REQUIRE(at8);
   CHECK(at8->dropped == shortlist(8, "binomial").dropped);
   CHECK(at8->from_np == 4);
   CHECK(at8->lag == 1.25);
   CHECK(at8->kept == 7);
   CHECK(at8->kept_timed_s == 0.125);  // what the second job's plan is made from
-  CHECK(resumed.find("shm", 16)->dropped == shortlist(16, "ring").dropped);
-  CHECK_FALSE(resumed.find("mpi", 8));
-  CHECK_FALSE(resumed.find("shm", 4));
+  CHECK(resumed.find("shm", 1, 16)->dropped == shortlist(16, "ring").dropped);
+  CHECK(resumed.find("mpi", 2, 8)->dropped == shortlist(8, "pairwise", 2).dropped);
+  CHECK_FALSE(resumed.find("mpi", 1, 8));
+  CHECK_FALSE(resumed.find("shm", 2, 8));
+  CHECK_FALSE(resumed.find("shm", 1, 4));
 
   // A run that does not resume measures anew: nothing kept.
   CHECK(said_by_opening(results, false).empty());
@@ -87,16 +91,15 @@ TEST_CASE("kept shortlists: a malformed file is named and written anew", "[cost]
     KeptShortlists(results, false).keep("shm", shortlist(8, "chain"));
     return said;
   };
-  CHECK(opened_after("shortlist\tshm\teight\t2\n") ==
+  CHECK(opened_after("shortlist\tshm\ttwo\n") ==
         "ccautotune: " + path +
-            ":4: expected 'shortlist<TAB>transport<TAB>np<TAB>lines', got "
-            "'shortlist\tshm\teight\t2'; second jobs make their shortlists again, and it is "
-            "written anew\n");
-  CHECK_THAT(opened_after("shortlist\tshm\t16\t3\n16 4 0 2 0 1 0 0\n"),
+            ":4: expected 'shortlist<TAB>transport<TAB>lines', got 'shortlist\tshm\ttwo'; second "
+            "jobs make their shortlists again, and it is written anew\n");
+  CHECK_THAT(opened_after("shortlist\tshm\t3\n1 16 4 0 2 0 1 0 0\n"),
              Catch::Contains(path + ":4: the file ends after 1 of the shortlist's 3 lines"));
-  CHECK_THAT(opened_after("shortlist\tshm\t16\t1\n16 4\n"),
-             Catch::Contains(path + ":4: shortlist: no 'np from_np"));
+  CHECK_THAT(opened_after("shortlist\tshm\t1\n1 16 4\n"),
+             Catch::Contains(path + ":4: shortlist: no 'nodes np from_np"));
   // The file as kept reads back whole.
   CHECK(said_by_opening(results, true).empty());
-  CHECK(KeptShortlists(results, true).find("shm", 8));
+  CHECK(KeptShortlists(results, true).find("shm", 1, 8));
 }

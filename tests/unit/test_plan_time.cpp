@@ -47,7 +47,7 @@ cct::tuner::Shortlist shortlist(int np, int from_np, double kept_timed_s) {
 
 TEST_CASE("plan time: the from job's time grown as its calls grow by the model", "[cost]") {
   cct::tuner::JobTimes first(false, 0);
-  first.finished("shm", 4, 10.0, kFirstJob, 0);
+  first.finished({"shm", 1, 4}, 10.0, kFirstJob, 0);
   // The kept calls (3 s) x (2 s timed / 1 s of grid rows) are 6 s; the
   // from job's 10 s were for 2 s of them.
   REQUIRE(first.planned_s("shm", shortlist(8, 4, 3.0)));
@@ -56,14 +56,14 @@ TEST_CASE("plan time: the from job's time grown as its calls grow by the model",
   CHECK_FALSE(first.planned_s("mpi", shortlist(8, 4, 3.0)));  // nor another transport
   // A job that measured nothing (all of it resumed) times nothing.
   cct::tuner::JobTimes resumed(false, 0);
-  resumed.finished("shm", 4, 0.1, kFirstJob, kFirstJob.size());
+  resumed.finished({"shm", 1, 4}, 0.1, kFirstJob, kFirstJob.size());
   CHECK_FALSE(resumed.planned_s("shm", shortlist(8, 4, 3.0)));
   CHECK_FALSE(resumed.timed("shm"));
   CHECK(first.timed("shm"));
 
   // The second job wrote only the reconfirmation.
   cct::tuner::JobTimes second(false, 0);
-  second.finished("shm", 4, 4.0, kRows, kFirstJob.size());
+  second.finished({"shm", 1, 4}, 4.0, kRows, kFirstJob.size());
   // 3 s x (0.5 s / 1 s of grid rows) are 1.5 s, the 4 s were for 0.5 s.
   CHECK(*second.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(4.0 * 1.5 / 0.5));
 }
@@ -80,8 +80,8 @@ TEST_CASE("plan time: the variants the shortlist leaves out are not planned", "[
   cct::tuner::JobTimes first(false, 0), second(false, 0);
   first.keep_in("", 1);
   second.keep_in("", 2);
-  first.finished("shm", 4, 11.0, rows, 0);
-  second.finished("shm", 4, 4.0, kRows, kFirstJob.size());
+  first.finished({"shm", 1, 4}, 11.0, rows, 0);
+  second.finished({"shm", 1, 4}, 4.0, kRows, kFirstJob.size());
   // The kept calls (3 s) x (3 s timed, less the variants left out, / 1 s
   // of grid rows); the 11 s were for 3 s of calls.
   cct::tuner::Shortlist s = shortlist(8, 4, 3.0);
@@ -95,7 +95,7 @@ TEST_CASE("plan time: a simulated job grows with its calls and its ranks", "[cos
   // With a warm-up call before each grid point, which its calls count:
   // grid rows 0.01 x 61 + 0.1 x 5 = 1.11 s, with the confirmation 2.11 s.
   cct::tuner::JobTimes simulated(true, 1);
-  simulated.finished("shm", 4, 10.0, kFirstJob, 0);
+  simulated.finished({"shm", 1, 4}, 10.0, kFirstJob, 0);
   // 10 s x (3 s x 2.11 / 1.11 planned / 2.11 s timed) x 16 / 4.
   CHECK(*simulated.planned_s("shm", shortlist(16, 4, 3.0)) == Approx(10.0 * 3 / 1.11 * 4));
 }
@@ -113,8 +113,8 @@ TEST_CASE("plan time: job times kept beside the results, read back by a resumed 
     cct::tuner::JobTimes first(false, 0), second(false, 0);
     first.keep_in(path, 1);
     second.keep_in(path, 2);
-    first.finished("shm", 4, 10.0, kFirstJob, 0);
-    second.finished("shm", 4, 4.0, kRows, kFirstJob.size());
+    first.finished({"shm", 1, 4}, 10.0, kFirstJob, 0);
+    second.finished({"shm", 1, 4}, 4.0, kRows, kFirstJob.size());
   }
   cct::tuner::JobTimes first(false, 0), second(false, 0);
   first.keep_in(path, 1);
@@ -124,14 +124,51 @@ TEST_CASE("plan time: job times kept beside the results, read back by a resumed 
 
   // The rest of the first job after an interruption: 5 s more, its own
   // rows timing 2 s more. 15 s for 4 s of calls; 3 s x (4 s / 1 s) planned.
-  first.finished("shm", 4, 5.0, kFirstJob, 0);
+  first.finished({"shm", 1, 4}, 5.0, kFirstJob, 0);
   CHECK(*first.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(15.0 * 12.0 / 4.0));
   cct::tuner::JobTimes again(false, 0);
   again.keep_in(path, 1);
   CHECK(*again.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(15.0 * 12.0 / 4.0));
 
-  std::ofstream(path, std::ios::app) << "3,shm,8,1,1,1\n";
+  // A job across nodes plans the job of as many nodes below it only.
+  cct::tuner::Shortlist across = shortlist(8, 4, 3.0);
+  across.nodes = 2;
+  CHECK_FALSE(again.planned_s("shm", across));
+  again.finished({"shm", 2, 4}, 20.0, kFirstJob, 0);  // rows of 1 node: measured nothing
+  CHECK_FALSE(again.planned_s("shm", across));
+  std::vector<ResultRow> on_two = kFirstJob;
+  for (ResultRow& r : on_two) r.nodes = 2;
+  again.finished({"shm", 2, 4}, 20.0, on_two, 0);
+  CHECK(*again.planned_s("shm", across) == Approx(20.0 * 6.0 / 2.0));
+  CHECK(*again.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(15.0 * 12.0 / 4.0));
+
+  std::ofstream(path, std::ios::app) << "3,shm,1,8,1,1,1\n";
   cct::tuner::JobTimes malformed(false, 0);
-  CHECK_THROWS_WITH(malformed.keep_in(path, 1), path + ":5: bad pass '3' (expected 1 or 2)");
+  CHECK_THROWS_WITH(malformed.keep_in(path, 1), path + ":6: bad pass '3' (expected 1 or 2)");
+  std::filesystem::remove_all(dir);
+}
+
+// A file written before the nodes column (2026-11-29) holds jobs of one
+// node.
+TEST_CASE("plan time: job times kept without nodes are of one node", "[cost]") {
+  std::string dir = (std::filesystem::temp_directory_path() / "cct_jobs_XXXXXX").string();
+  REQUIRE(::mkdtemp(dir.data()) != nullptr);
+  const std::string path = dir + "/f075faeb24038433.jobs";
+  std::ofstream(path) << "pass,transport,np,wall_s,timed_s,grid_timed_s\n1,shm,4,10,2,1\n";
+  cct::tuner::JobTimes first(false, 0);
+  first.keep_in(path, 1);
+  CHECK(*first.planned_s("shm", shortlist(8, 4, 3.0)) == Approx(10.0 * 6.0 / 2.0));
+  const std::vector<cct::tuner::JobRecord> records = cct::tuner::read_job_records(path);
+  REQUIRE(records.size() == 1);
+  CHECK(records[0].nodes == 1);
+  // A record kept after them writes the file anew in the new format.
+  cct::tuner::append_job_record(path, {.pass = 1, .transport = "mpi", .nodes = 2, .np = 8});
+  const std::vector<cct::tuner::JobRecord> both = cct::tuner::read_job_records(path);
+  REQUIRE(both.size() == 2);
+  CHECK(both[0].np == 4);
+  CHECK(both[0].wall_s == 10);
+  CHECK(both[1].nodes == 2);
+  std::ofstream(path, std::ios::app) << "1,shm,0,4,1,1,1\n";
+  CHECK_THROWS_WITH(cct::tuner::read_job_records(path), path + ":4: bad nodes '0'");
   std::filesystem::remove_all(dir);
 }

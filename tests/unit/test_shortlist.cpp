@@ -146,8 +146,8 @@ cct::tuner::Shortlist shortlist_of(const std::vector<ResultRow>& rows, int np, s
                                    const cct::tuner::SpaceFilter& sizes = {}) {
   return cct::tuner::make_shortlist(
       rows, cct::test::registry(),
-      [](int nodes, int np) { return cct::tuner::ShapeComm(np, nodes, {}); }, "shm", np, keep, {},
-      sizes);
+      [](int nodes, int np) { return cct::tuner::ShapeComm(np, nodes, {}); }, "shm", 1, np, keep,
+      {}, sizes);
 }
 
 }  // namespace
@@ -316,6 +316,7 @@ TEST_CASE("shortlist: the text handed to an MPI job's ranks reads back the same"
   const cct::tuner::Shortlist s = shortlist_of(rows_at({4, 16}), 64, 2);
   REQUIRE_FALSE(s.dropped.empty());
   const cct::tuner::Shortlist back = cct::tuner::read_shortlist(write_shortlist(s));
+  CHECK(back.nodes == s.nodes);
   CHECK(back.np == s.np);
   CHECK(back.from_np == s.from_np);
   CHECK(back.confirming == s.confirming);
@@ -326,11 +327,11 @@ TEST_CASE("shortlist: the text handed to an MPI job's ranks reads back the same"
   CHECK(back.kept == s.kept);
   CHECK(back.kept_timed_s == s.kept_timed_s);
   CHECK(back.left_out_timed_s == s.left_out_timed_s);
-  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16 0 2 1 3 0.5 0\nbcast\tshm\n"), cct::Error);
+  CHECK_THROWS_AS(cct::tuner::read_shortlist("1 64 16 0 2 1 3 0.5 0\nbcast\tshm\n"), cct::Error);
   CHECK_THROWS_WITH(
-      cct::tuner::read_shortlist("64 16 0 2 1 3 0.5 0\nbcast\tshm\t64\tlost\tchain\n"),
+      cct::tuner::read_shortlist("1 64 16 0 2 1 3 0.5 0\nbcast\tshm\t64\tlost\tchain\n"),
       "shortlist: bad line 'bcast\tshm\t64\tlost\tchain'");
-  CHECK_THROWS_AS(cct::tuner::read_shortlist("64 16 0 2 1\n"), cct::Error);  // no plan figures
+  CHECK_THROWS_AS(cct::tuner::read_shortlist("1 64 16 0 2 1\n"), cct::Error);  // no plan figures
   CHECK_THROWS_AS(cct::tuner::read_shortlist(""), cct::Error);
 }
 
@@ -354,7 +355,7 @@ TEST_CASE("shortlist: variants that changed nothing below are not timed again", 
             .times_variants(CCT_BCAST, Variation::kRoot));
   // Before two sizes were measured, every variant is timed.
   CHECK(shortlist_of(joined(rows_at({4}), rooted_rows({4})), 16, 1).unvaried.empty());
-  CHECK_THROWS_WITH(cct::tuner::read_shortlist("64 16 0 1 0 3 0.5 0\nunvaried\tbcast\tcolours\n"),
+  CHECK_THROWS_WITH(cct::tuner::read_shortlist("1 64 16 0 1 0 3 0.5 0\nunvaried\tbcast\tcolours\n"),
                     "shortlist: bad line 'unvaried\tbcast\tcolours'");
 }
 
@@ -373,8 +374,8 @@ TEST_CASE("shortlist: a confirming job's keeps the fastest predicted and the pic
   }
   const cct::tuner::Shortlist s = cct::tuner::make_shortlist(
       rows, cct::test::registry(),
-      [](int nodes, int np) { return cct::tuner::ShapeComm(np, nodes, {}); }, "shm", 64, 2, {}, {},
-      true);
+      [](int nodes, int np) { return cct::tuner::ShapeComm(np, nodes, {}); }, "shm", 1, 64, 2, {},
+      {}, true);
   CHECK(s.confirming);
   CHECK(s.keep == 1);
   for (int64_t bytes : kSizes) {
@@ -391,4 +392,32 @@ TEST_CASE("shortlist: a confirming job's keeps the fastest predicted and the pic
   CHECK(cct::tuner::read_shortlist(cct::tuner::write_shortlist(s)).confirming);
   CHECK_THAT(cct::tuner::describe_confirming(s),
              Catch::Contains("the model's fastest measured beside the picks of np=16 and"));
+}
+
+// Across nodes (a cluster's shapes of N nodes, more ranks on each): from
+// the rows of as many nodes only, as one node's from one node's.
+TEST_CASE("shortlist: across nodes, from the sizes measured over as many nodes", "[cost]") {
+  std::vector<ResultRow> on_two = rows_at({4, 16});
+  for (ResultRow& r : on_two) r.nodes = 2;
+  // The same shape whatever the nodes: the figures alike, so the shortlist.
+  const auto one_shape = [](int, int np) { return cct::tuner::ShapeComm(np, 1, {}); };
+  const auto across = [&](const std::vector<ResultRow>& rows, int nodes) {
+    return cct::tuner::make_shortlist(rows, cct::test::registry(), one_shape, "shm", nodes, 64, 2,
+                                      {}, {});
+  };
+  const cct::tuner::Shortlist two = across(on_two, 2);
+  const cct::tuner::Shortlist one = across(rows_at({4, 16}), 1);
+  REQUIRE_FALSE(one.dropped.empty());
+  CHECK(two.nodes == 2);
+  CHECK(two.from_np == 16);
+  CHECK(two.dropped == one.dropped);
+  CHECK(two.lag == 0);  // the model is checked on one node's sizes only
+  // Rows over other node counts are not its footing, either way.
+  CHECK(across(on_two, 1).dropped.empty());
+  CHECK(across(rows_at({4, 16}), 2).dropped.empty());
+  CHECK(across(joined(on_two, rows_at({4, 16})), 2).dropped == one.dropped);
+  CHECK(cct::tuner::read_shortlist(cct::tuner::write_shortlist(two)).nodes == 2);
+  CHECK_THAT(cct::tuner::describe_removed(two, {{cct::tuner::Dropped::kSlower, 3}}, 10),
+             Catch::StartsWith("3 of 10 points left out, by the cost model fitted below np=64 (2 "
+                               "nodes) from the figures of np=16 (2 nodes)"));
 }
