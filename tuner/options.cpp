@@ -147,11 +147,12 @@ void add_run_options(CLI::App& app, Options& opts) {
                "measure the two smallest --np, then say how long each\n"
                "other one will take and stop (--resume goes on)");
   app.add_option("--shortlist", opts.shortlist,
-                 "beyond the two smallest --np, measure at each size only\n"
-                 "the K candidates the cost model predicts fastest there,\n"
-                 "with the previous np's pick and the library's call, less\n"
-                 "those it puts far behind and ties; 0: every candidate\n"
-                 "(default 2)")
+                 "beyond the two smallest --np (under mpirun, the two\n"
+                 "smallest --ranks-per-node of each node count), measure at\n"
+                 "each size only the K candidates the cost model predicts\n"
+                 "fastest there, with the previous np's pick and the\n"
+                 "library's call, less those it puts far behind and ties;\n"
+                 "0: every candidate (default 2)")
       ->type_name("K");
   app.add_option("--budget", opts.measure.budget_s, "time budget per point (default 1)")
       ->type_name("SECONDS");
