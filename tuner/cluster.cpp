@@ -295,7 +295,7 @@ void run_shape(const Registry& registry, const Topology& topo, const TransportEn
   std::optional<TimedJob> timed;
   if (times && !is_device_transport(transport))
     timed.emplace(*times,
-                  JobShape{transport.desc->name, shape.nodes, shape.nodes * shape.ranks_per_node},
+                  JobId{transport.desc->name, shape.nodes, shape.nodes * shape.ranks_per_node},
                   shortlist ? &*shortlist : nullptr, read_results(opts.results).size());
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, world_rank, &comm);

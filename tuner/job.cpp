@@ -389,7 +389,7 @@ std::optional<Shortlist> job_shortlist(const Registry& registry, const Options& 
   std::optional<Shortlist> made = shortlist_for(registry, opts, rows, shape, transport, nodes, np);
   if (!made || made->from_np == 0) return made;  // drops nothing: made alike every time
   // Another --shortlist, or a size confirmed where it was measured before.
-  if (std::optional<Shortlist> earlier = kept.find(name, nodes, np);
+  if (std::optional<Shortlist> earlier = kept.find({name, nodes, np});
       earlier && earlier->keep == made->keep && earlier->confirming == made->confirming) {
     std::cout << "ccautotune: " << name << " " << shape_text(nodes, np)
               << ": the shortlist of its first job, kept in " << kept_shortlists_path(opts.results)

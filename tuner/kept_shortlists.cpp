@@ -14,8 +14,8 @@ namespace {
 // The records of the file at path, a later one of a job replacing an
 // earlier one; none where it does not exist. Throws cct::Error naming the
 // file and line of a malformed one.
-std::map<std::tuple<std::string, int, int>, Shortlist> read_kept(const std::string& path) {
-  std::map<std::tuple<std::string, int, int>, Shortlist> kept;
+std::map<JobId, Shortlist> read_kept(const std::string& path) {
+  std::map<JobId, Shortlist> kept;
   std::ifstream in(path);
   int line_no = 0;
   const auto bad = [&](const std::string& why) {
@@ -68,9 +68,8 @@ KeptShortlists::KeptShortlists(const std::string& results, bool resume)
   }
 }
 
-std::optional<Shortlist> KeptShortlists::find(const std::string& transport, int nodes,
-                                              int np) const {
-  const auto it = kept_.find({transport, nodes, np});
+std::optional<Shortlist> KeptShortlists::find(const JobId& job) const {
+  const auto it = kept_.find(job);
   if (it == kept_.end()) return std::nullopt;
   return it->second;
 }

@@ -26,8 +26,8 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <tuple>
 
+#include "tuner/job_id.hpp"
 #include "tuner/shortlist.hpp"
 
 namespace cct::tuner {
@@ -44,17 +44,15 @@ class KeptShortlists {
   // their first job's shortlists, not the run.
   KeptShortlists(const std::string& results, bool resume);
 
-  // The shortlist kept of the job of np ranks over `nodes` nodes on
-  // transport, if any.
-  std::optional<Shortlist> find(const std::string& transport, int nodes, int np) const;
+  // The shortlist kept of the job, if any.
+  std::optional<Shortlist> find(const JobId& job) const;
   // Keeps shortlist as the one of its job on transport. One that cannot
   // be written is said, and the run goes on.
   void keep(const std::string& transport, const Shortlist& shortlist);
 
  private:
   std::string path_;
-  // By (transport, nodes, np).
-  std::map<std::tuple<std::string, int, int>, Shortlist> kept_;
+  std::map<JobId, Shortlist> kept_;
 };
 
 }  // namespace cct::tuner

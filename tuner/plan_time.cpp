@@ -23,7 +23,7 @@ void JobTimes::keep_in(const std::string& path, int pass) {
   }
 }
 
-void JobTimes::finished(const JobShape& job, double wall_s, const std::vector<ResultRow>& rows,
+void JobTimes::finished(const JobId& job, double wall_s, const std::vector<ResultRow>& rows,
                         std::size_t first_new) {
   Timed t{.wall_s = wall_s};
   bool measured = false;
@@ -46,7 +46,7 @@ void JobTimes::finished(const JobShape& job, double wall_s, const std::vector<Re
            .timed_s = timed.timed_s + t.timed_s};
 }
 
-void JobTimes::record(const JobShape& job, const Timed& t) const {
+void JobTimes::record(const JobId& job, const Timed& t) const {
   try {
     append_job_record(path_, {.pass = pass_,
                               .transport = job.transport,
@@ -96,8 +96,7 @@ void keep_job_times(const std::string& results, bool resume,
   for (JobTimes* times : passes) times->keep_in(path, pass++);
 }
 
-TimedJob::TimedJob(JobTimes& times, JobShape job, const Shortlist* shortlist,
-                   std::size_t rows_before)
+TimedJob::TimedJob(JobTimes& times, JobId job, const Shortlist* shortlist, std::size_t rows_before)
     : times_(times),
       job_(std::move(job)),
       rows_before_(rows_before),
@@ -134,7 +133,7 @@ std::string describe_plan(const std::string& transport, const Shortlist& shortli
          std::to_string(shortlist.kept) + " points of " + from + " the shortlist keeps";
 }
 
-std::string describe_took(const JobShape& job, double took_s, std::optional<double> planned_s) {
+std::string describe_took(const JobId& job, double took_s, std::optional<double> planned_s) {
   std::string line =
       job.transport + " " + shape_text(job.nodes, job.np) + " took " + seconds(took_s);
   if (planned_s) line += " (planned " + seconds(*planned_s) + ")";

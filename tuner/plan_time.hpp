@@ -38,18 +38,11 @@
 #include <string>
 #include <vector>
 
+#include "tuner/job_id.hpp"
 #include "tuner/results_csv.hpp"
 #include "tuner/shortlist.hpp"
 
 namespace cct::tuner {
-
-// A job of a run: its transport and its communicator's shape.
-struct JobShape {
-  std::string transport;
-  int nodes = 1;
-  int np = 0;
-  auto operator<=>(const JobShape&) const = default;
-};
 
 class JobTimes {
  public:
@@ -69,7 +62,7 @@ class JobTimes {
   // took none of its time). A job that measured nothing is not timed; one
   // that an earlier run recorded adds to it. A record that cannot be
   // written is said, and the run goes on.
-  void finished(const JobShape& job, double wall_s, const std::vector<ResultRow>& rows,
+  void finished(const JobId& job, double wall_s, const std::vector<ResultRow>& rows,
                 std::size_t first_new);
   // Whether a job on transport was timed.
   bool timed(const std::string& transport) const;
@@ -84,11 +77,11 @@ class JobTimes {
     double timed_s = 0;       // the same over the job's own rows
   };
   // Appends the job to path_ (keep_in).
-  void record(const JobShape& job, const Timed& t) const;
+  void record(const JobId& job, const Timed& t) const;
 
   bool simulated_;
   int warmup_;
-  std::map<JobShape, Timed> jobs_;
+  std::map<JobId, Timed> jobs_;
   std::string path_;  // keep_in's, or empty
   int pass_ = 1;
 };
@@ -105,13 +98,13 @@ void keep_job_times(const std::string& results, bool resume,
 class TimedJob {
  public:
   // rows_before: how many rows the results file held before the job.
-  TimedJob(JobTimes& times, JobShape job, const Shortlist* shortlist, std::size_t rows_before);
+  TimedJob(JobTimes& times, JobId job, const Shortlist* shortlist, std::size_t rows_before);
   // The job ended; rows: the results file now.
   void end(const std::vector<ResultRow>& rows);
 
  private:
   JobTimes& times_;
-  JobShape job_;
+  JobId job_;
   std::size_t rows_before_;
   std::optional<double> planned_s_;
   std::chrono::steady_clock::time_point start_;
@@ -122,6 +115,6 @@ class TimedJob {
 std::string describe_plan(const std::string& transport, const Shortlist& shortlist,
                           double planned_s);
 // "rapidio_sim np=64 took 18.5 s (planned 20 s)"; without a plan, the time.
-std::string describe_took(const JobShape& job, double took_s, std::optional<double> planned_s);
+std::string describe_took(const JobId& job, double took_s, std::optional<double> planned_s);
 
 }  // namespace cct::tuner

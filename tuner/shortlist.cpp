@@ -11,6 +11,7 @@
 
 #include "cct/collectives.hpp"
 #include "cct/error.hpp"
+#include "tuner/parse_number.hpp"
 #include "tuner/predict.hpp"
 #include "tuner/shape_text.hpp"
 #include "tuner/winners.hpp"
@@ -460,12 +461,13 @@ Shortlist read_shortlist(const std::string& text) {
       continue;
     }
     std::optional<Dropped> why;
+    int64_t size = 0;
     if (!std::getline(fields, collective, '\t') || !std::getline(fields, transport, '\t') ||
         !std::getline(fields, bytes, '\t') || !std::getline(fields, word, '\t') ||
         !std::getline(fields, choice) || !parse_collective(collective, &c) ||
-        !(why = dropped_of(word)))
+        !parse_number(bytes, &size) || !(why = dropped_of(word)))
       throw Error("shortlist: bad line '" + line + "'");
-    out.dropped[{c, transport, std::stoll(bytes)}][choice] = *why;
+    out.dropped[{c, transport, size}][choice] = *why;
   }
   return out;
 }

@@ -53,26 +53,26 @@ TEST_CASE("kept shortlists: a second job reads back its first job's", "[cost]") 
   CHECK(path == dir.path + "/f075faeb24038433.shortlists");
   {
     KeptShortlists kept(results, false);
-    CHECK_FALSE(kept.find("shm", 1, 8));
+    CHECK_FALSE(kept.find({"shm", 1, 8}));
     kept.keep("shm", shortlist(8, "chain"));
     kept.keep("shm", shortlist(8, "binomial"));  // made again: replaces the first
     kept.keep("shm", shortlist(16, "ring"));
     kept.keep("mpi", shortlist(8, "pairwise", 2));  // 2 nodes x 4
-    CHECK(kept.find("shm", 1, 8)->dropped == shortlist(8, "binomial").dropped);
+    CHECK(kept.find({"shm", 1, 8})->dropped == shortlist(8, "binomial").dropped);
   }
   KeptShortlists resumed(results, true);
-  const std::optional<Shortlist> at8 = resumed.find("shm", 1, 8);
+  const std::optional<Shortlist> at8 = resumed.find({"shm", 1, 8});
   REQUIRE(at8);
   CHECK(at8->dropped == shortlist(8, "binomial").dropped);
   CHECK(at8->from_np == 4);
   CHECK(at8->lag == 1.25);
   CHECK(at8->kept == 7);
   CHECK(at8->kept_timed_s == 0.125);  // what the second job's plan is made from
-  CHECK(resumed.find("shm", 1, 16)->dropped == shortlist(16, "ring").dropped);
-  CHECK(resumed.find("mpi", 2, 8)->dropped == shortlist(8, "pairwise", 2).dropped);
-  CHECK_FALSE(resumed.find("mpi", 1, 8));
-  CHECK_FALSE(resumed.find("shm", 2, 8));
-  CHECK_FALSE(resumed.find("shm", 1, 4));
+  CHECK(resumed.find({"shm", 1, 16})->dropped == shortlist(16, "ring").dropped);
+  CHECK(resumed.find({"mpi", 2, 8})->dropped == shortlist(8, "pairwise", 2).dropped);
+  CHECK_FALSE(resumed.find({"mpi", 1, 8}));
+  CHECK_FALSE(resumed.find({"shm", 2, 8}));
+  CHECK_FALSE(resumed.find({"shm", 1, 4}));
 
   // A run that does not resume measures anew: nothing kept.
   CHECK(said_by_opening(results, false).empty());
@@ -101,5 +101,5 @@ TEST_CASE("kept shortlists: a malformed file is named and written anew", "[cost]
              Catch::Contains(path + ":4: shortlist: no 'nodes np from_np"));
   // The file as kept reads back whole.
   CHECK(said_by_opening(results, true).empty());
-  CHECK(KeptShortlists(results, true).find("shm", 1, 8));
+  CHECK(KeptShortlists(results, true).find({"shm", 1, 8}));
 }

@@ -331,6 +331,10 @@ TEST_CASE("shortlist: the text handed to an MPI job's ranks reads back the same"
   CHECK_THROWS_WITH(
       cct::tuner::read_shortlist("1 64 16 0 2 1 3 0.5 0\nbcast\tshm\t64\tlost\tchain\n"),
       "shortlist: bad line 'bcast\tshm\t64\tlost\tchain'");
+  // Read from a file too (kept_shortlists.hpp): a size that is no number.
+  CHECK_THROWS_WITH(
+      cct::tuner::read_shortlist("1 64 16 0 2 1 3 0.5 0\nbcast\tshm\tmany\tslower\tchain\n"),
+      "shortlist: bad line 'bcast\tshm\tmany\tslower\tchain'");
   CHECK_THROWS_AS(cct::tuner::read_shortlist("1 64 16 0 2 1\n"), cct::Error);  // no plan figures
   CHECK_THROWS_AS(cct::tuner::read_shortlist(""), cct::Error);
 }
