@@ -74,23 +74,33 @@ std::vector<int> ranks_per_node_of(const Options& opts, const Layout& layout) {
                                      : opts.ranks_per_node;
 }
 
-// The one-node sizes confirming jobs measure (job.hpp, confirmed_for): of
-// the predicted ones, between those measured on one node; none where no
-// shape is of one node.
-std::vector<int> confirmed_on_one_node(const Options& opts, const Layout& layout,
-                                       const std::vector<int>& predicted) {
-  if (!opts.nodes.empty() && std::ranges::find(opts.nodes, 1) == opts.nodes.end()) return {};
-  if (opts.nodes.empty() && layout.nodes != 1) return {};
-  std::vector<int> measured;  // a shape of one rank is not measured
-  std::ranges::copy_if(ranks_per_node_of(opts, layout), std::back_inserter(measured),
-                       [](int r) { return r > 1; });
-  return confirmed_for(opts, measured, predicted);
+// --nodes, or its default: all the job's nodes.
+std::vector<int> nodes_of(const Options& opts, const Layout& layout) {
+  return opts.nodes.empty() ? std::vector<int>{layout.nodes} : opts.nodes;
+}
+
+// The shapes confirming jobs measure (job.hpp, confirmed_for): on each node
+// count, the predicted ranks per node between those measured there (a
+// shape of one rank is not measured). Across nodes, as on one node, the
+// thinned ladder of a node of more than 32 cores (default_sizes.hpp)
+// leaves 8, 32, .. ranks a node to them: without them a job of 8 ranks a
+// node took the rules of 4.
+std::vector<ConfirmedShape> confirmed_shapes(const Options& opts, const Layout& layout,
+                                             const std::vector<int>& predicted) {
+  std::vector<ConfirmedShape> shapes;
+  for (int n : nodes_of(opts, layout)) {
+    std::vector<int> measured;
+    std::ranges::copy_if(ranks_per_node_of(opts, layout), std::back_inserter(measured),
+                         [n](int r) { return n * r > 1; });
+    for (const ConfirmedShape& s : confirmed_for(opts, n, measured, predicted)) shapes.push_back(s);
+  }
+  return shapes;
 }
 
 // --nodes x --ranks-per-node, checked against what the job has, then, in
-// the first job, one node x each of opts.confirm_nps.
+// the first job, each of opts.confirm_shapes.
 std::vector<Shape> shapes_of(const Options& opts, const Layout& layout) {
-  const std::vector<int> nodes = opts.nodes.empty() ? std::vector<int>{layout.nodes} : opts.nodes;
+  const std::vector<int> nodes = nodes_of(opts, layout);
   const std::vector<int> per_node = ranks_per_node_of(opts, layout);
   for (int n : nodes)
     if (n > layout.nodes)
@@ -108,7 +118,7 @@ std::vector<Shape> shapes_of(const Options& opts, const Layout& layout) {
   // Last: a confirming job weighs the picks of the measured sizes on both
   // sides; the second job does not time it again.
   if (!opts.search.reconfirm)
-    for (int r : opts.confirm_nps) shapes.push_back({1, r});
+    for (const ConfirmedShape& s : opts.confirm_shapes) shapes.push_back({s.nodes, s.np / s.nodes});
   return shapes;
 }
 
@@ -355,7 +365,7 @@ int tune_cluster(Options& opts, int rank) {
   const Layout layout = layout_of(world);
   const std::vector<int> predicted =
       opts.predict_nps.empty() ? default_predicted_nps(topo.cores()) : opts.predict_nps;
-  opts.confirm_nps = confirmed_on_one_node(opts, layout, predicted);
+  opts.confirm_shapes = confirmed_shapes(opts, layout, predicted);
   const std::vector<Shape> shapes = shapes_of(opts, layout);
   int most_per_node = 1, most_ranks = 1;
   for (const Shape& s : shapes) {

@@ -292,8 +292,12 @@ void report_shortlist(const Shortlist& shortlist, const std::map<Dropped, std::s
               << describe_removed(shortlist, removed, total) << " (--exhaustive measures them)"
               << std::endl;
   if (shortlist.confirming)
-    std::cout << "ccautotune: np=" << shortlist.np << ": " << describe_confirming(shortlist)
-              << " (--np " << shortlist.np << " measures it whole)" << std::endl;
+    std::cout << "ccautotune: " << shape_text(shortlist.nodes, shortlist.np) << ": "
+              << describe_confirming(shortlist) << " ("
+              << (shortlist.nodes == 1
+                      ? "--np " + std::to_string(shortlist.np)
+                      : "--ranks-per-node " + std::to_string(shortlist.np / shortlist.nodes))
+              << " measures it whole)" << std::endl;
   else if (!shortlist.unvaried.empty())
     std::cout << "ccautotune: " << shape_text(shortlist.nodes, shortlist.np) << ": "
               << describe_unvaried(shortlist) << " (--exhaustive times them)" << std::endl;
@@ -358,27 +362,28 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& al
   }
 }
 
-std::vector<int> confirmed_for(const Options& opts, const std::vector<int>& measured,
-                               const std::vector<int>& predicted) {
+std::vector<ConfirmedShape> confirmed_for(const Options& opts, int nodes,
+                                          const std::vector<int>& measured,
+                                          const std::vector<int>& predicted) {
   if (opts.search.exhaustive || opts.shortlist == 0) return {};
-  return confirmed_sizes(measured, predicted);
+  std::vector<ConfirmedShape> shapes;
+  for (int per_node : confirmed_sizes(measured, predicted))
+    shapes.push_back({nodes, nodes * per_node});
+  return shapes;
 }
 
 std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
                                        const TransportEntry& transport, int nodes, int np) {
   if (opts.search.exhaustive || opts.shortlist == 0) return std::nullopt;
-  const auto confirmed = [&](int on_nodes, int n) {  // confirm_nps are of one node
-    return on_nodes == 1 && std::ranges::find(opts.confirm_nps, n) != opts.confirm_nps.end();
-  };
   // A confirming job's rows, a few candidates of a size run last, are no
   // other job's footing: with them, a size measured after it in a second
   // job or a resumed run would be shortlisted from them.
   std::vector<ResultRow> measured;
   std::ranges::copy_if(rows, std::back_inserter(measured),
-                       [&](const ResultRow& r) { return !confirmed(r.nodes, r.np); });
+                       [&](const ResultRow& r) { return !opts.confirms(r.nodes, r.np); });
   return make_shortlist(measured, registry, shape, transport.desc->name, nodes, np, opts.shortlist,
-                        opts.measure, opts.filter, confirmed(nodes, np));
+                        opts.measure, opts.filter, opts.confirms(nodes, np));
 }
 
 std::optional<Shortlist> job_shortlist(const Registry& registry, const Options& opts,

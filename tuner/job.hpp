@@ -33,16 +33,18 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& sp
                    JobProgress* progress = nullptr, const Communicator* staging = nullptr,
                    const Shortlist* shortlist = nullptr);
 
-// The sizes of `predicted` confirming jobs measure (default_sizes.hpp,
-// confirmed_sizes), `measured` being the run's measured ones; none with
-// --exhaustive or --shortlist 0, where no job shortlists.
-std::vector<int> confirmed_for(const Options& opts, const std::vector<int>& measured,
-                               const std::vector<int>& predicted);
+// The shapes over `nodes` nodes confirming jobs measure: those of the
+// ranks per node of `predicted` that confirmed_sizes (default_sizes.hpp)
+// gives, `measured` being the run's measured ranks per node there; none
+// with --exhaustive or --shortlist 0, where no job shortlists.
+std::vector<ConfirmedShape> confirmed_for(const Options& opts, int nodes,
+                                          const std::vector<int>& measured,
+                                          const std::vector<int>& predicted);
 
 // What a job of np ranks over `nodes` nodes on transport need not measure
 // (shortlist.hpp), from the rows of opts.results so far; none with
-// --exhaustive or --shortlist 0. A job of one node of a size of
-// opts.confirm_nps is a confirming one; the rows of those are not used.
+// --exhaustive or --shortlist 0. A job of a shape of opts.confirm_shapes
+// is a confirming one; the rows of those are not used.
 std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
                                        const TransportEntry& transport, int nodes, int np);

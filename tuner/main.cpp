@@ -147,7 +147,8 @@ std::vector<int> measured_whole(std::vector<int> nps) {
 // second jobs time the measured ones again only.
 std::vector<int> job_sizes(const Options& opts, bool second) {
   std::vector<int> sizes = opts.nps;
-  if (!second) sizes.insert(sizes.end(), opts.confirm_nps.begin(), opts.confirm_nps.end());
+  if (!second)
+    for (const ConfirmedShape& shape : opts.confirm_shapes) sizes.push_back(shape.np);
   return sizes;
 }
 
@@ -272,7 +273,7 @@ int run_simulated(const cct::Registry& registry, const cct::TransportEntry& tran
   KeptShortlists shortlists(opts.results, opts.resume);
   // The simulated DSPs share no caches: every shape is flat.
   const ShapeOf flat = [](int nodes, int np) { return ShapeComm(np, nodes, {}); };
-  opts.confirm_nps = confirmed_for(opts, opts.nps, opts.predict_nps);
+  opts.confirm_shapes = confirmed_for(opts, 1, opts.nps, opts.predict_nps);
   for (int np : job_sizes(opts, false))
     ok = planned_job(registry, opts, flat, transport, np, {times, shortlists},
                      [&](const Shortlist* shortlist) {
@@ -316,7 +317,7 @@ int run(Options opts) {
   if (opts.nps.empty()) opts.nps = default_nps(topo.cores());
   const std::vector<int> predicted =
       opts.predict_nps.empty() ? default_predicted_nps(topo.cores()) : opts.predict_nps;
-  opts.confirm_nps = confirmed_for(opts, opts.nps, predicted);
+  opts.confirm_shapes = confirmed_for(opts, 1, opts.nps, predicted);
   // With --plan, the sizes measured whole only: they time the plan.
   const std::vector<int> measured = opts.plan ? measured_whole(opts.nps) : opts.nps;
   const int max_np = *std::max_element(measured.begin(), measured.end());
@@ -324,7 +325,7 @@ int run(Options opts) {
   const OpenedResults results = open_results(opts, topo.fingerprint());
   Options jobs = opts;
   jobs.nps = measured;
-  if (opts.plan) jobs.confirm_nps.clear();
+  if (opts.plan) jobs.confirm_shapes.clear();
   std::cout << "ccautotune: " << topo.summary() << ", fingerprint " << topo.fingerprint()
             << "; results in " << opts.results << std::endl;  // flushed: the ranks are forks
   const Noise before = announce(probe_noise(topo.cores()), "before tuning");

@@ -73,12 +73,14 @@ void add_run_options(CLI::App& app, Options& opts) {
            "rank counts whose rules the cost model predicts from the\n"
            "measured ones, where not measured (default: 2, 4, .. up to\n"
            "the cores, and the cores; on a simulated fabric, none;\n"
-           "under mpirun, communicators on one node only); those\n"
-           "between the second smallest --np and the largest a short\n"
-           "job confirms, last: the model's fastest measured beside\n"
-           "the picks of the sizes on both sides and the library's\n"
-           "call, without crossovers, checks, element types or roots\n"
-           "and timed once (not with --exhaustive or --shortlist 0)");
+           "under mpirun, communicators on one node); those between\n"
+           "the second smallest --np and the largest (under mpirun,\n"
+           "as ranks per node of each node count, between its\n"
+           "--ranks-per-node) a short job confirms, last: the model's\n"
+           "fastest measured beside the picks of the sizes on both\n"
+           "sides and the library's call, without crossovers, checks,\n"
+           "element types or roots and timed once (not with\n"
+           "--exhaustive or --shortlist 0)");
   add_list(app, "--collectives", opts.filter.collectives, "a,b",
            "only these collectives (default: all)");
   add_list(app, "--transports", opts.filter.transports, "a,b",

@@ -17,6 +17,14 @@
 
 namespace cct::tuner {
 
+// A communicator shape a short job confirms (shortlist.hpp, "A confirming
+// job"): the nodes its ranks span, and its ranks.
+struct ConfirmedShape {
+  int nodes = 1;
+  int np = 0;
+  auto operator<=>(const ConfirmedShape&) const = default;
+};
+
 struct Options {
   SpaceFilter filter;
   MeasureOptions measure;
@@ -32,10 +40,14 @@ struct Options {
   // every doubling size of the node (default_sizes.hpp), on a simulated
   // fabric none.
   std::vector<int> predict_nps;
-  // The predicted sizes a short job confirms (default_sizes.hpp,
-  // confirmed_sizes), set by the run from nps and predict_nps where it
-  // shortlists; not an option.
-  std::vector<int> confirm_nps;
+  // The shapes of predicted sizes a short job confirms (default_sizes.hpp,
+  // confirmed_sizes), set by the run from its measured sizes (on one node
+  // nps, under mpirun the ranks per node of each node count) and
+  // predict_nps where it shortlists; not an option.
+  std::vector<ConfirmedShape> confirm_shapes;
+  bool confirms(int nodes, int np) const {
+    return std::ranges::find(confirm_shapes, ConfirmedShape{nodes, np}) != confirm_shapes.end();
+  }
   std::string fabric;   // a simulated platform's config ("" : none given)
   std::string out;      // default: cct::default_profile_out_dir()
   std::string results;  // <out>/<fingerprint>.csv

@@ -71,8 +71,12 @@ std::string search_setting(const Options& opts) {
   std::string setting =
       "successive halving; beyond the two smallest np, the cost model's shortlist of " +
       std::to_string(opts.shortlist);
-  if (!opts.confirm_nps.empty())
-    setting += "; np " + joined(opts.confirm_nps) + " predicted, confirmed by a shortlist of 1";
+  if (!opts.confirm_shapes.empty()) {
+    std::string shapes;
+    for (const ConfirmedShape& s : opts.confirm_shapes)
+      shapes += (shapes.empty() ? "" : ", ") + shape_text(s.nodes, s.np);
+    setting += "; " + shapes + " predicted, confirmed by a shortlist of 1";
+  }
   return setting;
 }
 

@@ -74,13 +74,13 @@ std::map<std::pair<cct_collective, int64_t>, std::set<std::string>> picks_at(con
   return out;
 }
 
-// The picks of the smallest size above np measured on one node on
+// The picks of the smallest size above np measured over `nodes` nodes on
 // transport (none where there is none).
 std::map<std::pair<cct_collective, int64_t>, std::set<std::string>> picks_above(
     const std::vector<ResultRow>& rows, const Registry& registry, const std::string& transport,
-    int np) {
+    int nodes, int np) {
   const std::vector<ResultRow> above =
-      rows_on_nodes(rows, transport, 1, [np](int n) { return n > np; });
+      rows_on_nodes(rows, transport, nodes, [np](int n) { return n > np; });
   if (above.empty()) return {};
   return picks_at(pick_winners(above, registry), std::ranges::min(above, {}, &ResultRow::np).np);
 }
@@ -363,7 +363,7 @@ Shortlist make_shortlist(const std::vector<ResultRow>& rows, const Registry& reg
   // A confirming job's size lies between measured ones: the pick of the
   // one above may serve it as well.
   if (confirming)
-    for (const auto& [key, choices] : picks_above(rows, registry, transport, np))
+    for (const auto& [key, choices] : picks_above(rows, registry, transport, nodes, np))
       picks[key].insert(choices.begin(), choices.end());
   std::map<cct_collective, int64_t> largest;  // at np
   for (const auto& [key, last] : last_of(figures)) {
@@ -408,8 +408,8 @@ std::string describe_removed(const Shortlist& shortlist,
 
 std::string describe_confirming(const Shortlist& shortlist) {
   return "a size predicted, confirmed by this job: at each message size the model's fastest "
-         "measured beside the picks of np=" +
-         std::to_string(shortlist.from_np) +
+         "measured beside the picks of " +
+         shape_text(shortlist.nodes, shortlist.from_np) +
          " and the measured size above and the library's call, without crossovers, checks, "
          "element types or roots, and no second job";
 }

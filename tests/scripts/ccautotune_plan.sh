@@ -11,7 +11,7 @@
 # does. A confirmed size is planned, and measured after the others, in
 # the first job only. A second job measures the shortlist its first job
 # kept. Under mpirun each shape is planned and timed likewise, a shape
-# across nodes from those of as many nodes. --plan where a simulated fabric is tuned is refused.
+# across nodes from those of as many nodes, and confirmed likewise. --plan where a simulated fabric is tuned is refused.
 # usage: ccautotune_plan.sh <ccautotune>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -117,19 +117,25 @@ for np in 2 3 5 4; do
   grep -q "^1,shm,1,$np," "$dir"/m/*.jobs || fail "np $np's job time was not kept under mpirun" "$dir"/m/*.jobs
 done
 
-# Across nodes (2 virtual nodes of 3 ranks: 2 x 1, 2 x 2 and 2 x 3 on the
-# mpi transport): 2 x 3 is shortlisted from the two below it, planned from
-# 2 x 2's job, and its second job measures the shortlist its first kept.
+# Across nodes (2 virtual nodes of 4 ranks: 2 x 1, 2 x 2 and 2 x 4 on the
+# mpi transport, 2 x 3 predicted): 2 x 4 is shortlisted from the two below
+# it, planned from 2 x 2's job, and its second job measures the shortlist
+# its first kept; 2 x 3 is confirmed last, in the first job only.
 ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" CCT_VIRTUAL_NODES=2 "$tuner" --launcher mpirun \
-  --mpirun-args "--oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 6" \
-  --nodes 2 --ranks-per-node 1,2,3 --collectives allreduce --max-bytes 64 \
+  --mpirun-args "--oversubscribe --bind-to none --mca mpi_yield_when_idle 1 -np 8" \
+  --nodes 2 --ranks-per-node 1,2,4 --predict-np 3 --collectives allreduce --max-bytes 64 \
   --budget 0.05 --out "$dir/n" >"$dir/nodes.log" 2>&1 || fail "the run across nodes exited $?" "$dir/nodes.log"
-grep -q "ccautotune: mpi np=6 (2 nodes): planned [0-9.e+-]* s, from np=4 (2 nodes)'s job" "$dir/nodes.log" ||
-  fail "no plan for 2 x 3" "$dir/nodes.log"
-grep -q "^ccautotune: mpi np=6 (2 nodes) took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/nodes.log" ||
-  fail "no time against the plan for 2 x 3" "$dir/nodes.log"
-same_shortlist mpi "np=6 (2 nodes)" "$dir/nodes.log"
-grep -q "^2,mpi,2,6," "$dir"/n/*.jobs || fail "2 x 3's second job time was not kept" "$dir"/n/*.jobs
+grep -q "ccautotune: mpi np=8 (2 nodes): planned [0-9.e+-]* s, from np=4 (2 nodes)'s job" "$dir/nodes.log" ||
+  fail "no plan for 2 x 4" "$dir/nodes.log"
+grep -q "^ccautotune: mpi np=8 (2 nodes) took [0-9.e+-]* s (planned [0-9.e+-]* s)" "$dir/nodes.log" ||
+  fail "no time against the plan for 2 x 4" "$dir/nodes.log"
+same_shortlist mpi "np=8 (2 nodes)" "$dir/nodes.log"
+grep -q "^2,mpi,2,8," "$dir"/n/*.jobs || fail "2 x 4's second job time was not kept" "$dir"/n/*.jobs
+grep -q "ccautotune: np=6 (2 nodes): a size predicted, confirmed by this job.*(--ranks-per-node 3 measures it whole)" \
+  "$dir/nodes.log" || fail "no confirming shape of 2 x 3" "$dir/nodes.log"
+order=$(sed -n 's/^ccautotune: mpi np=\([68]\) (2 nodes) took.*/\1/p' "$dir/nodes.log" | tr -d '\n')
+[ "$order" = 868 ] ||
+  fail "shapes 2 x 4 and 2 x 3 ran as '$order', want 868 (2 x 3 after 2 x 4, once)" "$dir/nodes.log"
 
 "$tuner" --fabric tree:4 --plan --out "$dir/s" >"$dir/sim.log" 2>&1 && fail "--plan on a fabric was accepted" "$dir/sim.log"
 grep -q "plans a run on this machine" "$dir/sim.log" || fail "no reason for refusing --plan" "$dir/sim.log"

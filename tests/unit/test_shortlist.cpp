@@ -425,3 +425,37 @@ TEST_CASE("shortlist: across nodes, from the sizes measured over as many nodes",
              Catch::StartsWith("3 of 10 points left out, by the cost model fitted below np=64 (2 "
                                "nodes) from the figures of np=16 (2 nodes)"));
 }
+
+// A confirming job across nodes weighs the pick of the measured size above
+// on as many nodes, not one node's.
+TEST_CASE("shortlist: a confirming job across nodes keeps the pick above on its nodes", "[cost]") {
+  const auto on_nodes = [](std::vector<ResultRow> rows, int nodes) {
+    for (ResultRow& r : rows) r.nodes = nodes;
+    return rows;
+  };
+  // At np 256 a candidate neither np 16's pick nor the model's fastest at
+  // 64 wins at each size: the pick above.
+  std::vector<ResultRow> above = rows_at({256});
+  std::map<int64_t, std::string> pick_above;
+  for (int64_t bytes : kSizes)
+    for (const Candidate& c : kCandidates)
+      if (choice(c) != fastest(64, bytes) && choice(c) != fastest(16, bytes)) {
+        pick_above[bytes] = choice(c);
+        for (ResultRow& r : above)
+          if (r.bytes == bytes && r.choice() == choice(c)) r.result.median_s = 1e-9;
+        break;
+      }
+  REQUIRE(pick_above.size() == kSizes.size());
+  const auto kept_at_64 = [&](const std::vector<ResultRow>& rows) {
+    const cct::tuner::Shortlist s = cct::tuner::make_shortlist(
+        rows, cct::test::registry(), [](int, int np) { return cct::tuner::ShapeComm(np, 1, {}); },
+        "shm", 2, 64, 2, {}, {}, true);
+    std::map<int64_t, bool> kept;
+    for (int64_t bytes : kSizes)
+      kept[bytes] = !s.dropped.at({CCT_BCAST, "shm", bytes}).contains(pick_above[bytes]);
+    return kept;
+  };
+  const std::vector<ResultRow> below = on_nodes(rows_at({4, 16}), 2);
+  for (const auto& [bytes, kept] : kept_at_64(joined(below, on_nodes(above, 2)))) CHECK(kept);
+  for (const auto& [bytes, kept] : kept_at_64(joined(below, on_nodes(above, 1)))) CHECK_FALSE(kept);
+}
