@@ -10,8 +10,11 @@
 # against that. The plan names the variants the job leaves out, as the job
 # does. A confirmed size is planned, and measured after the others, in
 # the first job only. A second job measures the shortlist its first job
-# kept. Under mpirun each shape is planned and timed likewise, a shape
-# across nodes from those of as many nodes, and confirmed likewise. --plan where a simulated fabric is tuned is refused.
+# kept (<fingerprint>.shortlists). Under --launcher mpirun each shape is
+# planned and timed likewise, a shape across nodes (2 virtual nodes)
+# shortlisted and planned from those of as many nodes, and a predicted
+# number of ranks per node confirmed there. --plan where a simulated
+# fabric is tuned is refused.
 # usage: ccautotune_plan.sh <ccautotune>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
