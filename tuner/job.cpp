@@ -386,23 +386,36 @@ std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& 
                         opts.measure, opts.filter, opts.confirms(nodes, np));
 }
 
+std::optional<Shortlist> kept_or_made(const Registry& registry, const Options& opts,
+                                      const std::vector<ResultRow>& rows, const ShapeOf& shape,
+                                      const TransportEntry& transport, int nodes, int np,
+                                      const KeptShortlists& kept, bool* was_kept) {
+  std::optional<Shortlist> made = shortlist_for(registry, opts, rows, shape, transport, nodes, np);
+  if (!made || made->from_np == 0) return made;  // drops nothing: made alike every time
+  // Another --shortlist, or a size confirmed where it was measured before.
+  if (std::optional<Shortlist> earlier = kept.find({transport.desc->name, nodes, np});
+      earlier && earlier->keep == made->keep && earlier->confirming == made->confirming) {
+    if (was_kept) *was_kept = true;
+    return earlier;
+  }
+  return made;
+}
+
 std::optional<Shortlist> job_shortlist(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
                                        const TransportEntry& transport, int nodes, int np,
                                        KeptShortlists& kept) {
   const std::string name = transport.desc->name;
-  std::optional<Shortlist> made = shortlist_for(registry, opts, rows, shape, transport, nodes, np);
-  if (!made || made->from_np == 0) return made;  // drops nothing: made alike every time
-  // Another --shortlist, or a size confirmed where it was measured before.
-  if (std::optional<Shortlist> earlier = kept.find({name, nodes, np});
-      earlier && earlier->keep == made->keep && earlier->confirming == made->confirming) {
+  bool was_kept = false;
+  std::optional<Shortlist> shortlist =
+      kept_or_made(registry, opts, rows, shape, transport, nodes, np, kept, &was_kept);
+  if (was_kept)
     std::cout << "ccautotune: " << name << " " << shape_text(nodes, np)
               << ": the shortlist of its first job, kept in " << kept_shortlists_path(opts.results)
               << std::endl;
-    return earlier;
-  }
-  kept.keep(name, *made);
-  return made;
+  else if (shortlist && shortlist->from_np != 0)
+    kept.keep(name, *shortlist);
+  return shortlist;
 }
 
 bool record_failure(const JobProgress& progress, const std::string& why, const Options& opts,

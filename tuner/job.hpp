@@ -49,11 +49,19 @@ std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& 
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
                                        const TransportEntry& transport, int nodes, int np);
 
-// The shortlist a job of np ranks over `nodes` nodes on transport
-// measures: the one `kept` of an earlier job of that shape in this run or
-// the one it resumes (its first job's, which its second job measures
-// again), else shortlist_for's, then kept. Rank 0's; says where a kept one
-// serves.
+// The shortlist a job of np ranks over `nodes` nodes on transport would
+// measure now: the one `kept` of an earlier job of that shape in this run
+// or the one it resumes (its first job's, which its second job measures
+// again; *was_kept then set), else shortlist_for's. A kept one made with
+// another --shortlist, or confirming where the size is now measured, does
+// not serve.
+std::optional<Shortlist> kept_or_made(const Registry& registry, const Options& opts,
+                                      const std::vector<ResultRow>& rows, const ShapeOf& shape,
+                                      const TransportEntry& transport, int nodes, int np,
+                                      const KeptShortlists& kept, bool* was_kept = nullptr);
+
+// The shortlist the job measures: kept_or_made's, which it keeps where it
+// was made. Rank 0's; says where a kept one serves.
 std::optional<Shortlist> job_shortlist(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
                                        const TransportEntry& transport, int nodes, int np,

@@ -164,10 +164,11 @@ std::vector<const cct::TransportEntry*> local_transports(const cct::Registry& re
 
 // --plan, once the sizes measured whole were: the planned time of every
 // other size's jobs on each transport that measured them (first: the first
-// job's pass, second: the second job's), each from its shortlist as the
-// rows so far make it. False where a size could not be planned.
+// job's pass, second: the second job's), each from the shortlist its job
+// would measure now (kept_or_made, from `shortlists`). False where a size
+// could not be planned.
 bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Options& opts,
-              const JobTimes& first, const JobTimes& second) {
+              const KeptShortlists& shortlists, const JobTimes& first, const JobTimes& second) {
   const ShapeOf shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); };
   const std::vector<int> whole = measured_whole(opts.nps);
   const std::vector<ResultRow> rows = read_results(opts.results);
@@ -187,7 +188,7 @@ bool say_plan(const cct::Registry& registry, const cct::Topology& topo, const Op
         continue;
       }
       const std::optional<Shortlist> shortlist =
-          shortlist_for(registry, opts, rows, shape, *transport, 1, np);
+          kept_or_made(registry, opts, rows, shape, *transport, 1, np, shortlists);
       const std::optional<double> one =
           shortlist ? first.planned_s(name, *shortlist) : std::nullopt;
       if (!one) {
@@ -340,7 +341,7 @@ int run(Options opts) {
     for (ResultRow& row : read_results(opts.results)) known.try_emplace(row.key(), std::move(row));
     ok = run_jobs(registry, topo, jobs, known, {second, shortlists});
   }
-  if (opts.plan) return say_plan(registry, topo, opts, first, second) && ok ? 0 : 1;
+  if (opts.plan) return say_plan(registry, topo, opts, shortlists, first, second) && ok ? 0 : 1;
   opts.noise = {before, announce(probe_noise(topo.cores()), "after tuning")};
   const PredictionPlan plan{.shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); },
                             .nps = predicted};

@@ -98,6 +98,12 @@ confirmed --resume >"$dir/crest.log" 2>&1 ||
 grep -q "ccautotune: np=4: a size predicted, confirmed by this job" "$dir/crest.log" ||
   fail "no confirming job at np 4" "$dir/crest.log"
 same_shortlist shm np=5 "$dir/crest.log"
+# A plan after it plans np 5 from the shortlist its jobs kept, not one made
+# again from the rows the second jobs added.
+confirmed --resume --plan >"$dir/cagain.log" 2>&1 || fail "--resume --plan exited $?" "$dir/cagain.log"
+kept5() { grep -o "shm np=5: planned .* the model's figures of the [0-9]* points" "$1" | grep -o "[0-9]* points" | head -1; }
+[ -n "$(kept5 "$dir/crest.log")" ] && [ "$(kept5 "$dir/cagain.log")" = "$(kept5 "$dir/crest.log")" ] ||
+  fail "np 5 planned from $(kept5 "$dir/cagain.log"), its job kept $(kept5 "$dir/crest.log")" "$dir/cagain.log"
 order=$(sed -n 's/^ccautotune: shm np=\([45]\) took.*/\1/p' "$dir/crest.log" | tr -d '\n')
 [ "$order" = 545 ] ||
   fail "jobs of np 5 and 4 ran as '$order', want 545 (4 after 5, once)" "$dir/crest.log"
