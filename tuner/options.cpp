@@ -178,7 +178,10 @@ void add_run_options(CLI::App& app, Options& opts) {
                  "<prefix>/share/ccautotune/profiles when writable, else\n"
                  "~/.local/share/ccautotune/profiles)")
       ->type_name("DIR");
-  app.add_flag("--resume", opts.resume, "continue the results file, skipping the points it holds");
+  app.add_flag("--resume", opts.resume,
+               "continue the results file, skipping the points it holds,\n"
+               "with the job times and shortlists kept beside it (.jobs,\n"
+               ".shortlists); without, those are started anew");
   app.add_flag("--single-job", opts.single_job,
                "skip the second job, which times each size's picks again\n"
                "as programs call them in fresh processes (faster, less sure)");
