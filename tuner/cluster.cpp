@@ -363,8 +363,7 @@ int tune_cluster(Options& opts, int rank) {
   MpiBootstrap world(MPI_COMM_WORLD);
   check_same_machines(world, topo.fingerprint());
   const Layout layout = layout_of(world);
-  const std::vector<int> predicted =
-      opts.predict_nps.empty() ? default_predicted_nps(topo.cores()) : opts.predict_nps;
+  const std::vector<int> predicted = predicted_nps(opts.predict_nps, topo.cores());
   opts.confirm_shapes = confirmed_shapes(opts, layout, predicted);
   const std::vector<Shape> shapes = shapes_of(opts, layout);
   int most_per_node = 1, most_ranks = 1;

@@ -31,6 +31,10 @@ std::vector<int> default_predicted_nps(int cores) {
   return doubling_sizes(2, cores);
 }
 
+std::vector<int> predicted_nps(const std::vector<int>& asked, int cores) {
+  return asked.empty() ? default_predicted_nps(cores) : asked;
+}
+
 std::vector<int> confirmed_sizes(const std::vector<int>& measured,
                                  const std::vector<int>& predicted) {
   const std::set<int> whole(measured.begin(), measured.end());

@@ -24,6 +24,8 @@ std::vector<int> measured_sizes(std::vector<int> doubling);
 std::vector<int> default_nps(int cores);
 // The default --predict-np: 2, 4, .. the cores, every doubling.
 std::vector<int> default_predicted_nps(int cores);
+// --predict-np as given (`asked`), or its default on a node of `cores`.
+std::vector<int> predicted_nps(const std::vector<int>& asked, int cores);
 // The sizes of `predicted` a short job confirms (shortlist.hpp, "A
 // confirming job"): those between the second smallest of `measured` (a
 // shortlist needs two sizes below) and the largest, not measured.

@@ -69,13 +69,14 @@ bool profile_from_results(const Registry& registry, Options opts) {
   std::cout << "ccautotune: " << here.summary() << ", fingerprint " << here.fingerprint()
             << "; from the results of " << origin
             << ": their rules as measured, this machine's other sizes predicted" << std::endl;
-  const PredictionPlan plan{
-      .shape =
-          [&](int nodes, int np) {
-            // Shapes across nodes are theirs: only one-node sizes are predicted here.
-            return job_shape(nodes > 1 || measured.contains(np) ? tuned : here, nodes, np);
-          },
-      .nps = opts.predict_nps.empty() ? default_predicted_nps(here.cores()) : opts.predict_nps};
+  const PredictionPlan plan{.shape =
+                                [&](int nodes, int np) {
+                                  // Shapes across nodes are theirs: only one-node sizes are
+                                  // predicted here.
+                                  return job_shape(
+                                      nodes > 1 || measured.contains(np) ? tuned : here, nodes, np);
+                                },
+                            .nps = predicted_nps(opts.predict_nps, here.cores())};
   return write_profile(registry, describe_machine(here, *measured.rbegin()), opts, &plan);
 }
 

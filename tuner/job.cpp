@@ -365,7 +365,7 @@ void measure_space(const Registry& registry, Communicator& comm, const Space& al
 std::vector<ConfirmedShape> confirmed_for(const Options& opts, int nodes,
                                           const std::vector<int>& measured,
                                           const std::vector<int>& predicted) {
-  if (opts.search.exhaustive || opts.shortlist == 0) return {};
+  if (!opts.shortlists()) return {};
   std::vector<ConfirmedShape> shapes;
   for (int per_node : confirmed_sizes(measured, predicted))
     shapes.push_back({nodes, nodes * per_node});
@@ -375,7 +375,7 @@ std::vector<ConfirmedShape> confirmed_for(const Options& opts, int nodes,
 std::optional<Shortlist> shortlist_for(const Registry& registry, const Options& opts,
                                        const std::vector<ResultRow>& rows, const ShapeOf& shape,
                                        const TransportEntry& transport, int nodes, int np) {
-  if (opts.search.exhaustive || opts.shortlist == 0) return std::nullopt;
+  if (!opts.shortlists()) return std::nullopt;
   // A confirming job's rows, a few candidates of a size run last, are no
   // other job's footing: with them, a size measured after it in a second
   // job or a resumed run would be shortlisted from them.

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cct/error.hpp"
+#include "tuner/kept_file.hpp"
 #include "tuner/parse_number.hpp"
 
 namespace cct::tuner {
@@ -58,14 +59,8 @@ std::string kept_shortlists_path(const std::string& results) {
 
 KeptShortlists::KeptShortlists(const std::string& results, bool resume)
     : path_(kept_shortlists_path(results)) {
-  if (!resume) std::filesystem::remove(path_);
-  try {
-    kept_ = read_kept(path_);
-  } catch (const Error& e) {
-    std::cout << "ccautotune: " << e.what()
-              << "; second jobs make their shortlists again, and it is written anew" << std::endl;
-    std::filesystem::remove(path_);
-  }
+  open_kept_file(
+      path_, resume, [&] { kept_ = read_kept(path_); }, "second jobs make their shortlists again");
 }
 
 std::optional<Shortlist> KeptShortlists::find(const JobId& job) const {

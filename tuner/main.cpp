@@ -316,8 +316,7 @@ int run(Options opts) {
     return run_simulated(registry, *simulated, std::move(opts));
   const cct::Topology topo = cct::Topology::discover();
   if (opts.nps.empty()) opts.nps = default_nps(topo.cores());
-  const std::vector<int> predicted =
-      opts.predict_nps.empty() ? default_predicted_nps(topo.cores()) : opts.predict_nps;
+  const std::vector<int> predicted = predicted_nps(opts.predict_nps, topo.cores());
   opts.confirm_shapes = confirmed_for(opts, 1, opts.nps, predicted);
   // With --plan, the sizes measured whole only: they time the plan.
   const std::vector<int> measured = opts.plan ? measured_whole(opts.nps) : opts.nps;

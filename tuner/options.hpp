@@ -35,6 +35,9 @@ struct Options {
   // Beyond the two smallest nps, the candidates per size the cost model
   // predicts fastest, which a job measures (shortlist.hpp); 0: all.
   int shortlist = 2;
+  // Whether jobs are shortlisted (and predicted sizes confirmed): not with
+  // --exhaustive or --shortlist 0.
+  bool shortlists() const { return !search.exhaustive && shortlist > 0; }
   // Rank counts whose rules the cost model predicts from the measured ones
   // (predict.hpp); those also in nps are measured. Empty: on a machine
   // every doubling size of the node (default_sizes.hpp), on a simulated

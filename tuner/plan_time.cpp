@@ -1,12 +1,12 @@
 #include "tuner/plan_time.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
 #include "cct/error.hpp"
 #include "tuner/job_times_file.hpp"
+#include "tuner/kept_file.hpp"
 #include "tuner/shape_text.hpp"
 
 namespace cct::tuner {
@@ -69,14 +69,14 @@ bool JobTimes::timed(const std::string& transport) const {
 std::optional<double> JobTimes::planned_s(const std::string& transport,
                                           const Shortlist& shortlist) const {
   const auto it = jobs_.find({transport, shortlist.nodes, shortlist.from_np});
-  if (it == jobs_.end() || !(it->second.grid_timed_s > 0)) return std::nullopt;
+  if (it == jobs_.end() || !(it->second.grid_timed_s > 0) || !(it->second.timed_s > 0))
+    return std::nullopt;
   const Timed& from = it->second;
   // The first job times a collective's variants, crossovers and checks
   // (search.hpp), the second only reconfirms.
   const double left_out = pass_ == 1 ? shortlist.left_out_timed_s : 0;
   const double calls = std::max(0.0, from.timed_s - left_out) / from.grid_timed_s;
   const double timed_s = shortlist.kept_timed_s * calls;
-  if (!(from.timed_s > 0)) return std::nullopt;
   const double grown = from.wall_s * timed_s / from.timed_s;
   return simulated_ ? grown * shortlist.np / shortlist.from_np : grown;
 }
@@ -84,14 +84,8 @@ std::optional<double> JobTimes::planned_s(const std::string& transport,
 void keep_job_times(const std::string& results, bool resume,
                     std::initializer_list<JobTimes*> passes, int first_pass) {
   const std::string path = job_times_path(results);
-  if (!resume) std::filesystem::remove(path);
-  try {
-    read_job_records(path);
-  } catch (const Error& e) {
-    std::cout << "ccautotune: " << e.what()
-              << "; plans go without the jobs it held, and it is written anew" << std::endl;
-    std::filesystem::remove(path);
-  }
+  open_kept_file(
+      path, resume, [&] { read_job_records(path); }, "plans go without the jobs it held");
   int pass = first_pass;
   for (JobTimes* times : passes) times->keep_in(path, pass++);
 }

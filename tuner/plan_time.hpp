@@ -57,10 +57,9 @@ class JobTimes {
   // sum of its parts. Throws cct::Error for a malformed file.
   void keep_in(const std::string& path, int pass);
 
-  // The job took wall_s; rows: the results file
-  // after it, the job's own from row `first_new` on (an earlier run's rows
-  // took none of its time). A job that measured nothing is not timed; one
-  // that an earlier run recorded adds to it. A record that cannot be
+  // The job took wall_s; rows: the results file after it, the job's own
+  // from row `first_new` on (an earlier run's rows took none of its time). A job that measured
+  // nothing is not timed; one that an earlier run recorded adds to it. A record that cannot be
   // written is said, and the run goes on.
   void finished(const JobId& job, double wall_s, const std::vector<ResultRow>& rows,
                 std::size_t first_new);

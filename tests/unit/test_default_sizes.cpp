@@ -13,6 +13,7 @@ using cct::tuner::default_nps;
 using cct::tuner::default_predicted_nps;
 using cct::tuner::doubling_sizes;
 using cct::tuner::measured_sizes;
+using cct::tuner::predicted_nps;
 using V = std::vector<int>;
 
 TEST_CASE("default sizes: every doubling up to 32 cores, and the cores", "[tuner][options]") {
@@ -50,4 +51,9 @@ TEST_CASE("confirmed sizes: predicted ones between the second smallest measured 
   CHECK(confirmed_sizes({4, 16, 64}, {8, 32, 256}) == V{32});
   CHECK(confirmed_sizes({2, 4}, {3, 8}).empty());
   CHECK(confirmed_sizes({64, 2, 4, 16}, {32, 8, 8}) == V{8, 32});
+}
+
+TEST_CASE("predicted sizes: --predict-np as given, else every doubling", "[tuner][options]") {
+  CHECK(predicted_nps({}, 12) == V{2, 4, 8, 12});
+  CHECK(predicted_nps({3, 5}, 12) == V{3, 5});
 }
