@@ -187,6 +187,12 @@ int comm_keyval() {
 
 }  // namespace
 
+Runtime* cached_runtime(MPI_Comm comm) noexcept {
+  const bool valid = last.entry != nullptr && last.comm == comm &&
+                     last.deletions == deletions.load(std::memory_order_acquire);
+  return valid ? last.entry->runtime() : nullptr;
+}
+
 CommRuntime& runtime_of(MPI_Comm comm) {
   const uint64_t now = deletions.load(std::memory_order_acquire);
   if (last.entry != nullptr && last.comm == comm && last.deletions == now) return *last.entry;

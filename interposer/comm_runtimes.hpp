@@ -34,6 +34,12 @@ struct CommRuntime {
 // The runtime of comm, made on first use. Collective over comm then.
 CommRuntime& runtime_of(MPI_Comm comm);
 
+// The runtime of comm where this thread looked comm up last and nothing
+// was deleted since (runtime_of keeps it), else null: a lookup that makes
+// no MPI call and no runtime, for the calls kept on the library, which
+// must cost next to nothing.
+Runtime* cached_runtime(MPI_Comm comm) noexcept;
+
 // Loads what the runtimes of all communicators share (plugins, topology,
 // profile), so that the first collective does not pay for it; a failure is
 // said on the first communicator. Call after MPI is initialised.

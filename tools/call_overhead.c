@@ -9,7 +9,7 @@
  * (with CCT_FORCE="<collective>:0-max:mpi" the cost of a call it keeps on
  * the library for every size; without, its dispatch to the runtime).
  *
- * usage: mpirun -np 1 call_overhead [calls] [count] [collective]
+ * usage: mpirun -np N call_overhead [calls] [count] [collective]
  * output: "<ns> ns/call"
  */
 #include <mpi.h>
@@ -31,6 +31,10 @@ static void call(const char* name, int* in, int* out, int count) {
     MPI_Allgatherv(in, count, MPI_INT, out, counts, displs, MPI_INT, w);
   if (strcmp(name, "alltoallv") == 0)
     MPI_Alltoallv(in, counts, displs, MPI_INT, out, counts, displs, MPI_INT, w);
+  if (strcmp(name, "gatherv") == 0)
+    MPI_Gatherv(in, count, MPI_INT, out, counts, displs, MPI_INT, 0, w);
+  if (strcmp(name, "scatterv") == 0)
+    MPI_Scatterv(in, counts, displs, MPI_INT, out, count, MPI_INT, 0, w);
 }
 
 int main(int argc, char** argv) {
@@ -38,14 +42,16 @@ int main(int argc, char** argv) {
   const long calls = argc > 1 ? atol(argv[1]) : 2000000;
   const int count = argc > 2 ? atoi(argv[2]) : 1;
   const char* name = argc > 3 ? argv[3] : "allreduce";
-  const char* known[] = {"allreduce", "bcast", "allgather", "allgatherv", "alltoallv"};
+  const char* known[] = {"allreduce", "bcast",   "allgather", "allgatherv",
+                         "alltoallv", "gatherv", "scatterv"};
   int known_name = 0, size = 1;
-  for (int i = 0; i < 5; ++i) known_name |= strcmp(name, known[i]) == 0;
+  for (int i = 0; i < 7; ++i) known_name |= strcmp(name, known[i]) == 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (calls < 1 || count < 1 || !known_name || size > MAX_RANKS) {
     fprintf(stderr,
             "usage: call_overhead [calls >= 1] [count >= 1] "
-            "[allreduce|bcast|allgather|allgatherv|alltoallv], on at most %d ranks\n",
+            "[allreduce|bcast|allgather|allgatherv|alltoallv|gatherv|scatterv], on at most %d "
+            "ranks\n",
             MAX_RANKS);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }

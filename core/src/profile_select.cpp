@@ -220,12 +220,16 @@ const Selection* Selector::select(cct_collective c, std::size_t bytes, cct_datat
   return all.empty() ? nullptr : &all.front();
 }
 
-// The untyped slot counts even when empty: its calls take the defaults.
+// The slots ranges_for() may look in for a call at `root`: the nonzero
+// roots' alone where the root is not 0 and a bucket gave such roots rules;
+// else the untyped one (counted even when empty: its calls take the
+// defaults) and each typed one in use.
 template <class Pred>
-bool Selector::any_slot(cct_collective c, Pred pred) const noexcept {
+bool Selector::any_slot(cct_collective c, int root, Pred pred) const noexcept {
   if (c < 0 || c >= CCT_COLLECTIVE_COUNT) return false;
   const Slots& slots = ranges_[c];
-  for (std::size_t t = 0; t < slots.size(); ++t)
+  if (root != 0 && !slots[kNonzeroRoots].empty()) return pred(slots[kNonzeroRoots]);
+  for (std::size_t t = 0; t < kNonzeroRoots; ++t)
     if ((t == kUntyped || !slots[t].empty()) && pred(slots[t])) return true;
   return false;
 }
@@ -246,30 +250,31 @@ bool Selector::every_piece(const Ranges& ranges, Same same) noexcept {
 
 // The candidate lists are compared whole: where a first choice cannot run
 // a call, sizes with different fallbacks would choose differently.
-bool Selector::size_matters(cct_collective c) const noexcept {
+bool Selector::size_matters(cct_collective c, int root) const noexcept {
   const auto same = [](std::span<const Selection> a, std::span<const Selection> b) {
     return std::equal(a.begin(), a.end(), b.begin(), b.end(),
                       [](const Selection& x, const Selection& y) {
                         return x.algorithm == y.algorithm && x.params == y.params;
                       });
   };
-  return any_slot(c, [&](const Ranges& r) { return !r.empty() && !every_piece(r, same); });
+  return any_slot(c, root, [&](const Ranges& r) { return !r.empty() && !every_piece(r, same); });
 }
 
-bool Selector::library_everywhere(cct_collective c) const noexcept {
+bool Selector::library_everywhere(cct_collective c, int root) const noexcept {
   const auto library = [](std::span<const Selection> piece, std::span<const Selection>) {
     return !piece.empty() && (piece.front().algorithm->desc->required_caps & CCT_CAP_LIBRARY);
   };
   return c >= 0 && c < CCT_COLLECTIVE_COUNT &&
-         !any_slot(c, [&](const Ranges& r) { return !every_piece(r, library); });
+         !any_slot(c, root, [&](const Ranges& r) { return !every_piece(r, library); });
 }
 
 bool Selector::takes_device_memory(cct_collective c) const noexcept {
-  return any_slot(c, [](const Ranges& r) {
+  const auto on_device = [](const Ranges& r) {
     return std::ranges::any_of(r, [](const Range& range) {
       return range.candidates.front().algorithm->runs_on_device_memory();
     });
-  });
+  };
+  return any_slot(c, 0, on_device) || any_slot(c, 1, on_device);  // every root
 }
 
 }  // namespace cct

@@ -75,8 +75,9 @@ Runtime::Runtime(const Registry& registry, std::shared_ptr<const Communicator> c
                       " is not registered: is its plugin on CCT_PLUGIN_PATH?",
                   CCT_ERR_UNSUPPORTED);
     defaults_[c.id] = &add_choice(entry, entry->default_params(), *comm_);
-    library_always_[c.id] =
-        (comm_->capabilities() & CCT_CAP_LIBRARY) && selector_.library_everywhere(c.id);
+    for (const int root : {0, 1})
+      library_always_[c.id][root] =
+          (comm_->capabilities() & CCT_CAP_LIBRARY) && selector_.library_everywhere(c.id, root);
   }
 }
 
@@ -91,7 +92,8 @@ void Runtime::use_device(std::shared_ptr<const Communicator> on_device, Selector
   // A collective whose calls agree on memory kinds is never handed to the
   // library before its call is looked at: its device rules may take it.
   for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
-    if (agrees_on_memory(static_cast<cct_collective>(c))) library_always_[c] = false;
+    if (agrees_on_memory(static_cast<cct_collective>(c)))
+      library_always_[c][0] = library_always_[c][1] = false;
 }
 
 // Device memory goes only to an algorithm that declares it takes it; the
@@ -227,7 +229,8 @@ bool Runtime::device_only(const cct_coll_args& args) const {
 Runtime::Agreement Runtime::agreement(const cct_coll_args& args, const CollectiveInfo& row) {
   const cct_collective c = args.collective;
   const bool kinds_matter = agrees_on_memory(c);
-  const bool key_unknown = row.key_parts != nullptr && (kinds_matter || selector_.size_matters(c));
+  const bool key_unknown =
+      row.key_parts != nullptr && (kinds_matter || selector_.size_matters(c, args.root));
   const Agreement known{row.key_parts != nullptr ? 0 : message_bytes(args, size()), false};
   const bool ask_kinds = kinds_matter && (key_unknown || device_first(args, known.key));
   agreed_now_ = false;
@@ -241,7 +244,11 @@ Runtime::Agreement Runtime::agreement(const cct_coll_args& args, const Collectiv
   uint64_t mine[2] = {key_unknown ? row.message_bytes(args, size()) : 0,
                       ask_kinds && !device_only(args) ? 1u : 0u};
   uint64_t all[2] = {0, 0};
+  const auto start =
+      options_.stats ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   agree_->run(make_call(CCT_ALLREDUCE, mine, all, 2, CCT_UINT64, CCT_SUM, 0, next_tag_++));
+  ++agreements_[c];
+  if (options_.stats) agreement_time_[c] += std::chrono::steady_clock::now() - start;
   last_agreement_ = {key_unknown ? all[0] / row.key_parts(size()) : known.key,
                      ask_kinds && all[1] == 0};
   agreed_now_ = true;

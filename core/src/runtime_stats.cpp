@@ -10,6 +10,9 @@
 #include "cct/units.hpp"
 
 namespace cct {
+
+const char* const kAgreedFirst = "(size agreed first)";
+
 std::vector<StatsRow> Runtime::stats_rows() const {
   // Several rules may pick the same algorithm and parameters: one row each.
   std::map<std::pair<int, std::string>, StatsRow> rows;
@@ -24,6 +27,14 @@ std::vector<StatsRow> Runtime::stats_rows() const {
     r.bytes += c->bytes;
     r.time += c->time;
   }
+  // The calls that agreed on their size first pay that allreduce on top of
+  // their algorithm's (or the library's) time: a row of its own.
+  for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
+    if (agreements_[c] > 0)
+      rows[{c, kAgreedFirst}] = {.collective = static_cast<cct_collective>(c),
+                                 .algorithm = kAgreedFirst,
+                                 .calls = agreements_[c],
+                                 .time = agreement_time_[c]};
   std::vector<StatsRow> out;
   for (auto& [key, row] : rows) out.push_back(std::move(row));
   return out;

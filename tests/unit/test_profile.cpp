@@ -381,7 +381,7 @@ TEST_CASE(
       (rule[1].algorithm == &cct::test::algorithm(CCT_BCAST, "knomial") && rule[1].fallback == 1));
   CHECK((rule[2].algorithm == &cct::test::algorithm(CCT_BCAST, "chain") && rule[2].fallback == 2));
   CHECK(s.candidates(CCT_BCAST, 8192).size() == 1);
-  CHECK(s.size_matters(CCT_BCAST));
+  CHECK(s.size_matters(CCT_BCAST, 0));
 
   SECTION("schema 1 has no fallbacks") {
     CHECK_THROWS_WITH(
@@ -537,20 +537,21 @@ TEST_CASE("profile: rules of a reduction's element types read, round-trip and ch
   CHECK(name(4096, CCT_FLOAT) == "rabenseifner typed");
   CHECK(name(100, CCT_DATATYPE_COUNT) == "ring");  // no type: the untyped rules
   // The untyped rules are one for every size; the typed ones are not.
-  CHECK(s.size_matters(CCT_ALLREDUCE));
+  CHECK(s.size_matters(CCT_ALLREDUCE, 0));
   // Every size kept on the library in the untyped rules, but not for
   // doubles: the interposer may not hand every allreduce to the library
   // before it looks at the call's type.
   const std::string library = with_line(yaml, 37, "            algorithm: mpi");
   const cct::Profile kept = cct::profile_from_yaml(library, "k.yaml", &cct::test::registry());
-  CHECK_FALSE(
-      cct::Selector(kept, {}, cct::test::registry(), "shm", 4).library_everywhere(CCT_ALLREDUCE));
-  CHECK(cct::Selector(kept, {}, cct::test::registry(), "shm", 1).library_everywhere(CCT_ALLREDUCE));
+  CHECK_FALSE(cct::Selector(kept, {}, cct::test::registry(), "shm", 4)
+                  .library_everywhere(CCT_ALLREDUCE, 0));
+  CHECK(cct::Selector(kept, {}, cct::test::registry(), "shm", 1)
+            .library_everywhere(CCT_ALLREDUCE, 0));
   // Below np 2 only the untyped bucket matches.
   CHECK(cct::Selector(p, {}, cct::test::registry(), "shm", 1)
             .select(CCT_ALLREDUCE, 100, CCT_DOUBLE)
             ->algorithm->desc->name == std::string("ring"));
-  CHECK_FALSE(cct::Selector(p, {}, cct::test::registry(), "shm", 1).size_matters(CCT_ALLREDUCE));
+  CHECK_FALSE(cct::Selector(p, {}, cct::test::registry(), "shm", 1).size_matters(CCT_ALLREDUCE, 0));
 
   SECTION("CCT_FORCE comes first for every element type") {
     const auto force = cct::parse_force("allreduce:0-max:ring", &cct::test::registry());
@@ -622,14 +623,17 @@ TEST_CASE("profile: rules of roots other than 0 read, round-trip and chosen per 
   CHECK(name(100, 1) == "knomial(radix=2) (roots)");
   CHECK(name(8192, 0) == "knomial(radix=8)");
   CHECK(name(8192, 2) == "scatter_allgather (roots)");
-  CHECK(s.size_matters(CCT_BCAST));
+  CHECK(s.size_matters(CCT_BCAST, 0));
+  CHECK(s.size_matters(CCT_BCAST, 3));
   // Above np 8 only the bucket of every call matches, at any root.
   const cct::Selector at9(p, {}, cct::test::registry(), "shm", 9);
   CHECK(at9.select(CCT_BCAST, 100, CCT_UINT8, 5)->algorithm->desc->name ==
         std::string("scatter_allgather"));
-  CHECK_FALSE(at9.size_matters(CCT_BCAST));
+  CHECK_FALSE(at9.size_matters(CCT_BCAST, 0));
+  CHECK_FALSE(at9.size_matters(CCT_BCAST, 5));
   // Every size kept on the library for root 0 but not for the others:
-  // the interposer may not hand every bcast to the library unseen.
+  // the interposer hands every root-0 bcast to the library unseen, and no
+  // other; the other roots' rules choose by size, root 0's do not.
   const std::string library = with_line(with_line(with_line(yaml, 23, "            algorithm: mpi"),
                                                   26, "            algorithm: mpi"),
                                         27, "");
@@ -637,8 +641,11 @@ TEST_CASE("profile: rules of roots other than 0 read, round-trip and chosen per 
   CHECK(cct::Selector(kept, {}, cct::test::registry(), "shm", 4)
             .select(CCT_BCAST, 1 << 20)
             ->algorithm->desc->name == std::string("mpi"));
-  CHECK_FALSE(
-      cct::Selector(kept, {}, cct::test::registry(), "shm", 4).library_everywhere(CCT_BCAST));
+  const cct::Selector kept_at_root0(kept, {}, cct::test::registry(), "shm", 4);
+  CHECK(kept_at_root0.library_everywhere(CCT_BCAST, 0));
+  CHECK_FALSE(kept_at_root0.library_everywhere(CCT_BCAST, 1));
+  CHECK_FALSE(kept_at_root0.size_matters(CCT_BCAST, 0));
+  CHECK(kept_at_root0.size_matters(CCT_BCAST, 1));
 
   SECTION("CCT_FORCE comes first at every root") {
     const auto force = cct::parse_force("bcast:0-max:binomial", &cct::test::registry());

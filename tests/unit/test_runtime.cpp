@@ -201,7 +201,7 @@ TEST_CASE("runtime runs a rule's recorded fallback where its first choice cannot
           expect(calls_of(rt, CCT_ALLREDUCE, "recursive_doubling") == 2,
                  "allreduce: the default, with no candidate left");
           for (cct_collective c : {CCT_BCAST, CCT_ALLGATHER, CCT_ALLREDUCE})
-            expect(!rt.library_for_every_call(c), "the library for every call outside MPI");
+            expect(!rt.library_for_every_call(c, 0), "the library for every call outside MPI");
         }) == "");
 }
 

@@ -342,15 +342,17 @@ class Selector {
   // The first of them, or nullptr.
   const Selection* select(cct_collective c, std::size_t bytes,
                           cct_datatype dtype = CCT_DATATYPE_COUNT, int root = 0) const noexcept;
-  // Whether the rules of c choose differently for different sizes, for
-  // some element type or root (then a call whose size no rank knows alone
-  // must agree on it first; every rank passes the same type and root).
-  bool size_matters(cct_collective c) const noexcept;
-  // Whether every size of c, of every element type and root, has a rule whose first
-  // choice needs the collective library (CCT_CAP_LIBRARY): the MPI
-  // interposer then hands such calls to the library before looking at
-  // their arguments.
-  bool library_everywhere(cct_collective c) const noexcept;
+  // Whether the rules a call of c at `root` looks in choose differently
+  // for different sizes, for some element type (then a call whose size no
+  // rank knows alone must agree on it first; every rank passes the same
+  // type and root). Root 0 and the other roots are asked apart, so that
+  // rules of their own for roots other than 0 make no root-0 call agree.
+  bool size_matters(cct_collective c, int root) const noexcept;
+  // Whether every size of c at `root` (as size_matters), of every element
+  // type, has a rule whose first choice needs the collective library
+  // (CCT_CAP_LIBRARY): the MPI interposer then hands such calls to the
+  // library before looking at their arguments.
+  bool library_everywhere(cct_collective c, int root) const noexcept;
   // Whether some rule of c chooses first an algorithm that runs on device
   // memory (AlgorithmEntry::runs_on_device_memory): the runtime then asks,
   // for the calls of c, whether every rank passes device memory
@@ -387,10 +389,10 @@ class Selector {
   // of `ranges` (a range of one rule or of no rule, from 0 up).
   template <class Same>
   static bool every_piece(const Ranges& ranges, Same same) noexcept;
-  // Whether pred(ranges) holds for a slot of c in use: the untyped one, or
-  // another that has ranges.
+  // Whether pred(ranges) holds for a slot of c in use by calls at `root`
+  // (ranges_for): the untyped one, or another that has ranges.
   template <class Pred>
-  bool any_slot(cct_collective c, Pred pred) const noexcept;
+  bool any_slot(cct_collective c, int root, Pred pred) const noexcept;
 
   std::array<Slots, CCT_COLLECTIVE_COUNT> ranges_;
   std::vector<std::string> warnings_;

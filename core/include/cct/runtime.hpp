@@ -65,6 +65,11 @@ struct StatsRow {
   std::chrono::nanoseconds time{0};
 };
 
+// The algorithm column of a StatsRow that counts a collective's calls that
+// agreed on their size first (Runtime::agreements): not an algorithm, the
+// allreduce those calls paid before their own.
+extern const char* const kAgreedFirst;
+
 // The rows as a table, under their column titles (and a communicators
 // column when the rows have one).
 void print_stats_rows(std::ostream& out, const std::vector<StatsRow>& rows);
@@ -144,11 +149,18 @@ class Runtime {
   // so that where the library was kept the call costs only this decision.
   // Only what every rank passes equally is read (the buffers not at all).
   bool keeps_library(const cct_coll_args& args);
-  // Whether the rules keep every size of c on the MPI library's own
-  // collective, and the library is here: the MPI interposer then hands a
-  // program's call over before converting anything, where the library
-  // answers it as the runtime would (calls.hpp).
-  bool library_for_every_call(cct_collective c) const { return library_always_[c]; }
+  // Whether the rules keep every size of c at `root` (0 for a collective
+  // without one; root 0 and the others apart: Selector::library_everywhere)
+  // on the MPI library's own collective, and the library is here: the MPI
+  // interposer then hands a program's call over before converting
+  // anything, where the library answers it as the runtime would
+  // (calls.hpp).
+  bool library_for_every_call(cct_collective c, int root) const {
+    return library_always_[c][root != 0];
+  }
+  // How many calls of c agreed on their size (or memory kinds) first: one
+  // small allreduce each (agreement()); in the CCT_STATS table.
+  uint64_t agreements(cct_collective c) const { return agreements_[c]; }
   // A number no other runtime of this process has: callers that remember
   // something per runtime tell runtimes apart by it, where a freed
   // runtime's address may be reused by the next.
@@ -218,7 +230,9 @@ class Runtime {
   std::vector<Choice*> by_selection_;  // Selection::index -> its choice
   std::vector<std::unique_ptr<Choice>> choices_;
   Choice* defaults_[CCT_COLLECTIVE_COUNT] = {};
-  bool library_always_[CCT_COLLECTIVE_COUNT] = {};
+  bool library_always_[CCT_COLLECTIVE_COUNT][2] = {};  // [c][root != 0]
+  uint64_t agreements_[CCT_COLLECTIVE_COUNT] = {};
+  std::chrono::nanoseconds agreement_time_[CCT_COLLECTIVE_COUNT] = {};  // with options_.stats
   // Per collective, the last call's selection: programs repeat a call, and
   // the choice depends only on these arguments, so the rules are walked once.
   struct Selected {
