@@ -1,53 +1,72 @@
 #!/usr/bin/env python3
-"""Sums up replicates of tools/interposer_runs.py, per collective.
+"""Sums up replicates of tools/interposer_runs.py as a user sees them.
 
 Reads the outputs of several runs of tools/interposer_runs.py (same np,
-same profile) and prints, per collective, the geometric mean over its
-sizes of each size's median fastest-runs ratio across the replicates
-(interposer / library, each side's fastest run; below 1 the tuned runtime
-is faster), the worst size, and how many sizes are above 1.05 in every
-replicate; then the same over all collectives. A size above 1.05 in every
-replicate is beyond what the process modes of a machine explain
-(tools/interposer_runs.py says why the fastest runs are compared).
+same profile), each a replicate, and prints what a user who runs a
+benchmark once sees: per replicate, the geometric mean over every point
+(collective, size) of the ratio of the medians of its alternated runs
+(interposer / library; below 1 the tuned runtime is faster) and how many
+points are above 1.05; then the points above 1.05 in every replicate,
+each with its median ratio in each; then per collective the geometric
+mean of the points' median ratios (the median over the replicates of each
+point's) and the points above 1.05 in every replicate. The fastest runs'
+ratios (each side's fastest run) stand beside, never alone: a user does
+not pick the fastest of their runs.
 
 usage: tools/interposer_replicates.py OUTPUT [OUTPUT ...]
 """
 import argparse
 import statistics
 
+MEDIAN, FASTEST = 4, 6  # columns of an interposer_runs.py row
 
-def fastest_ratios(path):
-    """(collective, bytes) -> the fastest runs' ratio, in the file's order."""
-    ratios = {}
+
+def ratios(path):
+    """(collective, bytes) -> (median ratio, fastest-runs ratio), in the file's order."""
+    out = {}
     with open(path) as f:
         for line in f:
             fields = line.split()
             if line.startswith("#") or len(fields) != 7 or fields[0] == "collective":
                 continue
-            ratios[(fields[0], int(fields[1]))] = float(fields[6])
-    if not ratios:
-        raise SystemExit(f"{path}: no rows of tools/interposer_runs.py with a fastest-runs column")
-    return ratios
+            out[(fields[0], int(fields[1]))] = (float(fields[MEDIAN]), float(fields[FASTEST]))
+    if not out:
+        raise SystemExit(f"{path}: no rows of tools/interposer_runs.py")
+    return out
+
+
+def gmean(values):
+    return statistics.geometric_mean(values)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("outputs", nargs="+", help="outputs of tools/interposer_runs.py")
     args = parser.parse_args()
-    replicates = [fastest_ratios(p) for p in args.outputs]
+    replicates = [ratios(p) for p in args.outputs]
     keys = [k for k in replicates[0] if all(k in r for r in replicates)]
-    median = {k: statistics.median(r[k] for r in replicates) for k in keys}
-    every = {k: min(r[k] for r in replicates) > 1.05 for k in keys}
     n = len(replicates)
-    print(f"| collective | mean | worst | above 1.05 in all {n} |")
+    print("| | " + " | ".join(f"replicate {i + 1}" for i in range(n)) + " |")
+    print("| --- |" + " ---: |" * n)
+    print("| geometric mean of the median ratios | " +
+          " | ".join(f"{gmean(r[k][0] for k in keys):.2f}" for r in replicates) + " |")
+    print(f"| points above 1.05 (of {len(keys)}) | " +
+          " | ".join(str(sum(r[k][0] > 1.05 for k in keys)) for r in replicates) + " |")
+    print("| beside: geometric mean of the fastest runs' ratios | " +
+          " | ".join(f"{gmean(r[k][1] for k in keys):.2f}" for r in replicates) + " |")
+    losing = [k for k in keys if all(r[k][0] > 1.05 for r in replicates)]
+    print(f"\n{len(losing)} points above 1.05 in all {n} replicates" + (":" if losing else ""))
+    for k in losing:
+        print(f"- {k[0]} {k[1]} B: " + ", ".join(f"{r[k][0]:.2f}" for r in replicates))
+    median = {k: statistics.median(r[k][0] for r in replicates) for k in keys}
+    print(f"\n| collective | mean | worst | above 1.05 in all {n} |")
     print("| --- | ---: | --- | ---: |")
-    collectives = list(dict.fromkeys(k[0] for k in keys))
-    for c in collectives + ["all"]:
+    for c in list(dict.fromkeys(k[0] for k in keys)) + ["all"]:
         mine = [k for k in keys if c in ("all", k[0])]
         worst = max(mine, key=lambda k: median[k])
         where = f"{worst[1]} B" if c != "all" else f"{worst[0]} {worst[1]} B"
-        print(f"| {c} | {statistics.geometric_mean(median[k] for k in mine):.2f} | "
-              f"{median[worst]:.2f} ({where}) | {sum(every[k] for k in mine)} of {len(mine)} |")
+        print(f"| {c} | {gmean(median[k] for k in mine):.2f} | {median[worst]:.2f} ({where}) | "
+              f"{sum(k in losing for k in mine)} of {len(mine)} |")
 
 
 if __name__ == "__main__":

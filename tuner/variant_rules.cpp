@@ -5,6 +5,7 @@
 #include <set>
 #include <tuple>
 
+#include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "tuner/search.hpp"
 #include "tuner/shape_text.hpp"
@@ -280,8 +281,21 @@ std::map<int, OwnWinners> own_winners(const PointRows& points, const PointRows& 
   return by_np;
 }
 
+// Whether rules choose one candidate (algorithm and values) for every size.
+bool one_choice(const std::vector<SizeRule>& rules) {
+  return std::ranges::all_of(rules, [&](const SizeRule& r) {
+    return r.algorithm == rules.front().algorithm && r.params == rules.front().params;
+  });
+}
+
 // The variant's buckets: at each communicator size where it has winners
-// of its own, the plain bucket with their ranges spliced in.
+// of its own, the plain bucket with their ranges spliced in. A collective
+// whose size no rank knows alone (gatherv, scatterv, alltoallv) makes its
+// calls agree on their size only where their rules choose by size
+// (Runtime::agreement): where the plain bucket has one rule for every size
+// (one_rule.hpp), a variant's bucket that would choose by size is left
+// out, and said, so that its calls do not pay the agreement the plain
+// rule had removed.
 void add_buckets(const VariationFacts& facts, const VariantGroup& group,
                  const std::map<int, OwnWinners>& by_np,
                  const std::map<cct_collective, TransportRules>& plain_rules, VariantRules& out) {
@@ -294,6 +308,13 @@ void add_buckets(const VariationFacts& facts, const VariantGroup& group,
     RankBucket b = *u;
     if (!facts.give(variant, b)) return;
     for (const Winner& w : at.own) b.sizes = spliced(b.sizes, own_rule(w, at.sizes));
+    if (collective_info(c).key_parts != nullptr && one_choice(u->sizes) && !one_choice(b.sizes)) {
+      out.report.push_back(std::string(collective_name(c)) + " on " + transport +
+                           nodes_text(nodes) + " np=" + std::to_string(np) + ": " + variant +
+                           ": no rules of its own: choosing by size would make each of its calls "
+                           "agree on its size first, which the one rule of every call avoids");
+      continue;
+    }
     out.buckets[c][transport].push_back(std::move(b));
   }
 }

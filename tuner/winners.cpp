@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <iomanip>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
@@ -15,6 +16,7 @@
 #include "cct/units.hpp"
 #include "tuner/one_rule.hpp"
 #include "tuner/pattern_figures.hpp"
+#include "tuner/segmentation.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -158,16 +160,6 @@ std::vector<const Winner*> competing(const std::vector<Winner>& rows,
   return out;
 }
 
-// The winner among rows, given the previous size's winner.
-const Winner* choose(const std::vector<const Winner*>& rows, const Winner* previous) {
-  std::vector<Contender> contenders;
-  for (const Winner* w : rows)
-    contenders.push_back(as_contender(*w, previous && same_bucket(*previous, *w) &&
-                                              w->algorithm == previous->algorithm &&
-                                              w->params == previous->params));
-  return rows[choose_winner(contenders)];
-}
-
 // rows, and the screening figure of every candidate pruned at that size.
 std::vector<const Winner*> with_pruned(std::vector<const Winner*> rows,
                                        const std::vector<Winner>& all) {
@@ -179,84 +171,15 @@ std::vector<const Winner*> with_pruned(std::vector<const Winner*> rows,
   return rows;
 }
 
-// The winners' runs of one choice in a bucket: [first, end) indices.
-std::vector<std::pair<std::size_t, std::size_t>> runs_of(std::span<const Winner> bucket) {
-  std::vector<std::pair<std::size_t, std::size_t>> runs;
-  for (std::size_t i = 0; i < bucket.size(); ++i)
-    if (runs.empty() || bucket[i].choice != bucket[runs.back().first].choice)
-      runs.emplace_back(i, i + 1);
-    else
-      runs.back().second = i + 1;
-  return runs;
-}
-
-// The rows of `choice` at the sizes [first, end) of a bucket where each is
-// within the noise of that size's winner (tie_margin), or nothing.
-std::optional<std::vector<const Winner*>> tied_rows(std::span<const SizeCandidates> sizes,
-                                                    std::size_t first, std::size_t end,
-                                                    const std::string& choice) {
-  std::vector<const Winner*> rows;
-  for (std::size_t i = first; i < end; ++i) {
-    const Winner& w = *sizes[i].winner;
-    const double tied_below =
-        w.median_s * (1 + tie_margin({.median_s = w.median_s, .min_s = w.min_s}));
-    const auto row = std::find_if(sizes[i].rows.begin(), sizes[i].rows.end(),
-                                  [&](const Winner* r) { return r->choice == choice; });
-    if (row == sizes[i].rows.end() || (*row)->median_s > tied_below) return std::nullopt;
-    rows.push_back(*row);
-  }
-  return rows;
-}
-
-// One merge in a bucket: the narrowest run of one choice (by the ratio of
-// the next run's first size to its own) whose sizes a neighbouring run's
-// choice also wins within the noise takes that choice; never the library's
-// run another choice (a candidate replaces the library only where it is
-// faster beyond the noise). False when none can merge.
-bool merge_one_run(std::span<const SizeCandidates> sizes, std::span<Winner> best) {
-  const auto runs = runs_of(best);
-  std::optional<std::size_t> narrowest;
-  std::vector<const Winner*> replacement;
-  double narrowest_ratio = 0;
-  for (std::size_t k = 0; k < runs.size() && runs.size() > 1; ++k) {
-    const auto [first, end] = runs[k];
-    const double ratio = end < best.size()
-                             ? static_cast<double>(best[end].bytes) /
-                                   static_cast<double>(std::max<int64_t>(best[first].bytes, 1))
-                             : std::numeric_limits<double>::infinity();
-    if (narrowest && ratio >= narrowest_ratio) continue;
-    // The last size of the run before, the first of the run after.
-    const std::optional<std::size_t> before =
-        first > 0 ? std::optional<std::size_t>(first - 1) : std::nullopt;
-    const std::optional<std::size_t> after =
-        end < best.size() ? std::optional<std::size_t>(end) : std::nullopt;
-    for (const std::optional<std::size_t>& side : {before, after}) {
-      if (!side) continue;
-      const Winner& other = best[*side];
-      // The library stays unless beaten beyond the noise (choose_winner).
-      if (best[first].library && !other.library) continue;
-      if (auto rows = tied_rows(sizes, first, end, other.choice)) {
-        narrowest = k, narrowest_ratio = ratio, replacement = std::move(*rows);
-        break;
-      }
-    }
-  }
-  if (!narrowest) return false;
-  for (std::size_t i = 0; i < replacement.size(); ++i)
-    best[runs[*narrowest].first + i] = *replacement[i];
-  return true;
-}
-
-// Merges, per bucket, every run of sizes whose winner a neighbouring run's
-// choice matches within the noise, the narrowest first, so that a profile
-// holds the boundaries that the measurements bear out and no others.
-void merge_tied_runs(std::span<const SizeCandidates> sizes, Winners& out) {
-  for (std::size_t start = 0; start < sizes.size();) {
+// Each bucket's picks: its sizes segmented as one (segmentation.hpp),
+// the figures' rows ordered by point group as pick_winners makes them.
+void segment_buckets(std::span<const SizeFigures> figures, Winners& out) {
+  for (std::size_t start = 0; start < figures.size();) {
+    const Winner& first = *figures[start].competing.front();
     std::size_t end = start + 1;
-    while (end < sizes.size() && same_bucket(out.best[start], out.best[end])) ++end;
-    const std::span<Winner> bucket(out.best.data() + start, end - start);
-    while (merge_one_run(sizes.subspan(start, end - start), bucket)) {
-    }
+    while (end < figures.size() && same_bucket(first, *figures[end].competing.front())) ++end;
+    Segmentation picked = segment(figures.subspan(start, end - start));
+    std::move(picked.picks.begin(), picked.picks.end(), std::back_inserter(out.best));
     start = end;
   }
 }
@@ -508,18 +431,16 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
   for (auto& [key, group] : groups) combine_patterns(group);
   Winners out{.ignored = {ignored.begin(), ignored.end()}};
   std::vector<SizeCandidates> sizes;
+  std::vector<SizeFigures> figures;
   for (const auto& [key, group] : groups) {
-    const Winner* previous = out.best.empty() ? nullptr : &out.best.back();
     const std::vector<const Winner*> rows = competing(group.winners, group.stages);
-    out.best.push_back(*choose(rows, previous));
     out.contenders.emplace_back();
     for (const Winner* w : rows) out.contenders.back().push_back(*w);
     sizes.push_back({.rows = with_pruned(rows, group.winners)});
+    figures.push_back({.bytes = rows.front()->bytes, .competing = rows});
+    for (const Winner& w : group.winners) figures.back().measured.push_back(w.choice);
   }
-  for (std::size_t i = 0; i < sizes.size(); ++i) sizes[i].winner = &out.best[i];
-  const std::vector<Winner> measured_best = out.best;  // what tied_rows compares with
-  for (std::size_t i = 0; i < sizes.size(); ++i) sizes[i].winner = &measured_best[i];
-  merge_tied_runs(sizes, out);
+  segment_buckets(figures, out);
   for (std::size_t i = 0; i < sizes.size(); ++i) sizes[i].winner = &out.best[i];
   one_rule_buckets(sizes, agreements(rows), out);
   for (std::size_t i = 0; i < sizes.size(); ++i)

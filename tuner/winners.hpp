@@ -1,19 +1,17 @@
 // ccautotune tuner: from the raw results to the rules of a profile.
 //
-// A winner is chosen among the rows of one point group (collective,
-// transport, nodes, np, bytes) by choose_winner: the lowest median, unless
-// another row is as fast within the noise of the figures, and is the MPI
-// library's own call, the previous size's winner, or the fastest
-// algorithm with its default parameters (so that two runs on one machine
-// differ only where the measurements do). Where a group has confirmation
-// rows (timed as programs call, search.hpp) only they compete, each
-// candidate with the slower of its two jobs' figures (a vector
-// collective's in each count pattern, then its worst pattern:
-// pattern_figures.hpp), else only
-// its final and crossover rows where it has them (a pruned row's figure
-// is a cheap screening one); check rows test the profile and never shape it;
-// a candidate with a failed row in a shape (it crashed or failed there) is
-// left out of that shape altogether.
+// The candidates of a point group (collective, transport, nodes, np,
+// bytes) are its competing rows: where it has confirmation rows (timed as
+// programs call, search.hpp) only they compete, each candidate with the
+// slower of its two jobs' figures (a vector collective's in each count
+// pattern, then its worst pattern: pattern_figures.hpp), else only its
+// final and crossover rows where it has them (a pruned row's figure is a
+// cheap screening one); check rows test the profile and never shape it; a
+// candidate with a failed row in a shape (it crashed or failed there) is
+// left out of that shape altogether. The picks of a bucket's sizes are
+// then made together, as one segmentation of its sizes (segmentation.hpp):
+// a switch between candidates only where it saves more than the noise, the
+// MPI library's own call wherever it is within the noise of the fastest.
 // Each shape is tuned on its own: the rules of one (collective, transport)
 // have, for each measured node count, one communicator-size bucket per
 // measured np of that node count: it holds from that np up to the next
@@ -21,9 +19,9 @@
 // so at 1 on one node (a profile tuned from 2 ranks up is the best guess
 // for 1 too, and a 1-rank call is trivial for every algorithm), and the
 // largest np's bucket ends at max. In a bucket,
-// each measured size's winner holds from that size up to the next measured
+// each measured size's pick holds from that size up to the next measured
 // size; the first range starts at 0 and the last ends at max. Neighbouring
-// ranges with the same winner (algorithm and parameter values) are merged;
+// ranges with the same pick (algorithm and parameter values) are merged;
 // a merged range keeps the median of its first measured size. A boundary
 // between two winners lies anywhere between their measured sizes as far
 // as the measurements tell; it is put at the readable size there
@@ -96,7 +94,8 @@ struct Contender {
 double tie_margin(const Contender& fastest);
 
 // w as one of choose_winner's contenders; `previous`: the one to keep
-// where it is within the noise of the fastest.
+// where it is within the noise of the fastest (a variant's rules keep the
+// reference's winner so: variant_rules.hpp).
 Contender as_contender(const Winner& w, bool previous);
 
 // The index of the winner among contenders (not empty). The fastest is the

@@ -1,0 +1,200 @@
+#include "tuner/segmentation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+
+namespace cct::tuner {
+namespace {
+
+constexpr double kNone = std::numeric_limits<double>::infinity();
+
+// Tie-breaks, far below any real loss (a loss of 1% of one grid step is
+// 0.01): a pick other than the library's call, a spread of its figures, a
+// pick that is not its algorithm's default values.
+constexpr double kNotLibrary = 1e-4;
+constexpr double kPerSpread = 1e-5;
+constexpr double kNotDefault = 1e-6;
+
+// Two sums this close are one tie.
+constexpr double kTied = 1e-9;
+
+double log_size(int64_t bytes) {
+  return std::log2(static_cast<double>(std::max<int64_t>(bytes, 1)));
+}
+
+// Each size's share of log size, in units of the median gap between
+// neighbouring sizes; 1 for a bucket of one size.
+std::vector<double> weights(std::span<const SizeFigures> sizes) {
+  const std::size_t n = sizes.size();
+  std::vector<double> gaps;
+  for (std::size_t i = 1; i < n; ++i)
+    gaps.push_back(log_size(sizes[i].bytes) - log_size(sizes[i - 1].bytes));
+  std::vector<double> out(n, 1.0);
+  if (gaps.empty()) return out;
+  std::vector<double> sorted = gaps;
+  std::ranges::sort(sorted);
+  const double unit = std::max(sorted[sorted.size() / 2], 1e-9);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double below = i > 0 ? gaps[i - 1] : gaps[i];
+    const double above = i + 1 < n ? gaps[i] : gaps[i - 1];
+    out[i] = std::max((below + above) / 2 / unit, 1e-3);
+  }
+  return out;
+}
+
+// The candidates of a bucket: every choice competing at some size, with
+// its row at each size where it competes (null elsewhere).
+struct Candidate {
+  std::string choice;
+  bool library = false;  // the MPI library's own call
+  std::string algorithm;
+  bool default_params = false;
+  std::vector<const Winner*> at;
+};
+
+std::vector<Candidate> candidates_of(std::span<const SizeFigures> sizes) {
+  std::map<std::string, std::size_t> index;
+  std::vector<Candidate> out;
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    for (const Winner* row : sizes[i].competing) {
+      auto [it, added] = index.try_emplace(row->choice, out.size());
+      if (added)
+        out.push_back({row->choice, row->library, row->algorithm, row->default_params,
+                       std::vector<const Winner*>(sizes.size(), nullptr)});
+      const Winner*& slot = out[it->second].at[i];
+      if (slot == nullptr || row->median_s < slot->median_s) slot = row;
+    }
+  return out;
+}
+
+// A candidate's figure at size i: its competing row's median; where it was
+// not measured at i at all, interpolated in log time over log size between
+// its nearest competing rows on either side; else none (kNone).
+double figure_at(const Candidate& c, std::span<const SizeFigures> sizes, std::size_t i) {
+  if (c.at[i] != nullptr) return c.at[i]->median_s;
+  if (std::ranges::find(sizes[i].measured, c.choice) != sizes[i].measured.end()) return kNone;
+  std::optional<std::size_t> below, above;
+  for (std::size_t j = i; j-- > 0;)
+    if (c.at[j] != nullptr) {
+      below = j;
+      break;
+    }
+  for (std::size_t j = i + 1; j < sizes.size(); ++j)
+    if (c.at[j] != nullptr) {
+      above = j;
+      break;
+    }
+  if (!below || !above) return kNone;
+  const double x0 = log_size(sizes[*below].bytes), x1 = log_size(sizes[*above].bytes);
+  const double y0 = std::log(c.at[*below]->median_s), y1 = std::log(c.at[*above]->median_s);
+  const double t = x1 > x0 ? (log_size(sizes[i].bytes) - x0) / (x1 - x0) : 0;
+  return std::exp(y0 + t * (y1 - y0));
+}
+
+// The row a candidate's pick at size i stands on: its own there, else its
+// nearest one, with the size and the interpolated figures.
+Winner pick_row(const Candidate& c, std::span<const SizeFigures> sizes, std::size_t i,
+                double figure) {
+  if (c.at[i] != nullptr) return *c.at[i];
+  const Winner* nearest = nullptr;
+  for (std::size_t d = 1; nearest == nullptr; ++d) {
+    if (i >= d && c.at[i - d] != nullptr) nearest = c.at[i - d];
+    if (nearest == nullptr && i + d < sizes.size() && c.at[i + d] != nullptr) nearest = c.at[i + d];
+  }
+  Winner w = *nearest;
+  w.bytes = sizes[i].bytes;
+  w.min_s = figure * (nearest->median_s > 0 ? nearest->min_s / nearest->median_s : 1);
+  w.median_s = figure;
+  return w;
+}
+
+// The figures of one size as they count: the MPI library's own call's
+// less the size's noise, so that it wins every tie within the noise (do no
+// harm); a value of an algorithm's parameters other than its defaults no
+// faster than the defaults where it is within half the noise of them, so
+// that values differing only in noise do not flip from one tune to the
+// next; every other as measured.
+std::vector<double> counted_figures(const std::vector<Candidate>& cands,
+                                    const std::vector<double>& figures, double noise) {
+  std::vector<double> out(figures);
+  for (std::size_t c = 0; c < cands.size(); ++c) {
+    if (cands[c].library) out[c] = figures[c] / (1 + noise);
+    if (cands[c].library || cands[c].default_params) continue;
+    for (std::size_t d = 0; d < cands.size(); ++d)
+      if (cands[d].default_params && cands[d].algorithm == cands[c].algorithm &&
+          figures[d] <= figures[c] * (1 + noise / 2))
+        out[c] = std::max(out[c], figures[d]);
+  }
+  return out;
+}
+
+}  // namespace
+
+Segmentation segment(std::span<const SizeFigures> sizes) {
+  const std::size_t n = sizes.size();
+  const std::vector<Candidate> cands = candidates_of(sizes);
+  const std::size_t k = cands.size();
+  const std::vector<double> weight = weights(sizes);
+  // figure[i][c], the size's fastest and its noise.
+  std::vector<std::vector<double>> figure(n, std::vector<double>(k, kNone));
+  std::vector<double> noise(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t c = 0; c < k; ++c) figure[i][c] = figure_at(cands[c], sizes, i);
+    const Winner* fastest = *std::ranges::min_element(sizes[i].competing, {}, &Winner::median_s);
+    noise[i] = tie_margin(as_contender(*fastest, false));
+  }
+  std::vector<double> sorted_noise = noise;
+  std::ranges::sort(sorted_noise);
+  const double price = sorted_noise[n / 2];
+
+  // loss[i][c]: weighted, with the tie-breaks; kNone where c cannot be picked.
+  std::vector<std::vector<double>> loss(n, std::vector<double>(k, kNone));
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::vector<double> counted = counted_figures(cands, figure[i], noise[i]);
+    const double best = *std::ranges::min_element(counted);
+    for (std::size_t c = 0; c < k; ++c) {
+      if (figure[i][c] == kNone) continue;
+      const Candidate& cand = cands[c];
+      const double r = counted[c] / best - 1;
+      const Winner* row = cand.at[i];  // null where interpolated: no spread known
+      const double spread =
+          row != nullptr && row->median_s > 0 ? (row->median_s - row->min_s) / row->median_s : 0;
+      loss[i][c] = weight[i] * r + (cand.library ? 0 : kNotLibrary) + kPerSpread * spread +
+                   (cand.default_params ? 0 : kNotDefault);
+    }
+  }
+
+  // cost[i][c]: the cheapest path over sizes 0..i ending on c; from[i][c]
+  // its pick at i-1.
+  std::vector<std::vector<double>> cost(n, std::vector<double>(k, kNone));
+  std::vector<std::vector<std::size_t>> from(n, std::vector<std::size_t>(k, 0));
+  cost[0] = loss[0];
+  for (std::size_t i = 1; i < n; ++i) {
+    std::size_t cheapest = 0;
+    for (std::size_t c = 1; c < k; ++c)
+      if (cost[i - 1][c] < cost[i - 1][cheapest]) cheapest = c;
+    for (std::size_t c = 0; c < k; ++c) {
+      if (loss[i][c] == kNone) continue;
+      const double stay = cost[i - 1][c], move = cost[i - 1][cheapest] + price;
+      // Staying wins a tie: no needless boundary.
+      const bool stays = stay <= move + kTied;
+      cost[i][c] = (stays ? stay : move) + loss[i][c];
+      from[i][c] = stays ? c : cheapest;
+    }
+  }
+  std::size_t last = 0;
+  for (std::size_t c = 1; c < k; ++c)
+    if (cost[n - 1][c] < cost[n - 1][last]) last = c;
+  Segmentation out{.switch_price = price};
+  out.picks.resize(n);
+  for (std::size_t i = n; i-- > 0;) {
+    out.picks[i] = pick_row(cands[last], sizes, i, figure[i][last]);
+    if (i > 0) last = from[i][last];
+  }
+  return out;
+}
+
+}  // namespace cct::tuner

@@ -1,0 +1,68 @@
+// ccautotune tuner: a bucket's size ranges as one segmentation.
+//
+// Picking each measured size's fastest and merging neighbours gives ranges
+// that switch between candidates a fraction of a microsecond apart, and
+// move from one tune to the next with the noise. Instead, over the sorted
+// measured sizes of one bucket (collective, transport, nodes, np), the
+// sequence of candidates is chosen that minimizes
+//
+//   sum over sizes of weight x loss(pick)  +  price x number of switches
+//
+// by a dynamic program over sizes x candidates (exact, O(sizes x
+// candidates)). So a switch is made only where what it saves beyond the
+// noise pays for it.
+// - loss: how far the pick's figure lies above the size's fastest, as a
+//   fraction of the fastest, the MPI library's own call counted less the
+//   size's noise (tie_margin of the fastest), so that it wins every tie
+//   within the noise (do no harm), and a value of an algorithm's
+//   parameters no faster than its defaults where within half the noise of
+//   them, so that values differing only in noise do not flip from one tune
+//   to the next.
+// - weight: the share of log size a measured size stands for (half the
+//   log distance to each neighbour, the edges their one gap), in grid steps:
+//   a crossover size measured between two grid sizes weighs less than they.
+// - price: the run's noise, the median over the bucket's sizes of the
+//   fastest's tie_margin (its own repetitions' spread, 5% to 10%), in the
+//   loss of one grid step: an island of one size between two ranges of
+//   another pick must save more than twice the noise there.
+// - a size where a candidate has no competing figure: where it was not
+//   measured at all (a crossover size measures only its neighbours'
+//   winners), its time is interpolated in log time over log size between
+//   the sizes it was measured at on either side; where it was measured
+//   but does not compete there (a screening figure, or a full timing where
+//   others were confirmed), it cannot be picked there.
+// - ties in the sum (within 1e-9) go to the library, then to the steadier
+//   figures (the smaller spread from fastest to median repetition), then to
+//   default parameter values, each weighed far below any real loss; a path
+//   that stays on its pick wins a tie with one that switches.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tuner/winners.hpp"
+
+namespace cct::tuner {
+
+// One measured size of a bucket: the rows competing there (pick_winners:
+// the confirmations where there are any, else the full timings), and every
+// candidate measured there at all.
+struct SizeFigures {
+  int64_t bytes = 0;
+  std::vector<const Winner*> competing;  // not empty
+  std::vector<std::string> measured;     // choices, competing or not
+};
+
+struct Segmentation {
+  // One per size: the pick's row there, or a copy of one of its rows with
+  // the interpolated figures where it was not measured at that size.
+  std::vector<Winner> picks;
+  double switch_price = 0;  // in the loss of one grid step
+};
+
+// The sizes ascending, each with at least one competing row.
+Segmentation segment(std::span<const SizeFigures> sizes);
+
+}  // namespace cct::tuner
