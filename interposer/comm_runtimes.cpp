@@ -17,6 +17,10 @@
 #include "reentry.hpp"
 
 namespace cct::interposer {
+
+[[gnu::tls_model("initial-exec")]] constinit thread_local LastLookedUp last_looked_up{};
+std::atomic<uint64_t> runtime_deletions{0};
+
 namespace {
 
 // Under MPI_THREAD_MULTIPLE, collectives on different communicators run at
@@ -41,19 +45,6 @@ struct Alive {
   CommRuntime* entry;
 };
 std::vector<Alive> alive;  // in the order they were made
-
-// The communicator this thread asked about last: programs call most of
-// their collectives on one communicator, and an MPI attribute lookup costs
-// more than the runtime's whole dispatch. Valid while no runtime was
-// deleted since (`deletions`): a freed handle that MPI reuses for a new
-// communicator is then looked up afresh, whichever thread freed it.
-struct LastLookedUp {
-  MPI_Comm comm;
-  CommRuntime* entry;  // null: nothing cached
-  uint64_t deletions;
-};
-[[gnu::tls_model("initial-exec")]] thread_local LastLookedUp last;
-std::atomic<uint64_t> deletions{0};
 
 // With CCT_STATS, the rows of the communicators this process was rank 0 of,
 // summed by (label, collective, algorithm), world first, then self, then by
@@ -83,7 +74,7 @@ void gather_stats(CommRuntime& entry) {
 int delete_runtime(MPI_Comm, int, void* value, void*) {
   auto* entry = static_cast<CommRuntime*>(value);
   Reentry inside;
-  deletions.fetch_add(1, std::memory_order_release);
+  runtime_deletions.fetch_add(1, std::memory_order_release);
   {
     const std::lock_guard<std::mutex> lock(shared);
     gather_stats(*entry);
@@ -187,14 +178,9 @@ int comm_keyval() {
 
 }  // namespace
 
-Runtime* cached_runtime(MPI_Comm comm) noexcept {
-  const bool valid = last.entry != nullptr && last.comm == comm &&
-                     last.deletions == deletions.load(std::memory_order_acquire);
-  return valid ? last.entry->runtime() : nullptr;
-}
-
 CommRuntime& runtime_of(MPI_Comm comm) {
-  const uint64_t now = deletions.load(std::memory_order_acquire);
+  const uint64_t now = runtime_deletions.load(std::memory_order_acquire);
+  LastLookedUp& last = last_looked_up;
   if (last.entry != nullptr && last.comm == comm && last.deletions == now) return *last.entry;
   const int k = comm_keyval();
   void* value = nullptr;
@@ -207,7 +193,7 @@ CommRuntime& runtime_of(MPI_Comm comm) {
     const std::lock_guard<std::mutex> lock(shared);
     alive.push_back({comm, entry});
   }
-  last = {comm, entry, now};
+  last = {comm, entry, entry->runtime(), now};
   return *entry;
 }
 

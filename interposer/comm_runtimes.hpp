@@ -15,6 +15,8 @@
 
 #include <mpi.h>
 
+#include <atomic>
+#include <cstdint>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -34,11 +36,35 @@ struct CommRuntime {
 // The runtime of comm, made on first use. Collective over comm then.
 CommRuntime& runtime_of(MPI_Comm comm);
 
+// The communicator this thread asked runtime_of about last: programs call
+// most of their collectives on one communicator, and an MPI attribute
+// lookup costs more than the runtime's whole dispatch. Valid while no
+// runtime was deleted since (runtime_deletions): a freed handle that MPI
+// reuses for a new communicator is then looked up afresh, whichever thread
+// freed it.
+struct LastLookedUp {
+  MPI_Comm comm;
+  CommRuntime* entry;  // null: nothing cached
+  Runtime* runtime;    // entry's, or null
+  uint64_t deletions;
+};
+// initial-exec: the interposer is preloaded or linked at start, so the
+// cache lives in static TLS, read without a call (reentry.hpp says more).
+// constinit: zero-initialized, so that reading it needs no call to a TLS
+// initialization wrapper.
+[[gnu::tls_model("initial-exec")]] extern constinit thread_local LastLookedUp last_looked_up;
+extern std::atomic<uint64_t> runtime_deletions;
+
 // The runtime of comm where this thread looked comm up last and nothing
-// was deleted since (runtime_of keeps it), else null: a lookup that makes
-// no MPI call and no runtime, for the calls kept on the library, which
-// must cost next to nothing.
-Runtime* cached_runtime(MPI_Comm comm) noexcept;
+// was deleted since, else null: a lookup that makes no MPI call, no runtime
+// and no function call, for the calls kept on the library, which must cost
+// next to nothing.
+inline Runtime* cached_runtime(MPI_Comm comm) noexcept {
+  const LastLookedUp& last = last_looked_up;
+  const bool valid = last.entry != nullptr && last.comm == comm &&
+                     last.deletions == runtime_deletions.load(std::memory_order_acquire);
+  return valid ? last.runtime : nullptr;
+}
 
 // Loads what the runtimes of all communicators share (plugins, topology,
 // profile), so that the first collective does not pay for it; a failure is

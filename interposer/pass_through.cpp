@@ -16,16 +16,6 @@
 namespace cct::interposer {
 namespace {
 
-// Per collective, the calls kept on the library for their size (and of
-// those, the ones kept as the same call before), those kept for every call
-// (untouched), and those that moved nothing.
-struct Kept {
-  uint64_t calls[CCT_COLLECTIVE_COUNT] = {};
-  uint64_t as_before[CCT_COLLECTIVE_COUNT] = {};
-  uint64_t untouched[CCT_COLLECTIVE_COUNT] = {};
-  uint64_t nothing[CCT_COLLECTIVE_COUNT] = {};
-};
-
 // The calls passed with a reason, per thread, by (collective, reason): a
 // call looks its reason up as a string_view, so that counting a reason
 // already seen copies no string.
@@ -52,10 +42,6 @@ void count_kept_on_library(cct_collective c, bool as_before) {
   Kept& mine = PerThread<Kept>::mine();
   ++mine.calls[c];
   mine.as_before[c] += as_before;
-}
-
-void count_kept_untouched(cct_collective c) {
-  ++PerThread<Kept>::mine().untouched[c];
 }
 
 void count_moved_nothing(cct_collective c) {

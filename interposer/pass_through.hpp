@@ -6,9 +6,11 @@
 // nothing and returned at once.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
 
 #include "cct/abi/common.h"
+#include "per_thread.hpp"
 
 namespace cct::interposer {
 
@@ -20,10 +22,22 @@ void count_pass_through(cct_collective c, const char* reason);
 // kKeptAsBefore: `as_before`): counted apart, at the cost of an increment,
 // since these may be most of a program's calls.
 void count_kept_on_library(cct_collective c, bool as_before);
+// Per collective, the calls kept on the library for their size (and of
+// those, the ones kept as the same call before), those kept for every call
+// (untouched), and those that moved nothing; counted per thread.
+struct Kept {
+  uint64_t calls[CCT_COLLECTIVE_COUNT] = {};
+  uint64_t as_before[CCT_COLLECTIVE_COUNT] = {};
+  uint64_t untouched[CCT_COLLECTIVE_COUNT] = {};
+  uint64_t nothing[CCT_COLLECTIVE_COUNT] = {};
+};
+
 // The same for a collective kept for every call
 // (Runtime::library_for_every_call), handed over before its arguments
-// were converted.
-void count_kept_untouched(cct_collective c);
+// were converted: inline, since these calls must cost next to nothing.
+inline void count_kept_untouched(cct_collective c) {
+  ++PerThread<Kept>::mine().untouched[c];
+}
 // A call that moved nothing and returned at once (calls.hpp: kMovesNothing).
 void count_moved_nothing(cct_collective c);
 

@@ -109,12 +109,11 @@ const char* decide(CommRuntime& entry, cct_collective collective, int root, Ours
 
 // Runs the call as decide() says, on the runtime or through pmpi() with
 // the reason counted. The runtime is made on the communicator's first call
-// whatever its arguments: that is collective. Kept apart from intercept()
-// so that a call kept untouched does not pay for its frame (the mirror,
-// the sides: measured at 60 of the 110 instructions the kept path took).
+// whatever its arguments: that is collective.
 template <class Pmpi, class Ours, class Reaches, class Alike>
-[[gnu::noinline]] int decided(cct_collective collective, MPI_Comm comm, int root, Pmpi&& pmpi,
-                              Ours&& ours, Reaches&& reaches, Alike&& alike) {
+int intercept(cct_collective collective, MPI_Comm comm, int root, Pmpi&& pmpi, Ours&& ours,
+              Reaches&& reaches, Alike&& alike) {
+  if (Reentry::inside() || comm == MPI_COMM_NULL) return pmpi();
   const char* reason = nullptr;
   std::optional<Mirror> mirror;
   {
@@ -147,23 +146,29 @@ template <class Pmpi, class Ours, class Reaches, class Alike>
   return rc;
 }
 
-// A collective the communicator's runtime keeps on the library for every
-// call at the call's root, where no device transport may make it look at
-// the buffers, goes to the library at once, at the cost of a lookup in
-// this thread's last communicator and a count (the library's own small
-// calls take 60-600 ns on the project's 2-core machine); everything else
-// as decided() says.
-template <class Pmpi, class Ours, class Reaches, class Alike>
-int intercept(cct_collective collective, MPI_Comm comm, int root, Pmpi&& pmpi, Ours&& ours,
-              Reaches&& reaches, Alike&& alike) {
-  if (Reentry::inside() || comm == MPI_COMM_NULL) return pmpi();
-  if (const Runtime* rt = cached_runtime(comm);
-      rt != nullptr && rt->device_transport() == nullptr &&
-      rt->library_for_every_call(collective, root) && alike()) {
-    count_kept_untouched(collective);
-    return pmpi();
-  }
-  return decided(collective, comm, root, pmpi, ours, reaches, alike);
+// Whether a call goes to the library at once, counted: the communicator's
+// runtime, as this thread last looked it up, keeps the collective on the
+// library for every call at the call's root, and no device transport may
+// make it look at the buffers. Each MPI_* symbol asks first and then
+// calls PMPI_* itself, everything else in a function of its own
+// (interposed_*), so that a call kept untouched builds no frame for the
+// rest: it costs a thread-local lookup and a count (the library's own
+// small calls take 60-600 ns on the project's 2-core machine).
+// `alike`: as intercept's.
+template <class Alike>
+[[gnu::always_inline]] inline bool kept_untouched(cct_collective collective, MPI_Comm comm,
+                                                  int root, Alike&& alike) {
+  const Runtime* rt = cached_runtime(comm);
+  if (rt == nullptr || Reentry::inside() || rt->device_transport() != nullptr ||
+      !rt->library_for_every_call(collective, root) || !alike())
+    return false;
+  count_kept_untouched(collective);
+  return true;
+}
+
+[[gnu::always_inline]] inline bool kept_untouched(cct_collective collective, MPI_Comm comm,
+                                                  int root = 0) {
+  return kept_untouched(collective, comm, root, [] { return true; });
 }
 
 template <class Pmpi, class Ours, class Reaches>
@@ -224,21 +229,36 @@ int MPI_Finalize() {
   return PMPI_Finalize();
 }
 
-int MPI_Barrier(MPI_Comm comm) {
+// MPI_Barrier where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_barrier(MPI_Comm comm) {
   return intercept(
       CCT_BARRIER, comm, 0, [&] { return PMPI_Barrier(comm); },
       [&](Runtime& rt) { return barrier(rt); }, [](int, int) { return Sides{}; });
 }
 
-int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+int MPI_Barrier(MPI_Comm comm) {
+  if (kept_untouched(CCT_BARRIER, comm)) return PMPI_Barrier(comm);
+  return interposed_barrier(comm);
+}
+
+// MPI_Bcast where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_bcast(void* buf, int count, MPI_Datatype type, int root,
+                                              MPI_Comm comm) {
   return intercept(
       CCT_BCAST, comm, root, [&] { return PMPI_Bcast(buf, count, type, root, comm); },
       [&](Runtime& rt) { return bcast(rt, buf, count, type, root); },
       [&](int rank, int) { return Sides{block(buf, count, type, rank != root)}; });
 }
 
-int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  if (kept_untouched(CCT_BCAST, comm, root)) return PMPI_Bcast(buf, count, type, root, comm);
+  return interposed_bcast(buf, count, type, root, comm);
+}
+
+// MPI_Gather where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_gather(const void* sendbuf, int sendcount,
+                                               MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return intercept(
       CCT_GATHER, comm, root,
       [&] {
@@ -254,8 +274,17 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
       });
 }
 
-int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (kept_untouched(CCT_GATHER, comm, root))
+    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return interposed_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+// MPI_Scatter where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_scatter(const void* sendbuf, int sendcount,
+                                                MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return intercept(
       CCT_SCATTER, comm, root,
       [&] {
@@ -271,8 +300,17 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
       });
 }
 
-int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-               int root, MPI_Comm comm) {
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (kept_untouched(CCT_SCATTER, comm, root))
+    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return interposed_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+// MPI_Reduce where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_reduce(const void* sendbuf, void* recvbuf, int count,
+                                               MPI_Datatype type, MPI_Op op, int root,
+                                               MPI_Comm comm) {
   return intercept(
       CCT_REDUCE, comm, root,
       [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); },
@@ -284,8 +322,16 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
       alike(type, op));
 }
 
-int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                  MPI_Comm comm) {
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               int root, MPI_Comm comm) {
+  if (kept_untouched(CCT_REDUCE, comm, root, alike(type, op)))
+    return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
+  return interposed_reduce(sendbuf, recvbuf, count, type, op, root, comm);
+}
+
+// MPI_Allreduce where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_allreduce(const void* sendbuf, void* recvbuf, int count,
+                                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   return intercept(
       CCT_ALLREDUCE, comm, 0,
       [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); },
@@ -296,8 +342,18 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
       alike(type, op));
 }
 
-int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm) {
+  if (kept_untouched(CCT_ALLREDUCE, comm, 0, alike(type, op)))
+    return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
+  return interposed_allreduce(sendbuf, recvbuf, count, type, op, comm);
+}
+
+// MPI_Allgather where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_allgather(const void* sendbuf, int sendcount,
+                                                  MPI_Datatype sendtype, void* recvbuf,
+                                                  int recvcount, MPI_Datatype recvtype,
+                                                  MPI_Comm comm) {
   return intercept(
       CCT_ALLGATHER, comm, 0,
       [&] {
@@ -312,8 +368,18 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
       });
 }
 
-int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (kept_untouched(CCT_ALLGATHER, comm))
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return interposed_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+// MPI_Alltoall where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_alltoall(const void* sendbuf, int sendcount,
+                                                 MPI_Datatype sendtype, void* recvbuf,
+                                                 int recvcount, MPI_Datatype recvtype,
+                                                 MPI_Comm comm) {
   return intercept(
       CCT_ALLTOALL, comm, 0,
       [&] {
@@ -328,8 +394,17 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
       });
 }
 
-int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
-                             MPI_Op op, MPI_Comm comm) {
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (kept_untouched(CCT_ALLTOALL, comm))
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return interposed_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+// MPI_Reduce_scatter_block where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_reduce_scatter_block(const void* sendbuf, void* recvbuf,
+                                                             int recvcount, MPI_Datatype type,
+                                                             MPI_Op op, MPI_Comm comm) {
   return intercept(
       CCT_REDUCE_SCATTER_BLOCK, comm, 0,
       [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm); },
@@ -343,8 +418,17 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
       alike(type, op));
 }
 
-int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
-                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
+                             MPI_Op op, MPI_Comm comm) {
+  if (kept_untouched(CCT_REDUCE_SCATTER_BLOCK, comm, 0, alike(type, op)))
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+  return interposed_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+}
+
+// MPI_Reduce_scatter where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_reduce_scatter(const void* sendbuf, void* recvbuf,
+                                                       const int recvcounts[], MPI_Datatype type,
+                                                       MPI_Op op, MPI_Comm comm) {
   return intercept(
       CCT_REDUCE_SCATTER, comm, 0,
       [&] { return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm); },
@@ -359,9 +443,18 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
       alike(type, op));
 }
 
-int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                   MPI_Comm comm) {
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  if (kept_untouched(CCT_REDUCE_SCATTER, comm, 0, alike(type, op)))
+    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+  return interposed_reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+}
+
+// MPI_Allgatherv where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_allgatherv(const void* sendbuf, int sendcount,
+                                                   MPI_Datatype sendtype, void* recvbuf,
+                                                   const int recvcounts[], const int displs[],
+                                                   MPI_Datatype recvtype, MPI_Comm comm) {
   return intercept(
       CCT_ALLGATHERV, comm, 0,
       [&] {
@@ -377,8 +470,19 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
       });
 }
 
-int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-             MPI_Comm comm) {
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm) {
+  if (kept_untouched(CCT_ALLGATHERV, comm))
+    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                           comm);
+  return interposed_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                               comm);
+}
+
+// MPI_Scan where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_scan(const void* sendbuf, void* recvbuf, int count,
+                                             MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   return intercept(
       CCT_SCAN, comm, 0, [&] { return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm); },
       [&](Runtime& rt) { return scan(rt, sendbuf, recvbuf, count, type, op); },
@@ -388,8 +492,16 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
       alike(type, op));
 }
 
-int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-               MPI_Comm comm) {
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+             MPI_Comm comm) {
+  if (kept_untouched(CCT_SCAN, comm, 0, alike(type, op)))
+    return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
+  return interposed_scan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+// MPI_Exscan where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_exscan(const void* sendbuf, void* recvbuf, int count,
+                                               MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   return intercept(
       CCT_EXSCAN, comm, 0, [&] { return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm); },
       [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); },
@@ -399,9 +511,18 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
       alike(type, op));
 }
 
-int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                MPI_Comm comm) {
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               MPI_Comm comm) {
+  if (kept_untouched(CCT_EXSCAN, comm, 0, alike(type, op)))
+    return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
+  return interposed_exscan(sendbuf, recvbuf, count, type, op, comm);
+}
+
+// MPI_Gatherv where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_gatherv(const void* sendbuf, int sendcount,
+                                                MPI_Datatype sendtype, void* recvbuf,
+                                                const int recvcounts[], const int displs[],
+                                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return intercept(
       CCT_GATHERV, comm, root,
       [&] {
@@ -419,9 +540,21 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
       });
 }
 
-int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
-                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm) {
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  if (kept_untouched(CCT_GATHERV, comm, root))
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                        comm);
+  return interposed_gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                            root, comm);
+}
+
+// MPI_Scatterv where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_scatterv(const void* sendbuf, const int sendcounts[],
+                                                 const int displs[], MPI_Datatype sendtype,
+                                                 void* recvbuf, int recvcount,
+                                                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
   return intercept(
       CCT_SCATTERV, comm, root,
       [&] {
@@ -439,9 +572,22 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
       });
 }
 
-int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                  MPI_Datatype recvtype, MPI_Comm comm) {
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
+  if (kept_untouched(CCT_SCATTERV, comm, root))
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm);
+  return interposed_scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype,
+                             root, comm);
+}
+
+// MPI_Alltoallv where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_alltoallv(const void* sendbuf, const int sendcounts[],
+                                                  const int sdispls[], MPI_Datatype sendtype,
+                                                  void* recvbuf, const int recvcounts[],
+                                                  const int rdispls[], MPI_Datatype recvtype,
+                                                  MPI_Comm comm) {
   return intercept(
       CCT_ALLTOALLV, comm, 0,
       [&] {
@@ -456,6 +602,16 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
         return Sides{blocks(sendbuf, sendcounts, sdispls, size, sendtype, false),
                      blocks(recvbuf, recvcounts, rdispls, size, recvtype, true)};
       });
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  if (kept_untouched(CCT_ALLTOALLV, comm))
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                          recvtype, comm);
+  return interposed_alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                              recvtype, comm);
 }
 
 }  // extern "C"
