@@ -70,11 +70,34 @@ std::vector<Candidate> candidates_of(std::span<const SizeFigures> sizes) {
   return out;
 }
 
-// A candidate's figure at size i: its competing row's median; where it was
-// not measured at i at all, interpolated in log time over log size between
-// its nearest competing rows on either side; else none (kNone).
+// The ratio of confirmed to full figures at a size (SizeFigures::timed):
+// the median over the candidates that have both; nothing where none has.
+std::optional<double> confirmed_over_full(const SizeFigures& size) {
+  std::vector<double> ratios;
+  for (const SizeFigures::Timed& t : size.timed)
+    for (const Winner* confirmed : size.competing)
+      if (t.full && confirmed->choice == t.row->choice && t.row->median_s > 0)
+        ratios.push_back(confirmed->median_s / t.row->median_s);
+  if (ratios.empty()) return std::nullopt;
+  std::ranges::sort(ratios);
+  return ratios[ratios.size() / 2];
+}
+
+// A candidate's figure at size i (segmentation.hpp says which): its
+// competing row's; its other timing scaled to the confirmations, no
+// faster than the fastest of them; its figure interpolated between its
+// sizes; or none (kNone).
 double figure_at(const Candidate& c, std::span<const SizeFigures> sizes, std::size_t i) {
   if (c.at[i] != nullptr) return c.at[i]->median_s;
+  const auto timed = std::ranges::find_if(
+      sizes[i].timed, [&](const SizeFigures::Timed& t) { return t.row->choice == c.choice; });
+  if (timed != sizes[i].timed.end()) {
+    const std::optional<double> scale = confirmed_over_full(sizes[i]);
+    if (!scale) return kNone;
+    const double fastest =
+        (*std::ranges::min_element(sizes[i].competing, {}, &Winner::median_s))->median_s;
+    return std::max(timed->row->median_s * *scale, fastest);
+  }
   if (std::ranges::find(sizes[i].measured, c.choice) != sizes[i].measured.end()) return kNone;
   std::optional<std::size_t> below, above;
   for (std::size_t j = i; j-- > 0;)
@@ -129,6 +152,16 @@ std::vector<double> counted_figures(const std::vector<Candidate>& cands,
         out[c] = std::max(out[c], figures[d]);
   }
   return out;
+}
+
+// How much slower the best other candidate than `pick` is among one size's
+// figures, as a fraction of the pick's; nothing where none other has one.
+std::optional<double> margin_at(const std::vector<double>& figures, std::size_t pick) {
+  double other = kNone;
+  for (std::size_t c = 0; c < figures.size(); ++c)
+    if (c != pick) other = std::min(other, figures[c]);
+  if (other == kNone || figures[pick] <= 0) return std::nullopt;
+  return other / figures[pick] - 1;
 }
 
 }  // namespace
@@ -192,6 +225,8 @@ Segmentation segment(std::span<const SizeFigures> sizes) {
   out.picks.resize(n);
   for (std::size_t i = n; i-- > 0;) {
     out.picks[i] = pick_row(cands[last], sizes, i, figure[i][last]);
+    out.picks[i].margin = margin_at(figure[i], last);
+    out.picks[i].noise = noise[i];
     if (i > 0) last = from[i][last];
   }
   return out;

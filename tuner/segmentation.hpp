@@ -25,12 +25,17 @@
 //   fastest's tie_margin (its own repetitions' spread, 5% to 10%), in the
 //   loss of one grid step: an island of one size between two ranges of
 //   another pick must save more than twice the noise there.
-// - a size where a candidate has no competing figure: where it was not
+// - a size where a candidate has no competing figure: where others were
+//   confirmed (timed as programs call) and it has a full timing or a
+//   screening figure, that scaled by the size's ratio of confirmed to full
+//   figures (the median over the candidates that have both), but no faster
+//   than the fastest confirmed (a lucky screening figure never wins): a
+//   confirmation confirms a few candidates per size, and without this a
+//   range could not go on across a size that did not confirm its pick;
+//   where it was not
 //   measured at all (a crossover size measures only its neighbours'
-//   winners), its time is interpolated in log time over log size between
-//   the sizes it was measured at on either side; where it was measured
-//   but does not compete there (a screening figure, or a full timing where
-//   others were confirmed), it cannot be picked there.
+//   winners), its time interpolated in log time over log size between the
+//   sizes it competed at on either side.
 // - ties in the sum (within 1e-9) go to the library, then to the steadier
 //   figures (the smaller spread from fastest to median repetition), then to
 //   default parameter values, each weighed far below any real loss; a path
@@ -52,7 +57,15 @@ namespace cct::tuner {
 struct SizeFigures {
   int64_t bytes = 0;
   std::vector<const Winner*> competing;  // not empty
-  std::vector<std::string> measured;     // choices, competing or not
+  // Where the competing rows are confirmations, the other timings of the
+  // size, one per candidate (confirmed or not): its full timing, else its
+  // screening figure; else empty.
+  struct Timed {
+    const Winner* row = nullptr;
+    bool full = false;  // a full timing, not a screening figure
+  };
+  std::vector<Timed> timed;
+  std::vector<std::string> measured;  // choices, competing or not
 };
 
 struct Segmentation {

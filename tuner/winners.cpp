@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cmath>
+#include <cstdio>
 #include <iomanip>
 #include <iterator>
 #include <limits>
@@ -48,15 +50,25 @@ std::vector<SizeRule> size_rules(std::span<const Winner> bucket) {
     const Winner& w = bucket[i];
     const int64_t hi =
         i + 1 < bucket.size() ? readable_boundary(w.bytes, bucket[i + 1].bytes) : kMaxBytes;
-    if (!rules.empty() && rules.back().algorithm == w.algorithm && rules.back().params == w.params)
+    if (!rules.empty() && rules.back().algorithm == w.algorithm &&
+        rules.back().params == w.params) {
       rules.back().hi = hi;
-    else
+    } else {
       rules.push_back({.lo = rules.empty() ? 0 : rules.back().hi,
                        .hi = hi,
                        .algorithm = w.algorithm,
                        .params = w.params,
                        .median_s = w.median_s,
                        .fallbacks = w.fallbacks});
+    }
+    // A range is as sure as its closest size; to three decimals (0.234),
+    // which say how sure, not figures to compute with.
+    SizeRule& r = rules.back();
+    const auto thousandths = [](double x) { return std::round(x * 1000) / 1000; };
+    if (w.margin && (!r.margin || thousandths(*w.margin) < *r.margin)) {
+      r.margin = thousandths(*w.margin);
+      r.noise = thousandths(w.noise);
+    }
   }
   return rules;
 }
@@ -111,6 +123,17 @@ std::string micros(const std::optional<double>& seconds) {
   return seconds ? format_micros(*seconds) : "-";
 }
 
+// A rule's margin as people read it: "+23%", or "+2% tie" where it is
+// below the noise of its figures (another run may pick otherwise); "-"
+// where none was recorded.
+std::string margin_text(const SizeRule& s) {
+  if (!s.margin) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%+.0f%%%s", *s.margin * 100,
+                s.noise && *s.margin < *s.noise ? " tie" : "");
+  return text;
+}
+
 std::string fallbacks_text(cct_collective c, const SizeRule& s, const Registry& registry) {
   std::string text;
   for (const Fallback& f : s.fallbacks)
@@ -118,11 +141,11 @@ std::string fallbacks_text(cct_collective c, const SizeRule& s, const Registry& 
   return text.empty() ? "-" : text;
 }
 
-using Line = std::array<std::string, 7>;
+using Line = std::array<std::string, 8>;
 
 // The lines, each column padded to its widest cell.
 std::string aligned(const std::vector<Line>& lines) {
-  std::array<std::size_t, 7> width{};
+  std::array<std::size_t, 8> width{};
   for (const Line& line : lines)
     for (std::size_t i = 0; i < line.size(); ++i) width[i] = std::max(width[i], line[i].size());
   std::ostringstream out;
@@ -157,6 +180,24 @@ std::vector<const Winner*> competing(const std::vector<Winner>& rows,
   std::vector<const Winner*> out;
   for (std::size_t i = 0; i < rows.size(); ++i)
     if (weight(stages[i]) == best) out.push_back(&rows[i]);
+  return out;
+}
+
+// The full and screening timings of a group whose competing rows are
+// confirmations (none otherwise), a full one before a screening one of the
+// same candidate: what the segmentation scales to the confirmations for
+// the candidates not confirmed there.
+std::vector<SizeFigures::Timed> timed_beside_confirmed(const std::vector<Winner>& rows,
+                                                       const std::vector<Stage>& stages) {
+  std::vector<SizeFigures::Timed> out;
+  if (std::none_of(stages.begin(), stages.end(), [](Stage s) { return weight(s) == kConfirmed; }))
+    return out;
+  for (const int w : {1, 0})
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (weight(stages[i]) == w && std::ranges::none_of(out, [&](const SizeFigures::Timed& t) {
+            return t.row->choice == rows[i].choice;
+          }))
+        out.push_back({&rows[i], w == 1});
   return out;
 }
 
@@ -437,7 +478,9 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
     out.contenders.emplace_back();
     for (const Winner* w : rows) out.contenders.back().push_back(*w);
     sizes.push_back({.rows = with_pruned(rows, group.winners)});
-    figures.push_back({.bytes = rows.front()->bytes, .competing = rows});
+    figures.push_back({.bytes = rows.front()->bytes,
+                       .competing = rows,
+                       .timed = timed_beside_confirmed(group.winners, group.stages)});
     for (const Winner& w : group.winners) figures.back().measured.push_back(w.choice);
   }
   segment_buckets(figures, out);
@@ -461,14 +504,14 @@ std::map<cct_collective, TransportRules> build_rules(const std::vector<Winner>& 
 std::string rules_table(const std::map<cct_collective, TransportRules>& rules,
                         const Registry& registry) {
   std::vector<Line> lines{
-      {"collective", "transport", "np", "bytes", "algorithm", "median_us", "fallbacks"}};
+      {"collective", "transport", "np", "bytes", "algorithm", "median_us", "margin", "fallbacks"}};
   for (const auto& [collective, transports] : rules)
     for (const auto& [transport, buckets] : transports)
       for (const RankBucket& b : buckets)
         for (const SizeRule& s : b.sizes)
           lines.push_back({collective_text(collective, b), transport, np_text(b), size_text(s),
                            format_rule_choice(collective, s, registry), micros(s.median_s),
-                           fallbacks_text(collective, s, registry)});
+                           margin_text(s), fallbacks_text(collective, s, registry)});
   return aligned(lines);
 }
 

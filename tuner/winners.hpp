@@ -58,6 +58,11 @@ struct Winner {
   double min_s = 0;                       // the fastest repetition
   double median_s = 0;
   bool library = false;  // the collective library's own call (CCT_CAP_LIBRARY)
+  // For a pick (segmentation.hpp): how much slower the best other
+  // candidate was at its size, a fraction of its figure (SizeRule::margin),
+  // and the noise of the figures there (tie_margin).
+  std::optional<double> margin;
+  double noise = 0;
   // For a point group's winner: what its rule falls back to where it cannot
   // run a call (fallbacks_of).
   std::vector<Fallback> fallbacks;
@@ -134,8 +139,8 @@ std::map<cct_collective, TransportRules> build_rules(const std::vector<Winner>& 
 
 // A table of the rules for people: collective, transport, np range (with
 // the nodes where more than 1: "4-7 (2 nodes)"), size range,
-// algorithm(params), median in microseconds, the fallbacks; one line per
-// size rule.
+// algorithm(params), median in microseconds, the margin of its win ("+23%",
+// "+2% tie" where below the noise), the fallbacks; one line per size rule.
 std::string rules_table(const std::map<cct_collective, TransportRules>& rules,
                         const Registry& registry);
 

@@ -47,6 +47,7 @@ class Reader {
   int64_t integer(const YAML::Node& node, const std::string& ctx, int64_t lo, int64_t hi) const;
   int64_t size(const YAML::Node& node, const std::string& ctx) const;
   double number(const YAML::Node& node, const std::string& what) const;
+  double fraction(const YAML::Node& node, const std::string& what) const;
 
   MachineInfo machine(const YAML::Node& node) const;
   std::map<std::string, std::string> tuning(const YAML::Node& node) const;
@@ -392,11 +393,18 @@ void Reader::or_disabled(std::string* disabled, Read read) const {
 // fallback alone.
 void Reader::rule_contents(cct_collective c, const YAML::Node& node, const std::string& ctx,
                            SizeRule* r) const {
-  if (schema_ >= 2)
+  if (schema_ >= 3)
+    check_keys(node, ctx, {"range", "algorithm"},
+               {"params", "median_s", "fallbacks", "margin", "noise"});
+  else if (schema_ >= 2)
     check_keys(node, ctx, {"range", "algorithm"}, {"params", "median_s", "fallbacks"});
   else
     check_keys(node, ctx, {"range", "algorithm"}, {"params", "median_s"});
   r->algorithm = text(node["algorithm"], ctx + ".algorithm");
+  if (const YAML::Node margin = node["margin"])
+    r->margin = fraction(margin, ctx + ".margin: expected a fraction above -1");
+  if (const YAML::Node noise = node["noise"])
+    r->noise = number(noise, ctx + ".noise: expected a fraction");
   if (const YAML::Node list = node["fallbacks"]) r->fallbacks = fallbacks(c, list, ctx);
   candidate(c, node, ctx, r);
 }
@@ -428,6 +436,15 @@ void Reader::candidate(cct_collective c, const YAML::Node& node, const std::stri
   if (const YAML::Node params = node["params"]) out->params = this->params(alg, params, ctx);
   if (const YAML::Node median = node["median_s"])
     out->median_s = number(median, ctx + ".median_s: expected seconds");
+}
+
+// A finite number above -1 (a margin: how much slower another was); `what`
+// says what was expected.
+double Reader::fraction(const YAML::Node& node, const std::string& what) const {
+  double value = 0;
+  const bool number = node.IsScalar() && YAML::convert<double>::decode(node, value);
+  if (!number || !(value > -1 && std::isfinite(value))) fail(node, what + ", got " + quoted(node));
+  return value;
 }
 
 // A finite number >= 0; `what` says what was expected.

@@ -51,6 +51,8 @@ void emit_size_rule(YAML::Emitter& out, const SizeRule& r) {
       << detail::format_size(r.lo) << detail::format_size(r.hi) << YAML::EndSeq;
   out << YAML::Key << "algorithm" << YAML::Value << r.algorithm;
   emit_candidate(out, r);
+  if (r.margin) out << YAML::Key << "margin" << YAML::Value << shortest(*r.margin);
+  if (r.noise) out << YAML::Key << "noise" << YAML::Value << shortest(*r.noise);
   if (!r.fallbacks.empty()) {
     out << YAML::Key << "fallbacks" << YAML::Value << YAML::BeginSeq;
     for (const Fallback& f : r.fallbacks) {

@@ -21,7 +21,7 @@ run() {
 # The profile of this machine: written, named by the fingerprint, shown.
 check_profile() {
   grep -q "^profile: $yaml\$" "$1" || fail "no 'profile: $yaml' line" "$1"
-  grep -q '^schema: 2$' "$yaml" || fail "no 'schema: 2'" "$yaml"
+  grep -q '^schema: 3$' "$yaml" || fail "no 'schema: 3'" "$yaml"
   grep -q "^  fingerprint: $fp\$" "$yaml" || fail "no fingerprint $fp" "$yaml"
   grep -q '^  ranks_per_node: 2$' "$yaml" || fail "ranks_per_node is not 2" "$yaml"
   grep -q '^  bcast:$' "$yaml" || fail "no bcast rules" "$yaml"

@@ -251,7 +251,7 @@ TEST_CASE("profile: rejections name the file and line", "[profile]") {
     std::string message;
   };
   const Case cases[] = {
-      {with_line(1, "schema: 3"), 1, "unsupported schema version 3 (this build reads 1 to 2)"},
+      {with_line(1, "schema: 4"), 1, "unsupported schema version 4 (this build reads 1 to 3)"},
       {with_line(1, "schema: one"), 1, "schema: expected an integer"},
       {with_line(1, ""), 1, "missing field 'schema'"},
       {with_line(11, "  cores: two"), 11, "machine.cores: expected an integer in 1.."},
@@ -372,7 +372,7 @@ TEST_CASE(
         cct::Fallback{.algorithm = "knomial", .params = {{"radix", 4}}, .median_s = 2e-6});
   CHECK(first.fallbacks[1].algorithm == "chain");
   CHECK(cct::profile_from_yaml(cct::profile_to_yaml(p), "again", &cct::test::registry()) == p);
-  CHECK(cct::profile_to_yaml(p).rfind("schema: 2\n", 0) == 0);
+  CHECK(cct::profile_to_yaml(p).rfind("schema: 3\n", 0) == 0);
   const cct::Selector s(p, {}, cct::test::registry(), "shm", 2);
   const std::span<const cct::Selection> rule = s.candidates(CCT_BCAST, 100);
   REQUIRE(rule.size() == 3);
@@ -1298,4 +1298,27 @@ TEST_CASE("profile: characters YAML cannot hold are refused with their line", "[
   // A tab is printable, and reads back as it was.
   const std::string yaml = with_line(6, "  summary: \"pack:1\tcore:2\"");
   CHECK(cct::profile_from_yaml(yaml, "p.yaml", nullptr).machine.summary == "pack:1\tcore:2");
+}
+
+// Schema 3: a rule says how sure its pick is (margin, noise); older
+// schemas refuse the fields, and older profiles still read.
+TEST_CASE("profile: a rule's margin and noise read, round-trip, and only from schema 3",
+          "[profile]") {
+  const std::string yaml = with_line(with_line(1, "schema: 3"), 24,
+                                     "            median_s: 1.5e-06\n"
+                                     "            margin: -0.02\n"
+                                     "            noise: 0.05");
+  const cct::Profile p = cct::profile_from_yaml(yaml, "p.yaml", &cct::test::registry());
+  const cct::SizeRule& first = p.rules.at(CCT_BCAST).at("shm")[0].sizes[0];
+  CHECK(first.margin == -0.02);
+  CHECK(first.noise == 0.05);
+  CHECK_FALSE(p.rules.at(CCT_BCAST).at("shm")[0].sizes[1].margin.has_value());
+  CHECK(cct::profile_from_yaml(cct::profile_to_yaml(p), "again", &cct::test::registry()) == p);
+  CHECK_THAT(cct::profile_to_yaml(p), Catch::Contains("margin: -0.02\n"));
+  CHECK_THROWS_WITH(cct::profile_from_yaml(with_line(yaml, 1, "schema: 2"), "p.yaml", nullptr),
+                    Catch::Contains("p.yaml:25: ") && Catch::Contains("unknown field 'margin'"));
+  CHECK_THROWS_WITH(
+      cct::profile_from_yaml(with_line(yaml, 25, "            margin: -1"), "p.yaml", nullptr),
+      Catch::Contains("margin: expected a fraction above -1"));
+  CHECK_NOTHROW(cct::profile_from_yaml(kValidYaml, "old.yaml", &cct::test::registry()));
 }

@@ -257,9 +257,11 @@ TEST_CASE("rules_table shows one line per size rule", "[tuner]") {
   const std::string table = cct::tuner::rules_table(rules, cct::test::registry());
   INFO(table);
   CHECK(table.find("collective") == 0);
-  CHECK(table.find("bcast       shm        1-max  0-1k    binomial          1.00       -\n") !=
+  // One candidate a size: no margin to say.
+  CHECK(table.find(
+            "bcast       shm        1-max  0-1k    binomial          1.00       -       -\n") !=
         std::string::npos);
-  CHECK(table.find("1k-max  knomial(radix=4)  2.50       -\n") != std::string::npos);
+  CHECK(table.find("1k-max  knomial(radix=4)  2.50       -       -\n") != std::string::npos);
 }
 
 TEST_CASE("library_kept counts the size ranges the MPI library's own call won", "[tuner]") {
@@ -308,7 +310,8 @@ TEST_CASE("each rule records the best candidate of the other kind, then the next
       cct::tuner::build_rules(winners_of(
           {row("bcast", 2, 64, "mpi", "", 1e-6), row("bcast", 2, 64, "binomial", "", 3e-6)})),
       cct::test::registry());
-  CHECK(table.find("mpi        1.00       binomial\n") != std::string::npos);
+  // binomial 3x the library's time: a margin of +200%, beyond the noise.
+  CHECK(table.find("mpi        1.00       +200%   binomial\n") != std::string::npos);
 }
 
 TEST_CASE("pick_winners switches once where one switch pays", "[tuner]") {
@@ -747,12 +750,23 @@ std::vector<ResultRow> two_candidates(int n, const std::string& a, const std::st
 }  // namespace
 
 TEST_CASE("segmentation: a near-tie gives one range, however it alternates", "[tuner]") {
-  // binomial and chain within 3% of each other, the faster alternating.
-  const auto buckets = bcast_buckets(two_candidates(10, "binomial", "scatter_allgather", [](int i) {
-    return std::pair{i % 2 ? 1.00 : 1.03, i % 2 ? 1.03 : 1.00};
-  }));
+  // binomial and scatter_allgather within 3% of each other, the faster
+  // alternating.
+  const std::vector<ResultRow> rows =
+      two_candidates(10, "binomial", "scatter_allgather", [](int i) {
+        return std::pair{i % 2 ? 1.00 : 1.03, i % 2 ? 1.03 : 1.00};
+      });
+  const auto buckets = bcast_buckets(rows);
   REQUIRE(buckets.size() == 1);
-  CHECK(buckets[0].sizes.size() == 1);
+  REQUIRE(buckets[0].sizes.size() == 1);
+  // Said: the other was 3% faster at some sizes, within the noise (5%).
+  const cct::SizeRule& rule = buckets[0].sizes[0];
+  REQUIRE(rule.margin.has_value());
+  CHECK(*rule.margin == -0.029);  // 1 / 1.03 - 1, to three decimals
+  CHECK(rule.noise == 0.05);
+  CHECK_THAT(
+      cct::tuner::rules_table(cct::tuner::build_rules(winners_of(rows)), cct::test::registry()),
+      Catch::Contains("-3% tie"));
 }
 
 TEST_CASE("segmentation: a real crossover gives two ranges, the boundary at the crossing",
@@ -763,6 +777,7 @@ TEST_CASE("segmentation: a real crossover gives two ranges, the boundary at the 
   }));
   CHECK(ranges(buckets[0]) ==
         std::vector<Range>{{0, 128, "binomial"}, {128, kMaxBytes, "scatter_allgather"}});
+  for (const cct::SizeRule& r : buckets[0].sizes) CHECK(r.margin == Approx(0.3));
 }
 
 TEST_CASE("segmentation: the library wins every tie within the noise", "[tuner]") {

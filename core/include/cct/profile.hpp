@@ -22,7 +22,7 @@ namespace cct {
 
 // The schema version this build writes, and the oldest it still reads: 1
 // had one algorithm per size range, 2 adds its fallbacks.
-inline constexpr int kProfileSchema = 2;
+inline constexpr int kProfileSchema = 3;
 inline constexpr int kOldestProfileSchema = 1;
 // An unbounded upper end: "max" in a profile or in CCT_FORCE.
 inline constexpr int64_t kMaxBytes = std::numeric_limits<int64_t>::max();
@@ -69,6 +69,14 @@ struct SizeRule {
   std::string algorithm;
   std::map<std::string, int64_t> params;  // by name; missing ones take their default
   std::optional<double> median_s;         // the measured figure that won
+  // How sure the pick is (schema 3; the tuner's segmentation): how much
+  // slower the best other candidate was at the range's closest measured
+  // size, as a fraction of the pick's figure (below 0 where another was
+  // faster there, but not by enough to pay for a switch of rules), and the
+  // noise of the figures there (the same fraction). A margin below the
+  // noise is a near-tie: another run may pick the other.
+  std::optional<double> margin;
+  std::optional<double> noise;
   // Why the reader left this rule's first choice out ("<file>:<line>:
   // <what>"), or empty: an algorithm or parameter this build does not
   // have, or a field of a newer version, disables it alone. Its fallbacks
