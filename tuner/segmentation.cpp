@@ -154,6 +154,27 @@ std::vector<double> counted_figures(const std::vector<Candidate>& cands,
   return out;
 }
 
+// The noise of a size's figures: the spread of the fastest's repetitions
+// (tie_margin, 5-10%), or, where the candidates were confirmed in two jobs,
+// how far apart the two jobs put them (the median over the candidates),
+// if that is more, up to kMostNoise: on the project's 2-core VM fresh
+// processes disagree by 10-30% where one process's repetitions agree
+// within 5%, and a pick must hold in every process.
+constexpr double kMostNoise = 0.25;
+
+double size_noise(const SizeFigures& size) {
+  const Winner* fastest = *std::ranges::min_element(size.competing, {}, &Winner::median_s);
+  std::vector<double> apart;
+  for (const Winner* w : size.competing)
+    if (w->jobs_apart > 0) apart.push_back(w->jobs_apart);
+  double jobs = 0;
+  if (!apart.empty()) {
+    std::ranges::sort(apart);
+    jobs = apart[apart.size() / 2];
+  }
+  return std::max(tie_margin(as_contender(*fastest, false)), std::min(jobs, kMostNoise));
+}
+
 // How much slower the best other candidate than `pick` is among one size's
 // figures, as a fraction of the pick's; nothing where none other has one.
 std::optional<double> margin_at(const std::vector<double>& figures, std::size_t pick) {
@@ -176,8 +197,7 @@ Segmentation segment(std::span<const SizeFigures> sizes) {
   std::vector<double> noise(n);
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t c = 0; c < k; ++c) figure[i][c] = figure_at(cands[c], sizes, i);
-    const Winner* fastest = *std::ranges::min_element(sizes[i].competing, {}, &Winner::median_s);
-    noise[i] = tie_margin(as_contender(*fastest, false));
+    noise[i] = size_noise(sizes[i]);
   }
   std::vector<double> sorted_noise = noise;
   std::ranges::sort(sorted_noise);
@@ -187,11 +207,13 @@ Segmentation segment(std::span<const SizeFigures> sizes) {
   std::vector<std::vector<double>> loss(n, std::vector<double>(k, kNone));
   for (std::size_t i = 0; i < n; ++i) {
     const std::vector<double> counted = counted_figures(cands, figure[i], noise[i]);
-    const double best = *std::ranges::min_element(counted);
+    const auto fastest = std::ranges::min_element(counted);
+    const double best = *fastest;
+    const double free = cands[fastest - counted.begin()].library ? 0 : noise[i] / 2;
     for (std::size_t c = 0; c < k; ++c) {
       if (figure[i][c] == kNone) continue;
       const Candidate& cand = cands[c];
-      const double r = counted[c] / best - 1;
+      const double r = std::max(0.0, counted[c] / best - 1 - (cand.library ? 0 : free));
       const Winner* row = cand.at[i];  // null where interpolated: no spread known
       const double spread =
           row != nullptr && row->median_s > 0 ? (row->median_s - row->min_s) / row->median_s : 0;

@@ -17,12 +17,23 @@
 //   within the noise (do no harm), and a value of an algorithm's
 //   parameters no faster than its defaults where within half the noise of
 //   them, so that values differing only in noise do not flip from one tune
-//   to the next.
+//   to the next. Where the fastest so counted is not the library, the
+//   first half of the noise is free to the other algorithms: candidates
+//   that near-tie (values of one algorithm that behave alike at a size)
+//   switch nowhere for it;
+//   where it is the library, every fraction counts, so that a candidate
+//   tied with the library gives way to it even at the price of a switch
+//   (the tuner's figures of small calls flatter the algorithms: measured
+//   from outside, such near-ties lost).
 // - weight: the share of log size a measured size stands for (half the
 //   log distance to each neighbour, the edges their one gap), in grid steps:
 //   a crossover size measured between two grid sizes weighs less than they.
-// - price: the run's noise, the median over the bucket's sizes of the
-//   fastest's tie_margin (its own repetitions' spread, 5% to 10%), in the
+// - noise, of one size: the fastest's tie_margin (its own repetitions'
+//   spread, 5% to 10%), or how far apart the two jobs' confirmations (fresh
+//   processes) put the candidates, the median over them, where more (at
+//   most 25%): on the project's 2-core VM processes disagree by 10-30%
+//   where one process's repetitions agree within 5%.
+// - price: the run's noise, the median over the bucket's sizes, in the
 //   loss of one grid step: an island of one size between two ranges of
 //   another pick must save more than twice the noise there.
 // - a size where a candidate has no competing figure: where others were

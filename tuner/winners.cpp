@@ -381,7 +381,12 @@ bool merged_confirmation(Rows& group, const Winner& w, Stage stage, const std::s
   for (std::size_t i = 0; i < group.winners.size(); ++i)
     if (weight(group.stages[i]) == kConfirmed && group.winners[i].choice == w.choice &&
         group.counts[i] == counts) {
-      if (w.median_s > group.winners[i].median_s) group.winners[i] = w;
+      const Winner& first = group.winners[i];
+      const double apart = std::max(w.median_s, first.median_s) /
+                               std::max(std::min(w.median_s, first.median_s), 1e-12) -
+                           1;
+      if (w.median_s > first.median_s) group.winners[i] = w;
+      group.winners[i].jobs_apart = std::max(apart, first.jobs_apart);
       return true;
     }
   return false;
@@ -423,6 +428,8 @@ void combine_patterns(Rows& group) {
     for (const Winner* r : rows)
       by_pattern.back().push_back({.median_s = r->median_s, .min_s = r->min_s});
     confirmed.push_back(*rows.front());
+    for (const Winner* r : rows)
+      confirmed.back().jobs_apart = std::max(confirmed.back().jobs_apart, r->jobs_apart);
   }
   std::optional<std::size_t> library;
   for (std::size_t c = 0; c < confirmed.size(); ++c)

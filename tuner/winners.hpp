@@ -63,6 +63,9 @@ struct Winner {
   // and the noise of the figures there (tie_margin).
   std::optional<double> margin;
   double noise = 0;
+  // For a candidate confirmed in two jobs (fresh processes): how far apart
+  // their figures lie, the slower over the faster less 1 (0: one job).
+  double jobs_apart = 0;
   // For a point group's winner: what its rule falls back to where it cannot
   // run a call (fallbacks_of).
   std::vector<Fallback> fallbacks;

@@ -842,3 +842,68 @@ TEST_CASE("segmentation: a size where a candidate was not measured takes it betw
   CHECK(at48->algorithm == "scatter_allgather");
   CHECK(at48->median_s == Approx(1.0e-6));
 }
+
+TEST_CASE(
+    "segmentation: a candidate not confirmed at a size counts there scaled to the "
+    "confirmations",
+    "[tuner]") {
+  // binomial is confirmed at 1 B and 4 B; at 2 B the confirmations are of
+  // mpi and scatter_allgather, binomial has a full timing only (0.95 us,
+  // where mpi's full 1.0 became 1.2 confirmed): it counts as 1.14 there,
+  // 3.6% behind scatter_allgather's 1.1, less than two switches cost, and
+  // keeps every size.
+  const auto staged = [](ResultRow r, Stage s) {
+    r.stage = s;
+    return r;
+  };
+  const std::vector<ResultRow> rows{
+      staged(row("bcast", 2, 1, "binomial", "", 1.0e-6), Stage::kConfirm),
+      staged(row("bcast", 2, 1, "mpi", "", 1.2e-6), Stage::kConfirm),
+      row("bcast", 2, 2, "binomial", "", 0.95e-6),
+      row("bcast", 2, 2, "mpi", "", 1.0e-6),
+      staged(row("bcast", 2, 2, "mpi", "", 1.2e-6), Stage::kConfirm),
+      staged(row("bcast", 2, 2, "scatter_allgather", "", 1.1e-6), Stage::kConfirm),
+      staged(row("bcast", 2, 4, "binomial", "", 1.0e-6), Stage::kConfirm),
+      staged(row("bcast", 2, 4, "mpi", "", 1.2e-6), Stage::kConfirm),
+  };
+  const auto w = winners_of(rows);
+  REQUIRE(w.size() == 3);
+  CHECK(w[1].algorithm == "binomial");
+  CHECK(w[1].median_s == Approx(1.14e-6));
+  CHECK(ranges(bcast_buckets(rows)[0]) == std::vector<Range>{{0, kMaxBytes, "binomial"}});
+  // A lucky screening figure never counts faster than the fastest
+  // confirmed: 0.1 us scaled is 0.12, counted as scatter_allgather's 1.1.
+  std::vector<ResultRow> lucky = rows;
+  lucky[2] = staged(row("bcast", 2, 2, "binomial", "", 0.1e-6), Stage::kPruned);
+  CHECK(winners_of(lucky)[1].median_s == Approx(1.1e-6));
+  // Without a candidate timed both ways there, no ratio: binomial has no
+  // figure at 2 B, and another takes it.
+  lucky.erase(lucky.begin() + 3);
+  CHECK(winners_of(lucky)[1].algorithm != "binomial");
+}
+
+TEST_CASE("segmentation: the noise is how far the two jobs' confirmations lie apart, where more",
+          "[tuner]") {
+  // scatter_allgather 12% ahead of binomial at 8 B alone, each confirmed
+  // in two jobs. Where the jobs agree, the island pays for its switches
+  // (5% noise); where the second job put every candidate 20% slower, the
+  // noise is 20% and the island merges.
+  const auto island = [](double second_job) {
+    std::vector<ResultRow> rows;
+    for (int i = 0; i < 8; ++i)
+      for (const auto& [algorithm, us] :
+           {std::pair{"binomial", 1.0}, std::pair{"scatter_allgather", i == 3 ? 0.88 : 1.5}}) {
+        ResultRow first = row("bcast", 2, int64_t{1} << i, algorithm, "", us * 1e-6);
+        first.stage = Stage::kConfirm;
+        ResultRow second = first;
+        second.stage = Stage::kReconfirm;
+        // The second job is the slower for one candidate, then the other.
+        (i % 2 ? first : second).result.median_s *= second_job;
+        rows.push_back(first);
+        rows.push_back(second);
+      }
+    return ranges(bcast_buckets(rows)[0]);
+  };
+  CHECK(island(1.0).size() == 3);
+  CHECK(island(1.2) == std::vector<Range>{{0, kMaxBytes, "binomial"}});
+}
