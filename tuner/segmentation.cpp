@@ -112,9 +112,10 @@ double figure_at(const Candidate& c, std::span<const SizeFigures> sizes, std::si
     }
   if (!below || !above) return kNone;
   const double x0 = log_size(sizes[*below].bytes), x1 = log_size(sizes[*above].bytes);
-  const double y0 = std::log(c.at[*below]->median_s), y1 = std::log(c.at[*above]->median_s);
   const double t = x1 > x0 ? (log_size(sizes[i].bytes) - x0) / (x1 - x0) : 0;
-  return std::exp(y0 + t * (y1 - y0));
+  const double a = c.at[*below]->median_s, b = c.at[*above]->median_s;
+  if (a <= 0 || b <= 0) return a + t * (b - a);  // no logarithm of 0 s
+  return std::exp(std::log(a) + t * (std::log(b) - std::log(a)));
 }
 
 // The row a candidate's pick at size i stands on: its own there, else its
@@ -213,7 +214,9 @@ Segmentation segment(std::span<const SizeFigures> sizes) {
     for (std::size_t c = 0; c < k; ++c) {
       if (figure[i][c] == kNone) continue;
       const Candidate& cand = cands[c];
-      const double r = std::max(0.0, counted[c] / best - 1 - (cand.library ? 0 : free));
+      // A fastest of 0 s (nothing to time): any other figure is a whole loss.
+      const double ratio = best > 0 ? counted[c] / best : (counted[c] > 0 ? 2 : 1);
+      const double r = std::max(0.0, ratio - 1 - (cand.library ? 0 : free));
       const Winner* row = cand.at[i];  // null where interpolated: no spread known
       const double spread =
           row != nullptr && row->median_s > 0 ? (row->median_s - row->min_s) / row->median_s : 0;
