@@ -181,7 +181,7 @@ int comm_keyval() {
 CommRuntime& runtime_of(MPI_Comm comm) {
   const uint64_t now = runtime_deletions.load(std::memory_order_acquire);
   LastLookedUp& last = last_looked_up;
-  if (last.entry != nullptr && last.comm == comm && last.deletions == now) return *last.entry;
+  if (last.holds(comm, now)) return *last.entry;
   const int k = comm_keyval();
   void* value = nullptr;
   int found = 0;

@@ -47,6 +47,10 @@ struct LastLookedUp {
   CommRuntime* entry;  // null: nothing cached
   Runtime* runtime;    // entry's, or null
   uint64_t deletions;
+  // Whether it is comm's, with `now` runtimes deleted so far.
+  bool holds(MPI_Comm c, uint64_t now) const {
+    return entry != nullptr && comm == c && deletions == now;
+  }
 };
 // initial-exec: the interposer is preloaded or linked at start, so the
 // cache lives in static TLS, read without a call (reentry.hpp says more).
@@ -61,9 +65,8 @@ extern std::atomic<uint64_t> runtime_deletions;
 // next to nothing.
 inline Runtime* cached_runtime(MPI_Comm comm) noexcept {
   const LastLookedUp& last = last_looked_up;
-  const bool valid = last.entry != nullptr && last.comm == comm &&
-                     last.deletions == runtime_deletions.load(std::memory_order_acquire);
-  return valid ? last.runtime : nullptr;
+  return last.holds(comm, runtime_deletions.load(std::memory_order_acquire)) ? last.runtime
+                                                                             : nullptr;
 }
 
 // Loads what the runtimes of all communicators share (plugins, topology,

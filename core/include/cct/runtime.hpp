@@ -66,7 +66,7 @@ struct StatsRow {
 };
 
 // The algorithm column of a StatsRow that counts a collective's calls that
-// agreed on their size first (Runtime::agreements): not an algorithm, the
+// agreed on their size first (Runtime::agreement): not an algorithm, the
 // allreduce those calls paid before their own.
 extern const char* const kAgreedFirst;
 
@@ -158,9 +158,6 @@ class Runtime {
   bool library_for_every_call(cct_collective c, int root) const {
     return library_always_[c][root != 0];
   }
-  // How many calls of c agreed on their size (or memory kinds) first: one
-  // small allreduce each (agreement()); in the CCT_STATS table.
-  uint64_t agreements(cct_collective c) const { return agreements_[c]; }
   // A number no other runtime of this process has: callers that remember
   // something per runtime tell runtimes apart by it, where a freed
   // runtime's address may be reused by the next.
@@ -231,6 +228,8 @@ class Runtime {
   std::vector<std::unique_ptr<Choice>> choices_;
   Choice* defaults_[CCT_COLLECTIVE_COUNT] = {};
   bool library_always_[CCT_COLLECTIVE_COUNT][2] = {};  // [c][root != 0]
+  // Per collective, the calls that agreed on their size (or memory kinds)
+  // first, one small allreduce each (agreement()): a row of CCT_STATS.
   uint64_t agreements_[CCT_COLLECTIVE_COUNT] = {};
   std::chrono::nanoseconds agreement_time_[CCT_COLLECTIVE_COUNT] = {};  // with options_.stats
   // Per collective, the last call's selection: programs repeat a call, and
