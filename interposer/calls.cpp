@@ -9,11 +9,16 @@
 #include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "datatype_layout.hpp"
+#include "kept_calls.hpp"
 #include "memory_kinds.hpp"
 #include "mpi_types.hpp"
 #include "packing.hpp"
 
 namespace cct::interposer {
+
+[[gnu::tls_model(
+    "initial-exec")]] constinit thread_local KeptCall last_kept_calls[CCT_COLLECTIVE_COUNT]{};
+
 namespace {
 
 const char* const kType =
@@ -67,41 +72,18 @@ cct_coll_args in(const Memory& memory, cct_coll_args args) {
   return args;
 }
 
-// A program repeats its calls, and a call kept on the library should cost
-// next to nothing (the runtime's decision alone costs more than the
-// library's own small call). So each thread remembers, per collective, the
-// last call it found kept, by MPI's own arguments, and the same call again
-// is kept at once, before anything is converted: the runtime's decision
-// rests on nothing else. Only predefined datatypes and operators are
-// remembered (never freed, their handles never name anything else), and
-// runtimes are told apart by serial, never by address. Not under
-// CCT_LOG=debug, which logs every call's decision.
-struct KeptCall {
-  uint64_t runtime = 0;  // Runtime::serial(); 0: none
-  int64_t count = 0;
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  MPI_Op op = MPI_OP_NULL;
-  int root = 0;
-  bool operator==(const KeptCall&) const = default;
-};
-
-struct Kept {
-  KeptCall call;
-  std::vector<int> counts;  // allgatherv's recvcounts, which decide its size
-};
-
-Kept& last_kept(cct_collective c) {
-  // initial-exec: no __tls_get_addr per call (as per_thread.hpp's).
-  [[gnu::tls_model("initial-exec")]] static thread_local Kept last[CCT_COLLECTIVE_COUNT];
-  return last[c];
+// allgatherv's recvcounts of its last kept call (kept_calls.hpp), per thread.
+std::vector<int>& last_kept_counts() {
+  thread_local std::vector<int> counts;
+  return counts;
 }
 
 // Not where the runtime agrees on memory kinds: every rank must then ask it.
 bool kept_before(const Runtime& rt, cct_collective c, const KeptCall& call,
                  std::span<const int> counts = {}) {
   if (rt.agrees_on_memory(c)) return false;
-  const Kept& last = last_kept(c);
-  return last.call == call && std::ranges::equal(last.counts, counts);
+  return last_kept_calls[c] == call &&
+         (c != CCT_ALLGATHERV || std::ranges::equal(last_kept_counts(), counts));
 }
 
 // Whether rt keeps the call `args` describes on the library, remembered as
@@ -110,9 +92,8 @@ bool keeps(Runtime& rt, const cct_coll_args& args, const KeptCall& call, bool pr
            std::span<const int> counts = {}) {
   const bool kept = rt.keeps_library(args);
   if (kept && predefined && !rt.logs_every_call() && !rt.agrees_on_memory(args.collective)) {
-    Kept& last = last_kept(args.collective);
-    last.call = call;
-    last.counts.assign(counts.begin(), counts.end());
+    last_kept_calls[args.collective] = call;
+    if (args.collective == CCT_ALLGATHERV) last_kept_counts().assign(counts.begin(), counts.end());
   }
   return kept;
 }

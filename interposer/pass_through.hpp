@@ -38,6 +38,14 @@ struct Kept {
 inline void count_kept_untouched(cct_collective c) {
   ++PerThread<Kept>::mine().untouched[c];
 }
+// A call kept on the library for its size as the same call before it
+// (kept_calls.hpp), handed over before its arguments were converted:
+// inline, as count_kept_untouched.
+inline void count_kept_as_before(cct_collective c) {
+  Kept& mine = PerThread<Kept>::mine();
+  ++mine.calls[c];
+  ++mine.as_before[c];
+}
 // A call that moved nothing and returned at once (calls.hpp: kMovesNothing).
 void count_moved_nothing(cct_collective c);
 

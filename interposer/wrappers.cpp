@@ -17,6 +17,7 @@
 #include "cct/error.hpp"
 #include "comm_runtimes.hpp"
 #include "device_mirror.hpp"
+#include "kept_calls.hpp"
 #include "memory_kinds.hpp"
 #include "mpi_types.hpp"
 #include "packing.hpp"
@@ -171,6 +172,47 @@ template <class Alike>
   return kept_untouched(collective, comm, root, [] { return true; });
 }
 
+// Whether a call goes to the library at once, counted: as kept_untouched(),
+// or as the same call as this thread's last one of the collective that
+// the communicator's runtime kept on the library for its size
+// (kept_calls.hpp): the decision rests on MPI's arguments alone, so the
+// same ones are decided alike. It costs kept_untouched()'s lookup and a
+// comparison. `key(runtime)`: the call as remembered, with the count and
+// type the runtime's decision reads (calls.cpp: the root's receive side of
+// a gather, its send side of a scatter, the receive side of allgather and
+// alltoall) and a reduction's operator (else MPI_OP_NULL).
+template <class Alike, class Key>
+[[gnu::always_inline]] inline bool kept_at_once(cct_collective collective, MPI_Comm comm, int root,
+                                                Alike&& alike, Key&& key) {
+  const Runtime* rt = cached_runtime(comm);
+  if (rt == nullptr || Reentry::inside() || rt->device_transport() != nullptr) return false;
+  if (rt->library_for_every_call(collective, root) && alike()) {
+    count_kept_untouched(collective);
+    return true;
+  }
+  if (!(last_kept_calls[collective] == key(*rt))) return false;
+  count_kept_as_before(collective);
+  return true;
+}
+
+// kept_at_once's key of a call of `count` x `type` (and `op`) at `root`.
+[[gnu::always_inline]] inline auto call_of(int64_t count, MPI_Datatype type, MPI_Op op, int root) {
+  return [=](const Runtime& rt) { return KeptCall{rt.serial(), count, type, op, root}; };
+}
+
+// The same for a rooted call whose decision reads the root's side and the
+// others' own (gather, scatter).
+[[gnu::always_inline]] inline auto call_of(int root, int at_root_count, MPI_Datatype at_root_type,
+                                           int elsewhere_count, MPI_Datatype elsewhere_type) {
+  return [=](const Runtime& rt) {
+    return rt.rank() == root
+               ? KeptCall{rt.serial(), at_root_count, at_root_type, MPI_OP_NULL, root}
+               : KeptCall{rt.serial(), elsewhere_count, elsewhere_type, MPI_OP_NULL, root};
+  };
+}
+
+constexpr auto kAlways = [] { return true; };
+
 template <class Pmpi, class Ours, class Reaches>
 int intercept(cct_collective collective, MPI_Comm comm, int root, Pmpi&& pmpi, Ours&& ours,
               Reaches&& reaches) {
@@ -251,7 +293,8 @@ int MPI_Barrier(MPI_Comm comm) {
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-  if (kept_untouched(CCT_BCAST, comm, root)) return PMPI_Bcast(buf, count, type, root, comm);
+  if (kept_at_once(CCT_BCAST, comm, root, kAlways, call_of(count, type, MPI_OP_NULL, root)))
+    return PMPI_Bcast(buf, count, type, root, comm);
   return interposed_bcast(buf, count, type, root, comm);
 }
 
@@ -276,7 +319,8 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (kept_untouched(CCT_GATHER, comm, root))
+  if (kept_at_once(CCT_GATHER, comm, root, kAlways,
+                   call_of(root, recvcount, recvtype, sendcount, sendtype)))
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   return interposed_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
@@ -302,7 +346,8 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (kept_untouched(CCT_SCATTER, comm, root))
+  if (kept_at_once(CCT_SCATTER, comm, root, kAlways,
+                   call_of(root, sendcount, sendtype, recvcount, recvtype)))
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   return interposed_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
@@ -324,7 +369,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                int root, MPI_Comm comm) {
-  if (kept_untouched(CCT_REDUCE, comm, root, alike(type, op)))
+  if (kept_at_once(CCT_REDUCE, comm, root, alike(type, op), call_of(count, type, op, root)))
     return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
   return interposed_reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
@@ -344,7 +389,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
-  if (kept_untouched(CCT_ALLREDUCE, comm, 0, alike(type, op)))
+  if (kept_at_once(CCT_ALLREDUCE, comm, 0, alike(type, op), call_of(count, type, op, 0)))
     return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
   return interposed_allreduce(sendbuf, recvbuf, count, type, op, comm);
 }
@@ -370,7 +415,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (kept_untouched(CCT_ALLGATHER, comm))
+  if (kept_at_once(CCT_ALLGATHER, comm, 0, kAlways, call_of(recvcount, recvtype, MPI_OP_NULL, 0)))
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return interposed_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -396,7 +441,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (kept_untouched(CCT_ALLTOALL, comm))
+  if (kept_at_once(CCT_ALLTOALL, comm, 0, kAlways, call_of(recvcount, recvtype, MPI_OP_NULL, 0)))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return interposed_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -420,7 +465,8 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm) {
-  if (kept_untouched(CCT_REDUCE_SCATTER_BLOCK, comm, 0, alike(type, op)))
+  if (kept_at_once(CCT_REDUCE_SCATTER_BLOCK, comm, 0, alike(type, op),
+                   call_of(recvcount, type, op, 0)))
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
   return interposed_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
 }
@@ -494,7 +540,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
              MPI_Comm comm) {
-  if (kept_untouched(CCT_SCAN, comm, 0, alike(type, op)))
+  if (kept_at_once(CCT_SCAN, comm, 0, alike(type, op), call_of(count, type, op, 0)))
     return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
   return interposed_scan(sendbuf, recvbuf, count, type, op, comm);
 }
@@ -513,7 +559,7 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                MPI_Comm comm) {
-  if (kept_untouched(CCT_EXSCAN, comm, 0, alike(type, op)))
+  if (kept_at_once(CCT_EXSCAN, comm, 0, alike(type, op), call_of(count, type, op, 0)))
     return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
   return interposed_exscan(sendbuf, recvbuf, count, type, op, comm);
 }
