@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <iterator>
 #include <optional>
@@ -20,9 +21,11 @@
 
 #include "cct/communicator.hpp"
 #include "cct/error.hpp"
+#include "cct/profile.hpp"
 #include "cct/registry.hpp"
 #include "cct/simulate.hpp"
 #include "cct/topology.hpp"
+#include "cct/units.hpp"
 #include "mpi_bootstrap.hpp"
 #include "tuner/buffer_memory.hpp"
 #include "tuner/default_sizes.hpp"
@@ -31,6 +34,7 @@
 #include "tuner/machine.hpp"
 #include "tuner/noise.hpp"
 #include "tuner/output.hpp"
+#include "tuner/outside_check.hpp"
 #include "tuner/plan_time.hpp"
 #include "tuner/predict.hpp"
 #include "tuner/shape_pinning.hpp"
@@ -339,6 +343,17 @@ std::vector<int> default_predicted_nodes(int measured) {
   return counts;
 }
 
+// The shapes a profile of this machine predicts where they were not
+// measured (predict.hpp): communicators on one node of the sizes a run on
+// one node measures, and across nodes the node counts asked for, else the
+// larger ones a job tuned on `nodes` nodes may have. topo outlives it.
+PredictionPlan prediction_plan(const Options& opts, const Topology& topo, int nodes) {
+  return {
+      .shape = [&topo](int n, int np) { return job_shape(topo, n, np); },
+      .nps = predicted_nps(opts.predict_nps, topo.cores()),
+      .nodes = opts.predict_nodes.empty() ? default_predicted_nodes(nodes) : opts.predict_nodes};
+}
+
 void add_once(std::vector<int>& values, int value) {
   if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
 }
@@ -409,15 +424,7 @@ int tune_cluster(Options& opts, int rank) {
     machine.ranks_per_node = std::max(machine.ranks_per_node, s.ranks_per_node);
     add_once(opts.nodes, s.nodes), add_once(opts.ranks_per_node, s.ranks_per_node);
   }
-  // Shapes not measured are predicted (predict.hpp): communicators on one
-  // node of the sizes a run on one node measures, and across nodes the
-  // node counts asked for, else the larger ones a job of this kind may
-  // have.
-  const PredictionPlan plan{.shape = [&](int nodes, int np) { return job_shape(topo, nodes, np); },
-                            .nps = predicted,
-                            .nodes = opts.predict_nodes.empty()
-                                         ? default_predicted_nodes(machine.nodes)
-                                         : opts.predict_nodes};
+  const PredictionPlan plan = prediction_plan(opts, topo, machine.nodes);
   return write_profile(registry, machine, opts, &plan) ? 0 : 1;
 }
 
@@ -502,20 +509,77 @@ int run_job_under_mpirun(std::vector<std::string> args) {
   }
 }
 
+// What the outside check found, for the run's output and the profile's
+// tuning record.
+std::string outside_summary(const OutsideResult& found, const OutsideRun& how) {
+  std::ostringstream text;
+  text << "np " << found.np << ", osu_style_bench 1 B - " << format_bytes(how.max_bytes) << ", "
+       << how.runs << " runs a side alternated: the profile's medians " << std::setprecision(3)
+       << found.geometric_mean << " of the library's alone (geometric mean of "
+       << found.figures.size() << " points); " << found.picks << " picks not the library's, "
+       << found.refuted << " of them slower than the library alone";
+  return text.str();
+}
+
+// After the second job: the outside check (outside_check.hpp), then the
+// profile made again with the sizes it refuted given back to the library.
+// Only on one machine: across a hostfile's hosts or emulated nodes the
+// benchmark would not run the communicators the profile was checked for
+// (said). A check that cannot run leaves the profile and the results as
+// they were and ends with status 1, saying why.
+int check_from_outside(Options opts) {
+  if (opts.outside_runs == 0) return 0;
+  if (!opts.hostfile.empty() || std::getenv("CCT_VIRTUAL_NODES") != nullptr) {
+    std::cout << "ccautotune: no outside check across nodes (--hostfile, CCT_VIRTUAL_NODES): "
+                 "tools/interposer_runs.py times a profile so there\n";
+    return 0;
+  }
+  Registry registry;
+  registry.load_default();
+  const Topology topo = Topology::discover();
+  opts.resume = true;  // the results are this run's
+  const OpenedResults opened = open_results(opts, topo.fingerprint());
+  const std::string profile = profile_beside(opts.results);
+  const OutsideRun how{.runs = opts.outside_runs,
+                       .max_bytes = std::min<int64_t>(opts.filter.max_bytes, 1 << 20),
+                       .mpirun_args = opts.mpirun_args,
+                       .timeout_s = opts.timeout_s};
+  try {
+    const OutsideResult found = check_outside(profile, registry, how);
+    merge_outside(outside_path(opts.results), found.figures);
+    const std::string summary = outside_summary(found, how);
+    std::cout << "ccautotune: outside check: " << summary
+              << "\nccautotune: the profile made again, the sizes of tuned rules among them given "
+                 "back to the library:"
+              << std::endl;
+    const int nodes = load_profile(profile, &registry).machine.nodes;
+    const PredictionPlan plan = prediction_plan(opts, topo, nodes);
+    return rewrite_profile(registry, opts, &plan, summary) ? 0 : 1;
+  } catch (const Error& e) {
+    std::cerr << "ccautotune: outside check: " << e.what()
+              << "\nccautotune: the profile stands as the tuner wrote it: " << profile
+              << " (--outside-runs 0 skips the check)\n";
+    return 1;
+  }
+}
+
 }  // namespace
 
 // The job, then (unless --single-job, or this is that job) the second job,
 // which times each size's picks again in fresh processes (search.hpp, step
-// 3), on the rows the first one wrote.
+// 3), on the rows the first one wrote, then the outside check.
 int relaunch_under_mpirun(const Options& opts, int argc, char** argv) {
   std::vector<std::string> args = mpirun_command(opts, argc, argv);
   const int status = run_job_under_mpirun(args);
-  if (status != 0 || opts.single_job || opts.search.reconfirm) return status;
-  std::cout << "ccautotune: " << kSecondJob << std::endl;
-  unsetenv(kRelaunchedVariable);  // the second job starts afresh, not after a failure
-  for (const char* flag : {"--resume", "--reconfirm"})
-    if (std::find(args.begin(), args.end(), flag) == args.end()) args.push_back(flag);
-  return run_job_under_mpirun(args);
+  if (status != 0 || opts.search.reconfirm) return status;
+  if (!opts.single_job) {
+    std::cout << "ccautotune: " << kSecondJob << std::endl;
+    unsetenv(kRelaunchedVariable);  // the second job starts afresh, not after a failure
+    for (const char* flag : {"--resume", "--reconfirm"})
+      if (std::find(args.begin(), args.end(), flag) == args.end()) args.push_back(flag);
+    if (const int second = run_job_under_mpirun(args); second != 0) return second;
+  }
+  return check_from_outside(opts);
 }
 
 int run_on_cluster(Options opts, int* argc, char*** argv) {

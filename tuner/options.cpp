@@ -226,6 +226,15 @@ void add_cluster_options(CLI::App& app, Options& opts) {
   app.add_option("--hostfile", opts.hostfile, "with --launcher mpirun: the hosts, passed to mpirun")
       ->type_name("FILE")
       ->group(kClusterGroup);
+  app.add_option("--outside-runs", opts.outside_runs,
+                 "with --launcher mpirun on one machine: once the profile is\n"
+                 "written, time it as a user does, the plain MPI benchmark\n"
+                 "osu_style_bench this many times alone and this many times\n"
+                 "under the interposer, alternated, and give back to the\n"
+                 "library every size where the profile's pick is slower in\n"
+                 "the median (default 5; 0: no outside check)")
+      ->type_name("N")
+      ->group(kClusterGroup);
   app.add_option("--mpirun-args", opts.mpirun_args,
                  "with --launcher mpirun: more arguments for mpirun\n"
                  "(e.g. \"-np 8 --map-by node\")")
@@ -293,6 +302,7 @@ void validate(const Options& opts) {
         "--launcher and --exhaustive");
   if (opts.search.reconfirm && opts.single_job)
     throw UsageError("--reconfirm is the second job, which --single-job leaves out");
+  if (opts.outside_runs < 0) throw UsageError("--outside-runs: a count, 0 for no outside check");
   if (!opts.launch_mpirun && !(opts.hostfile.empty() && opts.mpirun_args.empty()))
     throw UsageError("--hostfile and --mpirun-args go with --launcher mpirun");
   for (const std::string& name : opts.filter.collectives)

@@ -12,6 +12,7 @@
 #include "cct/registry.hpp"
 #include "cct/units.hpp"
 #include "tuner/accuracy.hpp"
+#include "tuner/outside_figures.hpp"
 #include "tuner/report_html.hpp"
 #include "tuner/shape_text.hpp"
 #include "tuner/utc_time.hpp"
@@ -150,12 +151,16 @@ std::string write_report_page(const std::vector<ResultRow>& rows, const Registry
   return path;
 }
 
-}  // namespace
-
-bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts,
-                   const PredictionPlan* plan) {
+// The profile of the results file's rows, the sizes the outside check
+// refuted given back to the library, saved with `machine` and `tuning`.
+bool save_profile_of(const Registry& registry, const MachineInfo& machine,
+                     std::map<std::string, std::string> tuning, const Options& opts,
+                     const PredictionPlan* plan) {
   std::vector<ResultRow> rows = read_results(opts.results);
   std::erase_if(rows, [&](const ResultRow& r) { return excluded(opts.filter, r.algorithm); });
+  for (const std::string& line :
+       give_back_refuted(rows, read_outside(outside_path(opts.results)), registry))
+    std::cout << "outside check: given back to the library: " << line << "\n";
   const Winners winners = pick_winners(rows, registry);
   for (const std::string& why : winners.ignored)
     std::cerr << "ccautotune: results rows left out of the profile: " << why << "\n";
@@ -168,7 +173,7 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
   Profile profile{.tool_version = CCT_VERSION,
                   .date = utc_now(),
                   .machine = machine,
-                  .tuning = tuning_settings(opts),
+                  .tuning = std::move(tuning),
                   .rules = rules_with_predictions(winners.best, predicted)};
   const VariantRules typed =
       variant_rules(Variation::kElementType, rows, winners, profile.rules, registry);
@@ -195,6 +200,21 @@ bool write_profile(const Registry& registry, const MachineInfo& machine, const O
     std::cout << "report: " << write_report_page(rows, registry, profile.machine, opts) << "\n";
   std::cout << how_to_use(path, opts.out) << std::flush;
   return true;
+}
+
+}  // namespace
+
+bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts,
+                   const PredictionPlan* plan) {
+  return save_profile_of(registry, machine, tuning_settings(opts), opts, plan);
+}
+
+bool rewrite_profile(const Registry& registry, const Options& opts, const PredictionPlan* plan,
+                     const std::string& outside) {
+  const Profile written = load_profile(profile_beside(opts.results), &registry);
+  std::map<std::string, std::string> tuning = written.tuning;
+  tuning["outside"] = outside;
+  return save_profile_of(registry, written.machine, std::move(tuning), opts, plan);
 }
 
 OpenedResults open_results(Options& opts, const std::string& fingerprint) {

@@ -34,7 +34,16 @@ OpenedResults open_results(Options& opts, const std::string& fingerprint);
 // model's check is shown. Without a single usable row nothing is written,
 // so a failed run never replaces an earlier profile with an empty one;
 // returns whether one was written.
+// A point the outside check refuted (<fingerprint>.outside beside the
+// results: outside_figures.hpp) is given back to the library first.
 bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts,
                    const PredictionPlan* plan = nullptr);
+
+// The profile written beside opts.results made again from the results
+// (after an outside check), with its machine and its run's settings as
+// they were and `outside` (what the check found) as its tuning's
+// `outside`. Throws cct::Error where that profile cannot be read.
+bool rewrite_profile(const Registry& registry, const Options& opts, const PredictionPlan* plan,
+                     const std::string& outside);
 
 }  // namespace cct::tuner

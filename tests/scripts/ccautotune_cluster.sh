@@ -115,6 +115,9 @@ grep -q '^barrier,mpi,2,4,0,multinode,' "$dir"/b/*.csv || fail "no multinode bar
 grep -q "^ccautotune: a second job times each size's picks again" "$dir/b.log" ||
   fail "--launcher mpirun started no second job" "$dir/b.log"
 grep -q ',reconfirm,' "$dir"/b/*.csv || fail "no reconfirm rows from the second job" "$dir/b.log"
+# The outside check times one machine's communicators only: said, not run.
+grep -q "^ccautotune: no outside check across nodes" "$dir/b.log" ||
+  fail "no word of the outside check left out across nodes" "$dir/b.log"
 
 status=0
 tune "$dir/c" --nodes 3 >"$dir/c.log" 2>&1 || status=$?

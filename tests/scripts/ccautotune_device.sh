@@ -33,7 +33,7 @@ grep -Eq '^[a-z_]+,host_device,.*,confirm,' "$csv" || fail "alone: no confirm ro
 ! grep -q '^barrier,host_device,' "$csv" || fail "alone: barrier (no algorithm on device memory) timed" "$csv"
 "$ccprofile" validate "$dir"/alone/*.yaml >"$out" 2>&1 || fail "alone: the profile is not valid"
 
-"$tuner" --launcher mpirun --mpirun-args "-np 2 --oversubscribe" "${tune[@]}" \
+"$tuner" --launcher mpirun --mpirun-args "-np 2 --oversubscribe" "${tune[@]}" --outside-runs 1 \
   --collectives allreduce,alltoall --out "$dir/mpi" >"$out" 2>&1 || fail "under mpirun: exit status $?"
 csv=$(ls "$dir"/mpi/*.csv)
 for row in "allreduce,host_device,1,2,[0-9]+,mpi,,[^,]+,[^,]+,[^,]+,[0-9]+,final" \

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The outside check (tuner/outside_check.hpp): a tune under --launcher
+# mpirun ends by timing its profile with osu_style_bench alone and under
+# the interposer, keeps the figures beside the results and says what it
+# found in the profile, which stays valid; the points of every collective
+# are there, each with the profile's pick. A bad --outside-runs is refused.
+# usage: ccautotune_outside.sh <ccautotune> <ccprofile>
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+tuner=$1
+ccprofile=$2
+"$tuner" --launcher mpirun --mpirun-args "-np 2 --oversubscribe" --collectives bcast,allreduce \
+  --max-bytes 4k --quick --budget 0.05 --single-job --outside-runs 2 --out "$dir/t" >"$out" 2>&1 ||
+  fail "exit status $?"
+grep -q "^ccautotune: outside check, run 2 of 2 a side$" "$out" || fail "no second run" "$out"
+grep -Eq "^ccautotune: outside check: np 2, osu_style_bench 1 B - 4k, 2 runs a side alternated: " \
+  "$out" || fail "no summary of the outside check" "$out"
+figures=$(ls "$dir"/t/*.outside)
+head -1 "$figures" | grep -qx "collective,transport,nodes,np,bytes,datatype,pick,library_s,profile_s,runs" ||
+  fail "the figures' header" "$figures"
+for c in barrier bcast alltoallv; do
+  grep -Eq "^$c,shm,1,2,[0-9]+,,\"[a-z_]+[^\"]*\",[0-9.e-]+,[0-9.e-]+,2$" "$figures" ||
+    fail "no figure of $c" "$figures"
+done
+profile=$(ls "$dir"/t/*.yaml)
+grep -Eq '^  outside: "?np 2, osu_style_bench' "$profile" || fail "no outside record in the profile" "$profile"
+"$ccprofile" validate "$profile" >"$out" 2>&1 || fail "the profile is not valid"
+
+status=0
+"$tuner" --launcher mpirun --outside-runs -1 --out "$dir/u" >"$out" 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q -- "--outside-runs: a count, 0 for no outside check" "$out" ||
+  fail "--outside-runs -1: status $status" "$out"
+echo "ccautotune_outside: ok"
