@@ -70,8 +70,10 @@ def main():
     library, interposer = [], []
     for i in range(args.runs):
         print(f"run {i + 1} of {args.runs}", file=sys.stderr)
-        library.append(run_once(args, preload=False))
-        interposer.append(run_once(args, preload=True))
+        # Each side first in every other pair: the first run of a pair is
+        # not always the same side's.
+        for preload in (False, True) if i % 2 == 0 else (True, False):
+            (interposer if preload else library).append(run_once(args, preload))
     print(f"# np {args.np}, {args.runs} runs of each side alternated; "
           f"profile {args.profile or '(the runtime finds its own)'}")
     print(f"{'collective':<20} {'bytes':>8} {'library us':>11} {'cct us':>9} {'ratio':>6}  "
