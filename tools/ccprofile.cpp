@@ -3,6 +3,7 @@
 // profiles the way the runtime does. And a report of the results file a
 // profile was built from, with plots (tuner/report_html.hpp).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -110,7 +111,16 @@ int diff(const std::string& a, const std::string& b, const cct::Registry& regist
       cct::load_profile(a, &registry, cct::RuleProblems::kDisableRule),
       cct::load_profile(b, &registry, cct::RuleProblems::kDisableRule), registry);
   for (const std::string& line : lines) std::cout << line << "\n";
-  if (lines.empty()) std::cout << "the two profiles choose alike everywhere\n";
+  if (lines.empty())
+    std::cout << "the two profiles choose alike everywhere\n";
+  else
+    std::cout << lines.size() << " differences, "
+              << std::ranges::count_if(lines,
+                                       [](const std::string& line) {
+                                         return line.find(cct::tools::kBeyondNoise) !=
+                                                std::string::npos;
+                                       })
+              << " of them " << cct::tools::kBeyondNoise << " by the second's figures\n";
   return lines.empty() ? 0 : 1;
 }
 

@@ -11,6 +11,9 @@
 #include "cct/units.hpp"
 
 namespace cct::tools {
+
+const char* const kBeyondNoise = "beyond the noise";
+
 namespace {
 
 // A bucket's place in a profile: collective, transport, nodes, np range,
@@ -45,6 +48,31 @@ const SizeRule& rule_at(const RankBucket& b, int64_t bytes) {
   return b.sizes.back();  // the reader checked that the ranges cover 0..max
 }
 
+// Whether a change matters by the second profile's figures (the newer
+// results, where the two are two tunes): its figure of the first's pick,
+// one of its rule's fallbacks, against its own pick's, beyond the noise it
+// measured there; where it has none, a second pick marked a tie (margin
+// below its noise) is within the noise, else nothing is told.
+std::string weight(cct_collective c, const SizeRule& ra, const SizeRule& rb,
+                   const Registry& registry) {
+  const std::string first = format_rule_choice(c, ra, registry);
+  const double noise = rb.noise.value_or(0);
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(2);
+  for (const Fallback& f : rb.fallbacks)
+    if (format_rule_choice(c, f, registry) == first && f.median_s && rb.median_s &&
+        *rb.median_s > 0) {
+      const double ratio = *f.median_s / *rb.median_s;
+      text << (ratio - 1 > noise ? kBeyondNoise : "within the noise") << ": the first's pick "
+           << ratio << "x the second's by the second's figures (noise " << std::setprecision(0)
+           << noise * 100 << "%)";
+      return text.str();
+    }
+  if (rb.margin && rb.noise && *rb.margin < *rb.noise)
+    return "within the noise: the second's pick is a tie there";
+  return "not told: the second has no figure of the first's pick";
+}
+
 // The ranges of two buckets of one shape where they choose differently,
 // neighbouring ranges with the same pair of choices merged.
 void diff_bucket(const Shape& shape, const RankBucket& a, const RankBucket& b,
@@ -65,7 +93,7 @@ void diff_bucket(const Shape& shape, const RankBucket& a, const RankBucket& b,
       out.push_back(shape_text(shape) + " [" + format_bytes(starts[i]) + ", " +
                     (hi == kMaxBytes ? "max" : format_bytes(hi)) + "): " + choice_text(ra) +
                     " -> " + choice_text(rb) + " (measured " + figure(ra) + " -> " + figure(rb) +
-                    " us)");
+                    " us); " + weight(c, ra, rb, registry));
     i = j;
   }
 }

@@ -162,8 +162,23 @@ rooted linear_throttled >"$dir/rooted2.yaml"
 "$ccprofile" diff "$dir/a.yaml" "$dir/a.yaml" >"$dir/out" 2>&1 || fail "diff of a profile with itself" "$dir/out"
 "$ccprofile" diff "$dir/a.yaml" "$dir/b.yaml" >"$dir/out" 2>&1
 [ $? -eq 1 ] || fail "diff of different profiles did not exit 1" "$dir/out"
-grep -q "^bcast shm np \[1, max\] \[4k, max): knomial(radix=4) -> chain(segment=32k) (measured 3.00 -> 3.00 us)$" "$dir/out" ||
+grep -q "^bcast shm np \[1, max\] \[4k, max): knomial(radix=4) -> chain(segment=32k) (measured 3.00 -> 3.00 us); not told: the second has no figure of the first's pick$" "$dir/out" && grep -q "^1 differences, 0 of them beyond the noise by the second's figures$" "$dir/out" ||
   fail "diff does not name the changed range" "$dir/out"
+# Whether a change matters, by the second's figures of the first's pick
+# (a fallback of its rule) beyond the noise it measured there.
+with_fallback() {  # <knomial's figure in the second profile>
+  sed -e 's/^schema: 1$/schema: 3/' -e "s/^            algorithm: chain$/            algorithm: chain\n            noise: 0.05\n            fallbacks:\n              - {algorithm: knomial, median_s: $1}/" \
+    "$dir/b.yaml"
+}
+with_fallback 4.5e-06 >"$dir/c.yaml"
+"$ccprofile" diff "$dir/a.yaml" "$dir/c.yaml" >"$dir/out" 2>&1
+grep -q "(measured 3.00 -> 3.00 us); beyond the noise: the first's pick 1.50x the second's by the second's figures (noise 5%)$" \
+  "$dir/out" && grep -q "^1 differences, 1 of them beyond the noise" "$dir/out" ||
+  fail "diff of a change beyond the noise" "$dir/out"
+with_fallback 3.06e-06 >"$dir/c.yaml"
+"$ccprofile" diff "$dir/a.yaml" "$dir/c.yaml" >"$dir/out" 2>&1
+grep -q "(measured 3.00 -> 3.00 us); within the noise: the first's pick 1.02x the second's" "$dir/out" ||
+  fail "diff of a change within the noise" "$dir/out"
 # A cluster's profile of the same machine: its 2-node buckets join the
 # one-node ones; another machine's profile is refused.
 sed -e 's/      - np: \[1, max\]/      - np: [2, max]\n        nodes: 2/' -e 's/measured_np: 2/measured_np: 4/' \
