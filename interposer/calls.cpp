@@ -72,18 +72,21 @@ cct_coll_args in(const Memory& memory, cct_coll_args args) {
   return args;
 }
 
-// allgatherv's recvcounts of its last kept call (kept_calls.hpp), per thread.
-std::vector<int>& last_kept_counts() {
-  thread_local std::vector<int> counts;
-  return counts;
+}  // namespace
+
+std::vector<int>& last_kept_counts(cct_collective c) {
+  thread_local std::vector<int> counts[CCT_COLLECTIVE_COUNT];
+  return counts[c];
 }
+
+namespace {
 
 // Not where the runtime agrees on memory kinds: every rank must then ask it.
 bool kept_before(const Runtime& rt, cct_collective c, const KeptCall& call,
                  std::span<const int> counts = {}) {
   if (rt.agrees_on_memory(c)) return false;
   return last_kept_calls[c] == call &&
-         (c != CCT_ALLGATHERV || std::ranges::equal(last_kept_counts(), counts));
+         (!decided_by_counts(c) || std::ranges::equal(last_kept_counts(c), counts));
 }
 
 // Whether rt keeps the call `args` describes on the library, remembered as
@@ -93,7 +96,8 @@ bool keeps(Runtime& rt, const cct_coll_args& args, const KeptCall& call, bool pr
   const bool kept = rt.keeps_library(args);
   if (kept && predefined && !rt.logs_every_call() && !rt.agrees_on_memory(args.collective)) {
     last_kept_calls[args.collective] = call;
-    if (args.collective == CCT_ALLGATHERV) last_kept_counts().assign(counts.begin(), counts.end());
+    if (decided_by_counts(args.collective))
+      last_kept_counts(args.collective).assign(counts.begin(), counts.end());
   }
   return kept;
 }
@@ -334,8 +338,13 @@ const char* exscan(Runtime& rt, const void* sendbuf, void* recvbuf, int count, M
   return reduction(rt, sendbuf, recvbuf, count, type, op, CCT_EXSCAN, 0);
 }
 
+// reduce_scatter: the decision rests on recvcounts (equal on every rank),
+// the datatype and the operator.
 const char* reduce_scatter(Runtime& rt, const void* sendbuf, void* recvbuf, const int* recvcounts,
                            MPI_Datatype type, MPI_Op op) {
+  const KeptCall call{rt.serial(), 0, type, op, 0};
+  const std::span<const int> given(recvcounts, recvcounts ? rt.size() : 0);
+  if (recvcounts && kept_before(rt, CCT_REDUCE_SCATTER, call, given)) return kKeptAsBefore;
   const auto t = datatype_of(type);
   const auto o = op_of(op);
   if (!t) return kType;
@@ -348,7 +357,7 @@ const char* reduce_scatter(Runtime& rt, const void* sendbuf, void* recvbuf, cons
   cct_coll_args args = in(memory_of(rt, CCT_REDUCE_SCATTER, sendbuf, recvbuf),
                           make_call(CCT_REDUCE_SCATTER, nullptr, nullptr, 0, *t, *o, 0));
   args.recvcounts = *mine;
-  if (rt.keeps_library(args)) return kKeptOnLibrary;
+  if (keeps(rt, args, call, true, given)) return kKeptOnLibrary;  // datatype_of: predefined
   args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
   args.recvbuf = recvbuf;
   rt.run(args);

@@ -18,6 +18,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "cct/abi/common.h"
 
@@ -32,11 +33,17 @@ struct KeptCall {
   bool operator==(const KeptCall&) const = default;
 };
 
-// This thread's last kept call of each collective (allgatherv's recvcounts,
-// which decide its size too, are kept beside it in calls.cpp).
-// initial-exec and constinit, as comm_runtimes.hpp's last_looked_up: read
-// without a call.
+// This thread's last kept call of each collective. initial-exec and
+// constinit, as comm_runtimes.hpp's last_looked_up: read without a call.
 [[gnu::tls_model(
     "initial-exec")]] extern constinit thread_local KeptCall last_kept_calls[CCT_COLLECTIVE_COUNT];
+
+// The collectives whose decision reads per-rank counts too, equal on every
+// rank (allgatherv's recvcounts, reduce_scatter's): kept beside their
+// KeptCall (count 0), this thread's, by last_kept_counts(c).
+inline bool decided_by_counts(cct_collective c) {
+  return c == CCT_ALLGATHERV || c == CCT_REDUCE_SCATTER;
+}
+std::vector<int>& last_kept_counts(cct_collective c);
 
 }  // namespace cct::interposer

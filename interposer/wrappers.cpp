@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <iostream>
@@ -177,37 +178,55 @@ template <class Alike>
 // the communicator's runtime kept on the library for its size
 // (kept_calls.hpp): the decision rests on MPI's arguments alone, so the
 // same ones are decided alike. It costs kept_untouched()'s lookup and a
-// comparison. `key(runtime)`: the call as remembered, with the count and
-// type the runtime's decision reads (calls.cpp: the root's receive side of
-// a gather, its send side of a scatter, the receive side of allgather and
-// alltoall) and a reduction's operator (else MPI_OP_NULL).
-template <class Alike, class Key>
+// comparison. `same(runtime)`: whether the call is the one remembered,
+// by the count and type the runtime's decision reads (calls.cpp: the
+// root's receive side of a gather, its send side of a scatter, the receive
+// side of allgather and alltoall), a reduction's operator, and the counts
+// of the collectives decided by them.
+template <class Alike, class Same>
 [[gnu::always_inline]] inline bool kept_at_once(cct_collective collective, MPI_Comm comm, int root,
-                                                Alike&& alike, Key&& key) {
+                                                Alike&& alike, Same&& same) {
   const Runtime* rt = cached_runtime(comm);
   if (rt == nullptr || Reentry::inside() || rt->device_transport() != nullptr) return false;
   if (rt->library_for_every_call(collective, root) && alike()) {
     count_kept_untouched(collective);
     return true;
   }
-  if (!(last_kept_calls[collective] == key(*rt))) return false;
+  if (!same(*rt)) return false;
   count_kept_as_before(collective);
   return true;
 }
 
-// kept_at_once's key of a call of `count` x `type` (and `op`) at `root`.
-[[gnu::always_inline]] inline auto call_of(int64_t count, MPI_Datatype type, MPI_Op op, int root) {
-  return [=](const Runtime& rt) { return KeptCall{rt.serial(), count, type, op, root}; };
+// kept_at_once's `same` of a call of `count` x `type` (and `op`) at `root`.
+[[gnu::always_inline]] inline auto call_of(cct_collective c, int64_t count, MPI_Datatype type,
+                                           MPI_Op op, int root) {
+  return [=](const Runtime& rt) {
+    return last_kept_calls[c] == KeptCall{rt.serial(), count, type, op, root};
+  };
 }
 
 // The same for a rooted call whose decision reads the root's side and the
 // others' own (gather, scatter).
-[[gnu::always_inline]] inline auto call_of(int root, int at_root_count, MPI_Datatype at_root_type,
-                                           int elsewhere_count, MPI_Datatype elsewhere_type) {
+[[gnu::always_inline]] inline auto call_of(cct_collective c, int root, int at_root_count,
+                                           MPI_Datatype at_root_type, int elsewhere_count,
+                                           MPI_Datatype elsewhere_type) {
   return [=](const Runtime& rt) {
-    return rt.rank() == root
-               ? KeptCall{rt.serial(), at_root_count, at_root_type, MPI_OP_NULL, root}
-               : KeptCall{rt.serial(), elsewhere_count, elsewhere_type, MPI_OP_NULL, root};
+    return last_kept_calls[c] ==
+           (rt.rank() == root
+                ? KeptCall{rt.serial(), at_root_count, at_root_type, MPI_OP_NULL, root}
+                : KeptCall{rt.serial(), elsewhere_count, elsewhere_type, MPI_OP_NULL, root});
+  };
+}
+
+// The same for a collective decided by per-rank counts (decided_by_counts).
+[[gnu::always_inline]] inline auto call_of(cct_collective c, const int* counts, MPI_Datatype type,
+                                           MPI_Op op) {
+  return [=](const Runtime& rt) {
+    if (counts == nullptr || !(last_kept_calls[c] == KeptCall{rt.serial(), 0, type, op, 0}))
+      return false;
+    const std::vector<int>& kept = last_kept_counts(c);
+    return kept.size() == static_cast<std::size_t>(rt.size()) &&
+           std::equal(kept.begin(), kept.end(), counts);
   };
 }
 
@@ -293,7 +312,8 @@ int MPI_Barrier(MPI_Comm comm) {
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-  if (kept_at_once(CCT_BCAST, comm, root, kAlways, call_of(count, type, MPI_OP_NULL, root)))
+  if (kept_at_once(CCT_BCAST, comm, root, kAlways,
+                   call_of(CCT_BCAST, count, type, MPI_OP_NULL, root)))
     return PMPI_Bcast(buf, count, type, root, comm);
   return interposed_bcast(buf, count, type, root, comm);
 }
@@ -320,7 +340,7 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (kept_at_once(CCT_GATHER, comm, root, kAlways,
-                   call_of(root, recvcount, recvtype, sendcount, sendtype)))
+                   call_of(CCT_GATHER, root, recvcount, recvtype, sendcount, sendtype)))
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   return interposed_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
@@ -347,7 +367,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (kept_at_once(CCT_SCATTER, comm, root, kAlways,
-                   call_of(root, sendcount, sendtype, recvcount, recvtype)))
+                   call_of(CCT_SCATTER, root, sendcount, sendtype, recvcount, recvtype)))
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   return interposed_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
@@ -369,7 +389,8 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                int root, MPI_Comm comm) {
-  if (kept_at_once(CCT_REDUCE, comm, root, alike(type, op), call_of(count, type, op, root)))
+  if (kept_at_once(CCT_REDUCE, comm, root, alike(type, op),
+                   call_of(CCT_REDUCE, count, type, op, root)))
     return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
   return interposed_reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
@@ -389,7 +410,8 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
-  if (kept_at_once(CCT_ALLREDUCE, comm, 0, alike(type, op), call_of(count, type, op, 0)))
+  if (kept_at_once(CCT_ALLREDUCE, comm, 0, alike(type, op),
+                   call_of(CCT_ALLREDUCE, count, type, op, 0)))
     return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
   return interposed_allreduce(sendbuf, recvbuf, count, type, op, comm);
 }
@@ -415,7 +437,8 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (kept_at_once(CCT_ALLGATHER, comm, 0, kAlways, call_of(recvcount, recvtype, MPI_OP_NULL, 0)))
+  if (kept_at_once(CCT_ALLGATHER, comm, 0, kAlways,
+                   call_of(CCT_ALLGATHER, recvcount, recvtype, MPI_OP_NULL, 0)))
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return interposed_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -441,7 +464,8 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (kept_at_once(CCT_ALLTOALL, comm, 0, kAlways, call_of(recvcount, recvtype, MPI_OP_NULL, 0)))
+  if (kept_at_once(CCT_ALLTOALL, comm, 0, kAlways,
+                   call_of(CCT_ALLTOALL, recvcount, recvtype, MPI_OP_NULL, 0)))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   return interposed_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -466,7 +490,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
                              MPI_Op op, MPI_Comm comm) {
   if (kept_at_once(CCT_REDUCE_SCATTER_BLOCK, comm, 0, alike(type, op),
-                   call_of(recvcount, type, op, 0)))
+                   call_of(CCT_REDUCE_SCATTER_BLOCK, recvcount, type, op, 0)))
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
   return interposed_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
 }
@@ -491,7 +515,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-  if (kept_untouched(CCT_REDUCE_SCATTER, comm, 0, alike(type, op)))
+  if (kept_at_once(CCT_REDUCE_SCATTER, comm, 0, alike(type, op),
+                   call_of(CCT_REDUCE_SCATTER, recvcounts, type, op)))
     return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
   return interposed_reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
 }
@@ -519,7 +544,8 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                    MPI_Comm comm) {
-  if (kept_untouched(CCT_ALLGATHERV, comm))
+  if (kept_at_once(CCT_ALLGATHERV, comm, 0, kAlways,
+                   call_of(CCT_ALLGATHERV, recvcounts, recvtype, MPI_OP_NULL)))
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
                            comm);
   return interposed_allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
@@ -540,7 +566,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
              MPI_Comm comm) {
-  if (kept_at_once(CCT_SCAN, comm, 0, alike(type, op), call_of(count, type, op, 0)))
+  if (kept_at_once(CCT_SCAN, comm, 0, alike(type, op), call_of(CCT_SCAN, count, type, op, 0)))
     return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
   return interposed_scan(sendbuf, recvbuf, count, type, op, comm);
 }
@@ -559,7 +585,7 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                MPI_Comm comm) {
-  if (kept_at_once(CCT_EXSCAN, comm, 0, alike(type, op), call_of(count, type, op, 0)))
+  if (kept_at_once(CCT_EXSCAN, comm, 0, alike(type, op), call_of(CCT_EXSCAN, count, type, op, 0)))
     return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
   return interposed_exscan(sendbuf, recvbuf, count, type, op, comm);
 }
