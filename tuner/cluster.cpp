@@ -517,7 +517,7 @@ std::string outside_summary(const OutsideResult& found, const OutsideRun& how) {
        << how.runs << " runs a side alternated: the profile's medians " << std::setprecision(3)
        << found.geometric_mean << " of the library's alone (geometric mean of "
        << found.figures.size() << " points); " << found.picks << " picks not the library's, "
-       << found.refuted << " of them slower than the library alone";
+       << found.refuted << " of them not 5% faster than the library alone";
   return text.str();
 }
 

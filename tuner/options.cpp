@@ -231,8 +231,8 @@ void add_cluster_options(CLI::App& app, Options& opts) {
                  "written, time it as a user does, the plain MPI benchmark\n"
                  "osu_style_bench this many times alone and this many times\n"
                  "under the interposer, alternated, and give back to the\n"
-                 "library every size where the profile's pick is slower in\n"
-                 "the median (default 5; 0: no outside check)")
+                 "library every size where the profile's pick is not 5%\n"
+                 "faster in the median (default 5; 0: no outside check)")
       ->type_name("N")
       ->group(kClusterGroup);
   app.add_option("--mpirun-args", opts.mpirun_args,

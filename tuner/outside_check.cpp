@@ -165,10 +165,6 @@ OutsideResult check_outside(const std::string& profile_path, const Registry& reg
     const AlgorithmEntry* alg =
         pick ? pick->algorithm : registry.find_algorithm(c.id, c.default_algorithm);
     if (alg == nullptr) continue;
-    if (!(alg->desc->required_caps & CCT_CAP_LIBRARY)) {
-      ++result.picks;
-      if (profile_s->second > library_s) ++result.refuted;
-    }
     const bool typed = pick && pick->bucket == Selection::Bucket::kElementType;
     result.figures.push_back(
         {.collective = c.name,
@@ -180,6 +176,10 @@ OutsideResult check_outside(const std::string& profile_path, const Registry& reg
          .library_s = library_s,
          .profile_s = profile_s->second,
          .runs = how.runs});
+    if (!(alg->desc->required_caps & CCT_CAP_LIBRARY)) {
+      ++result.picks;
+      result.refuted += result.figures.back().refuted();
+    }
   }
   if (!alone.empty()) result.geometric_mean = std::exp(log_sum / result.figures.size());
   return result;

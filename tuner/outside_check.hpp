@@ -11,7 +11,8 @@
 // processes are what a user sees). Each point's figure on each side is
 // the median over its runs. Each point's two figures, with the profile's
 // pick there, become an OutsideFigure (outside_figures.hpp); where the
-// pick is not the library's own call and is slower than the library alone,
+// pick is not the library's own call and not faster than the library alone
+// by OutsideFigure::kOutsideWin,
 // it is given back to the library when the profile is made again.
 #pragma once
 
@@ -35,7 +36,7 @@ struct OutsideResult {
   std::vector<OutsideFigure> figures;  // one per point timed
   int np = 0;                          // the benchmark's ranks
   int picks = 0;                       // points whose pick is not the library's own call
-  int refuted = 0;                     // of those, the ones slower than the library alone
+  int refuted = 0;                     // of those, the ones refuted (OutsideFigure::refuted)
   double geometric_mean = 0;           // of the profile's medians over the library's
 };
 

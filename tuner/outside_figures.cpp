@@ -75,10 +75,12 @@ bool same_bucket(const OutsideFigure& a, const OutsideFigure& b) {
 }
 
 // Raises the non-library rows at f's sizes to the library's figures of
-// their size, stage and pattern times f's ratio; whether any row was.
+// their size, stage and pattern times f's ratio, at least 1 + kOutsideWin;
+// whether any row was.
 bool raise_to_library(std::vector<ResultRow>& rows, const OutsideFigure& f, Sizes sizes,
                       const Registry& registry) {
-  const double ratio = f.profile_s / f.library_s;
+  // A refuted pick that was not slower outside still lost the tie.
+  const double ratio = std::max(f.profile_s / f.library_s, 1 + OutsideFigure::kOutsideWin);
   using Where = std::tuple<int64_t, Stage, std::string>;  // (bytes, stage, counts)
   std::map<Where, PointResult> library;
   for (const ResultRow& r : rows)
