@@ -516,8 +516,10 @@ std::string outside_summary(const OutsideResult& found, const OutsideRun& how) {
   text << "np " << found.np << ", osu_style_bench 1 B - " << format_bytes(how.max_bytes) << ", "
        << how.runs << " runs a side alternated: the profile's medians " << std::setprecision(3)
        << found.geometric_mean << " of the library's alone (geometric mean of "
-       << found.figures.size() << " points); " << found.picks << " picks not the library's, "
-       << found.refuted << " of them not 5% faster than the library alone";
+       << found.figures.size() << " points); the " << found.kept << " points kept on the library "
+       << found.calibration << " of it, the drift the picks' figures are divided by; "
+       << found.picks << " picks not the library's, " << found.refuted
+       << " of them not 5% faster than the library alone";
   return text.str();
 }
 

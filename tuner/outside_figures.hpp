@@ -13,7 +13,9 @@
 //
 // datatype: the element type whose rules chose the pick (a reduction's
 // float rules), empty for the rules of every call; library_s and
-// profile_s: the medians over the runs of each side.
+// profile_s: the medians over the runs of each side (a pick's profile_s
+// corrected for the check's drift, as measured on the points that keep
+// the library).
 //
 // Why: within one tuner process the small calls of every candidate are
 // timed 0.3-0.6 us slower than a plain program sees them, by how far
@@ -44,8 +46,10 @@ struct OutsideFigure {
   std::string datatype;  // the element type whose rules chose the pick, or empty
   std::string pick;      // the profile's choice there, as CCT_FORCE names it
   double library_s = 0;  // the library alone, median over the runs
-  double profile_s = 0;  // under the interposer with the profile, likewise
-  int runs = 0;          // of each side
+  // Under the interposer with the profile, likewise; a pick's divided by
+  // the check's drift (outside_check.hpp, OutsideResult::calibration).
+  double profile_s = 0;
+  int runs = 0;  // of each side
 
   // The pick did not win outside by kOutsideWin: the library's own call
   // wins ties (do no harm). Measured here, the picks' ratios outside fall
