@@ -182,7 +182,6 @@ OutsideResult check_outside(const std::string& profile_path, const Registry& reg
   for (const auto& [point, library_s] : alone) {
     const auto profile_s = with.find(point);
     if (profile_s == with.end()) continue;
-    log_sum += std::log(profile_s->second / library_s);
     const CollectiveInfo& c = *find_collective(point.first);
     // The benchmark's reductions are of float; its other calls move bytes.
     const cct_datatype dtype = c.reduction ? CCT_FLOAT : CCT_DATATYPE_COUNT;
@@ -190,6 +189,7 @@ OutsideResult check_outside(const std::string& profile_path, const Registry& reg
     const AlgorithmEntry* alg =
         pick ? pick->algorithm : registry.find_algorithm(c.id, c.default_algorithm);
     if (alg == nullptr) continue;
+    log_sum += std::log(profile_s->second / library_s);
     const bool typed = pick && pick->bucket == Selection::Bucket::kElementType;
     result.figures.push_back(
         {.collective = c.name,
