@@ -7,7 +7,9 @@
 # With Open MPI (setup.sh installs it) the tuner runs as an MPI job (one
 # rank per core), so the MPI library's own collectives are measured beside
 # the algorithms (the `mpi` algorithm) and the profile keeps the library
-# wherever it wins. An explicit --launcher, and the options only the local
+# wherever it wins; the written profile is then timed from outside
+# (osu_style_bench alone and under the interposer) and the sizes it loses
+# go back to the library. An explicit --launcher, and the options only the local
 # launcher takes (--np, --fabric, --plan), keep ccautotune's own launcher.
 set -euo pipefail
 cd "$(dirname "$0")/.."
