@@ -302,7 +302,7 @@ int MPI_Barrier(MPI_Comm comm) {
   return interposed_barrier(comm);
 }
 
-// MPI_Bcast where kept_untouched() does not hand it over.
+// MPI_Bcast where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_bcast(void* buf, int count, MPI_Datatype type, int root,
                                               MPI_Comm comm) {
   return intercept(
@@ -318,7 +318,7 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
   return interposed_bcast(buf, count, type, root, comm);
 }
 
-// MPI_Gather where kept_untouched() does not hand it over.
+// MPI_Gather where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_gather(const void* sendbuf, int sendcount,
                                                MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
@@ -345,7 +345,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   return interposed_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-// MPI_Scatter where kept_untouched() does not hand it over.
+// MPI_Scatter where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_scatter(const void* sendbuf, int sendcount,
                                                 MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
@@ -372,7 +372,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   return interposed_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-// MPI_Reduce where kept_untouched() does not hand it over.
+// MPI_Reduce where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_reduce(const void* sendbuf, void* recvbuf, int count,
                                                MPI_Datatype type, MPI_Op op, int root,
                                                MPI_Comm comm) {
@@ -395,7 +395,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   return interposed_reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
 
-// MPI_Allreduce where kept_untouched() does not hand it over.
+// MPI_Allreduce where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_allreduce(const void* sendbuf, void* recvbuf, int count,
                                                   MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   return intercept(
@@ -416,7 +416,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
   return interposed_allreduce(sendbuf, recvbuf, count, type, op, comm);
 }
 
-// MPI_Allgather where kept_untouched() does not hand it over.
+// MPI_Allgather where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_allgather(const void* sendbuf, int sendcount,
                                                   MPI_Datatype sendtype, void* recvbuf,
                                                   int recvcount, MPI_Datatype recvtype,
@@ -443,7 +443,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   return interposed_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-// MPI_Alltoall where kept_untouched() does not hand it over.
+// MPI_Alltoall where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_alltoall(const void* sendbuf, int sendcount,
                                                  MPI_Datatype sendtype, void* recvbuf,
                                                  int recvcount, MPI_Datatype recvtype,
@@ -470,7 +470,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   return interposed_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-// MPI_Reduce_scatter_block where kept_untouched() does not hand it over.
+// MPI_Reduce_scatter_block where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_reduce_scatter_block(const void* sendbuf, void* recvbuf,
                                                              int recvcount, MPI_Datatype type,
                                                              MPI_Op op, MPI_Comm comm) {
@@ -495,7 +495,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
   return interposed_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
 }
 
-// MPI_Reduce_scatter where kept_untouched() does not hand it over.
+// MPI_Reduce_scatter where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_reduce_scatter(const void* sendbuf, void* recvbuf,
                                                        const int recvcounts[], MPI_Datatype type,
                                                        MPI_Op op, MPI_Comm comm) {
@@ -521,7 +521,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   return interposed_reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
 }
 
-// MPI_Allgatherv where kept_untouched() does not hand it over.
+// MPI_Allgatherv where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_allgatherv(const void* sendbuf, int sendcount,
                                                    MPI_Datatype sendtype, void* recvbuf,
                                                    const int recvcounts[], const int displs[],
@@ -552,7 +552,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
                                comm);
 }
 
-// MPI_Scan where kept_untouched() does not hand it over.
+// MPI_Scan where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_scan(const void* sendbuf, void* recvbuf, int count,
                                              MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   return intercept(
@@ -571,7 +571,7 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
   return interposed_scan(sendbuf, recvbuf, count, type, op, comm);
 }
 
-// MPI_Exscan where kept_untouched() does not hand it over.
+// MPI_Exscan where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_exscan(const void* sendbuf, void* recvbuf, int count,
                                                MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   return intercept(
