@@ -309,6 +309,9 @@ class Measurer {
   // The barrier a program calls between its calls: the library's own
   // where the communicator has the library, else null (barrier_ then).
   std::unique_ptr<Plan> library_barrier_;
+  // The small call timed after a barrier as programs call: the library's
+  // 8-byte allreduce, where the communicator has the library, else null.
+  std::unique_ptr<Plan> library_after_barrier_;
   std::unique_ptr<Plan> reduce_figures_;
   int next_rep_ = 0;  // rotates the buffer sets across points too
   // The last figure of each candidate (collective, algorithm, parameter
