@@ -134,11 +134,6 @@ Figures medians(const std::vector<Run>& runs) {
   return out;
 }
 
-bool is_library_pick(const OutsideFigure& f, const Registry& registry) {
-  const AlgorithmEntry* alg = registry.find_algorithm(find_collective(f.collective)->id, f.pick);
-  return alg != nullptr && (alg->desc->required_caps & CCT_CAP_LIBRARY);
-}
-
 // Both sides run the library's own code where the profile keeps it, so
 // those points' ratios measure how far this check's two sides drifted
 // apart (on the project's VM whole processes run in faster or slower
@@ -151,12 +146,12 @@ constexpr int kFewestKept = 10;
 void calibrate(OutsideResult& result, const Registry& registry) {
   std::vector<double> kept;
   for (const OutsideFigure& f : result.figures)
-    if (is_library_pick(f, registry)) kept.push_back(f.profile_s / f.library_s);
+    if (keeps_library(f, registry)) kept.push_back(f.profile_s / f.library_s);
   if (static_cast<int>(kept.size()) < kFewestKept) return;
   result.kept = static_cast<int>(kept.size());
   result.calibration = median(std::move(kept));
   for (OutsideFigure& f : result.figures)
-    if (!is_library_pick(f, registry)) f.profile_s /= result.calibration;
+    if (!keeps_library(f, registry)) f.profile_s /= result.calibration;
 }
 
 }  // namespace
@@ -205,7 +200,7 @@ OutsideResult check_outside(const std::string& profile_path, const Registry& reg
   if (!result.figures.empty()) result.geometric_mean = std::exp(log_sum / result.figures.size());
   calibrate(result, registry);
   for (const OutsideFigure& f : result.figures)
-    if (!is_library_pick(f, registry)) {
+    if (!keeps_library(f, registry)) {
       ++result.picks;
       result.refuted += f.refuted();
     }

@@ -102,6 +102,10 @@ bool raise_to_library(std::vector<ResultRow>& rows, const OutsideFigure& f, Size
 
 }  // namespace
 
+bool keeps_library(const OutsideFigure& f, const Registry& registry) {
+  return is_library(f.collective, f.pick, registry);
+}
+
 std::string outside_path(const std::string& results) {
   return std::filesystem::path(results).replace_extension(".outside").string();
 }
@@ -157,7 +161,7 @@ std::vector<std::string> give_back_refuted(std::vector<ResultRow>& rows,
            std::tie(b->collective, b->transport, b->nodes, b->np, b->datatype, b->bytes);
   });
   const auto refuted = [&](const OutsideFigure& f) {
-    return f.refuted() && !is_library(f.collective, f.pick, registry);
+    return f.refuted() && !keeps_library(f, registry);
   };
   // The next checked size of sorted[at]'s bucket in the direction `step`
   // (+1, -1), if a figure there keeps the library or is refuted.
@@ -169,7 +173,7 @@ std::vector<std::string> give_back_refuted(std::vector<ResultRow>& rows,
       if (!same_bucket(f, g) || (next && g.bytes != *next)) break;
       if (g.bytes == f.bytes) continue;
       next = g.bytes;
-      if (refuted(g) || is_library(g.collective, g.pick, registry)) return next;
+      if (refuted(g) || keeps_library(g, registry)) return next;
     }
     return std::nullopt;
   };

@@ -60,6 +60,9 @@ struct OutsideFigure {
   bool refuted() const { return profile_s > library_s * (1 - kOutsideWin); }
 };
 
+// Whether f's pick is the library's own call (CCT_CAP_LIBRARY).
+bool keeps_library(const OutsideFigure& f, const Registry& registry);
+
 // The file beside results "<dir>/<fingerprint>.csv": "<dir>/<fingerprint>.outside".
 std::string outside_path(const std::string& results);
 
