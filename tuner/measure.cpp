@@ -37,9 +37,9 @@ std::unique_ptr<Plan> helper_plan(const Registry& registry, const Communicator& 
   return std::make_unique<Plan>(*alg, comm, params);
 }
 
-// The library's own barrier as a plan, where the communicator has the
-// library (an algorithm of the barrier that needs CCT_CAP_LIBRARY can run
-// here); else null.
+// The library's own call of sample's collective as a plan, where the
+// communicator has the library (an algorithm of that collective that needs
+// CCT_CAP_LIBRARY can run sample here); else null.
 std::unique_ptr<Plan> library_plan(const Registry& registry, const Communicator& comm,
                                    const cct_coll_args& sample) {
   for (const AlgorithmEntry& alg : registry.algorithms()) {
