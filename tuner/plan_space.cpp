@@ -7,6 +7,8 @@
 
 #include "cct/collectives.hpp"
 #include "cct/error.hpp"
+#include "cct/sdk/datatype.hpp"
+#include "tuner/measure.hpp"
 
 namespace cct::tuner {
 namespace {
@@ -23,6 +25,19 @@ int64_t power_floor(int64_t bytes) {
 int64_t smallest_size(int64_t min_bytes) {
   return static_cast<int64_t>(
       std::bit_ceil(static_cast<uint64_t>(std::max<int64_t>(1, min_bytes))));
+}
+
+// The first size measured for c: smallest_size, but for a reduction at
+// least one element of the reference type (where the largest size allows
+// it). Below that a reduction is measured in uint8 (measure.hpp), whose
+// sums the MPI library's call is no candidate for (8-bit sums saturate
+// there): the sizes of a few bytes got our algorithms unweighed against
+// the library, a range of their own in each of the 6 reductions.
+int64_t first_size(cct_collective c, int64_t min_bytes, int64_t max_bytes) {
+  const int64_t first = smallest_size(min_bytes);
+  const auto element = static_cast<int64_t>(sdk::dtype_size(kReferenceType));
+  if (!collective_info(c).reduction || element > max_bytes) return first;
+  return std::max(first, element);
 }
 
 std::vector<int64_t> sorted_with(std::vector<int64_t> values, int64_t also) {
@@ -139,7 +154,7 @@ std::vector<int64_t> message_sizes(cct_collective c, int64_t min_bytes, int64_t 
                                    bool quick) {
   if (!collective_info(c).sized) return {0};
   std::vector<int64_t> sizes;
-  const int64_t first = smallest_size(min_bytes);
+  const int64_t first = first_size(c, min_bytes, max_bytes);
   int n = 0;
   for (uint64_t s = first; s <= static_cast<uint64_t>(max_bytes); s *= 2, ++n)
     if (!quick || n % kQuickStride == 0) sizes.push_back(static_cast<int64_t>(s));

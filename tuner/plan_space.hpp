@@ -54,8 +54,9 @@ bool selected(const std::vector<std::string>& names, const std::string& name);
 bool excluded(const SpaceFilter& filter, const std::string& name);
 
 // The sizes measured for collective c: barrier only 0; the others the powers
-// of two from max(1, min_bytes) rounded up, to max_bytes. quick keeps every
-// 4th of them and the largest.
+// of two from max(1, min_bytes) rounded up (a reduction's from one int32,
+// where max_bytes allows), to max_bytes. quick keeps every 4th of them and
+// the largest.
 std::vector<int64_t> message_sizes(cct_collective c, int64_t min_bytes, int64_t max_bytes,
                                    bool quick);
 

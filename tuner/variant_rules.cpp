@@ -8,6 +8,7 @@
 #include "cct/collectives.hpp"
 #include "cct/error.hpp"
 #include "tuner/search.hpp"
+#include "tuner/segmentation.hpp"
 #include "tuner/shape_text.hpp"
 
 namespace cct::tuner {
@@ -174,9 +175,9 @@ std::vector<Fallback> variant_fallbacks(const Winner& variant, const Winner& pla
 // The rule of a point in a variant: the winner of its rows where it
 // differs from the reference winner among the same candidates, timed with
 // them, and the two order these candidates oppositely, each beyond the
-// noise, or the variant puts its winner far ahead (far_ahead); with its
-// fallbacks. Else the plain winner p, which the variant changes nothing
-// for. Nothing where the point has no reference figures.
+// noise, or the variant puts its winner far ahead (far_ahead). Else the
+// plain winner p, which the variant changes nothing for. Nothing where the
+// point has no reference figures.
 std::optional<Winner> variant_winner(const std::vector<Winner>& variant,
                                      const std::vector<Winner>& reference, const Winner& p) {
   const Winner* base = winner_of(pointers(reference), p.choice);
@@ -185,9 +186,7 @@ std::optional<Winner> variant_winner(const std::vector<Winner>& variant,
   if (w->choice == base->choice ||
       !(beats(*base, *w, reference) || far_ahead(*w, *base, variant, reference)))
     return p;
-  Winner own = *w;
-  own.fallbacks = variant_fallbacks(own, p, variant);
-  return own;
+  return *w;
 }
 
 // rules with the range of r given to r: the rules it overlaps cut short
@@ -264,21 +263,108 @@ struct OwnWinners {
   std::vector<int64_t> sizes;  // ascending
 };
 
-// Per communicator size, a variant group's rule at each point measured in it.
+// One measured size of a variant at one communicator size: its rows, the
+// reference winner's choice among them, the rule of every call there, and
+// the variant's own winner where variant_winner gives one.
+struct VariantSize {
+  const std::vector<Winner>* rows;
+  std::string base;
+  const Winner* plain;
+  std::optional<Winner> own;
+};
+
+// The choice that stands for "the rule of every call" among a size's
+// figures as the segmentation weighs them; no candidate's choice is empty.
+const std::string kPlainChoice;
+
+// A size's figures as the variant's segmentation weighs them: the
+// reference winner's figure in the variant as the rule of every call,
+// preferred as the library's call is (it wins every tie within the noise);
+// the variant's own winner there as measured; every other candidate no
+// faster than the rule of every call, since variant_winner found no cause
+// to leave it there (a range of the own winner may go on across such a
+// size where it ties). Empty where the variant did not measure the
+// reference winner: nothing to weigh the rule of every call by.
+std::vector<Winner> weighed(const VariantSize& s) {
+  const auto base = std::ranges::find(*s.rows, s.base, &Winner::choice);
+  if (base == s.rows->end()) return {};
+  Winner plain = *base;
+  plain.choice = kPlainChoice;
+  plain.algorithm.clear();
+  plain.library = true;
+  plain.default_params = true;
+  std::vector<Winner> out{plain};
+  for (Winner w : *s.rows) {
+    if (w.choice == s.base) continue;
+    if (!s.own || s.own->choice != w.choice) {
+      w.median_s = std::max(w.median_s, base->median_s);
+      w.min_s = std::max(w.min_s, base->min_s);
+    }
+    w.library = false;
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+// The variant's own winners among sizes (ascending), made as one
+// segmentation (segmentation.hpp) against the rule of every call: a range
+// of its own only where it saves more than the noise and the price of its
+// switches, so that a variant does not splice one-size ranges into the
+// rules (gather at roots other than 0 had three values of
+// linear_throttled at neighbouring sizes, each its own range).
+OwnWinners segmented(const std::vector<VariantSize>& sizes) {
+  OwnWinners out;
+  std::vector<std::vector<Winner>> rows;
+  std::vector<const VariantSize*> kept;
+  for (const VariantSize& s : sizes) {
+    out.sizes.push_back(s.plain->bytes);
+    std::vector<Winner> w = weighed(s);
+    if (w.empty()) continue;
+    rows.push_back(std::move(w));
+    kept.push_back(&s);
+  }
+  // Every choice counts as measured at every size: one absent at a size
+  // has no figure there, none interpolated (which would escape the cap of
+  // weighed).
+  std::vector<std::string> choices;
+  for (const std::vector<Winner>& r : rows)
+    for (const Winner& w : r)
+      if (std::ranges::find(choices, w.choice) == choices.end()) choices.push_back(w.choice);
+  std::vector<SizeFigures> figures;
+  for (const std::vector<Winner>& r : rows) {
+    SizeFigures f{.bytes = r.front().bytes, .measured = choices};
+    for (const Winner& w : r) f.competing.push_back(&w);
+    figures.push_back(std::move(f));
+  }
+  if (figures.empty()) return out;
+  const Segmentation picked = segment(figures);
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    if (picked.picks[i].choice == kPlainChoice) continue;
+    const VariantSize& s = *kept[i];
+    Winner own = *std::ranges::find(*s.rows, picked.picks[i].choice, &Winner::choice);
+    own.fallbacks = variant_fallbacks(own, *s.plain, *s.rows);
+    out.own.push_back(std::move(own));
+  }
+  return out;
+}
+
+// Per communicator size, a variant group's own winners, segmented.
 std::map<int, OwnWinners> own_winners(const PointRows& points, const PointRows& reference,
                                       const std::map<PointKey, const Winner*>& plain_at) {
-  std::map<int, OwnWinners> by_np;
+  std::map<int, std::vector<VariantSize>> by_np;
   for (const auto& [key, rows] : points) {
     const auto u = plain_at.find(key);
     const auto ref = reference.find(key);
     if (u == plain_at.end() || ref == reference.end()) continue;
-    const std::optional<Winner> w = variant_winner(rows, ref->second, *u->second);
-    if (!w) continue;
-    OwnWinners& at = by_np[w->np];
-    at.sizes.push_back(w->bytes);
-    if (w->choice != u->second->choice) at.own.push_back(*w);
+    const Winner* base = winner_of(pointers(ref->second), u->second->choice);
+    if (base == nullptr) continue;
+    std::optional<Winner> w = variant_winner(rows, ref->second, *u->second);
+    if (w && w->choice == u->second->choice) w.reset();
+    by_np[u->second->np].push_back({&rows, base->choice, u->second, std::move(w)});
   }
-  return by_np;
+  std::map<int, OwnWinners> out;
+  for (const auto& [np, sizes] : by_np) out[np] = segmented(sizes);
+  return out;
 }
 
 // Whether rules choose one candidate (algorithm and values) for every size.

@@ -11,9 +11,13 @@
 // reference winner among the same candidates kept unless another is
 // faster beyond the noise (choose_winner, the reference winner as the
 // previous one: a variant's rules differ only where its figures say so,
-// against figures taken beside them). Where that winner is not the rule
-// of every call's, at some size of some communicator size, the variant
-// gets a bucket of its own (RankBucket::datatypes, RankBucket::
+// against figures taken beside them). Those winners are then segmented
+// as the rules of every call are (segmentation.hpp), the rule of every
+// call in the place of the library's call: a variant's winner keeps a
+// range only where it saves more than the noise and the price of its
+// switches, and neighbouring sizes of one winner make one range. Where a
+// winner is left that is not the rule of every call's, at some size of
+// some communicator size, the variant gets a bucket of its own (RankBucket::datatypes, RankBucket::
 // nonzero_roots) for each communicator size where it is: the bucket of
 // every call with those sizes' ranges given to the variant's winner (up to
 // the boundaries the rules would put between measured sizes), each falling

@@ -459,6 +459,10 @@ TEST_CASE("message sizes per collective, full and quick", "[tuner]") {
   CHECK(message_sizes(CCT_BCAST, 1, 1 << 20, true) ==
         std::vector<int64_t>{1, 16, 256, 4096, 65536, 1 << 20});
   CHECK(message_sizes(CCT_ALLTOALL, 1, 1 << 10, true) == std::vector<int64_t>{1, 16, 256, 1024});
+  // A reduction from one int32 up, unless the largest size is smaller.
+  CHECK(message_sizes(CCT_ALLREDUCE, 1, 16, false) == std::vector<int64_t>{4, 8, 16});
+  CHECK(message_sizes(CCT_REDUCE_SCATTER, 1, 1 << 10, true) == std::vector<int64_t>{4, 64, 1024});
+  CHECK(message_sizes(CCT_SCAN, 1, 2, false) == std::vector<int64_t>{1, 2});
 }
 
 TEST_CASE("the largest size: a call's buffers within --max-rank-bytes", "[tuner]") {
