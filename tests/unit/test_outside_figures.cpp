@@ -108,6 +108,21 @@ TEST_CASE("a pick that wins outside by 5% keeps its size; a tie goes to the libr
   CHECK(picks(rows) == std::vector<std::string>{"knomial", "knomial", "mpi"});
 }
 
+TEST_CASE(
+    "a pick confirmed in one job is raised past the library's slower job, which it is weighed "
+    "against",
+    "[tuner]") {
+  // The library confirmed in two jobs (1.0 and 1.8 us: weighed by the
+  // slower), knomial in the first only (0.7 us).
+  std::vector<ResultRow> rows = flattering_rows();
+  for (int64_t bytes : {4, 64, 1024}) rows.push_back(row(bytes, "mpi", 1.8e-6, Stage::kReconfirm));
+  REQUIRE(picks(rows) == std::vector<std::string>{"knomial", "knomial", "knomial"});
+  // Outside, knomial lost at 4 bytes by 1.25x: raised to 1.25 x 1.8 us,
+  // not 1.25 x 1.0 (which still beat 1.8).
+  cct::tuner::give_back_refuted(rows, {{figure(4, 0.4e-6, 0.5e-6)}}, cct::test::registry());
+  CHECK(picks(rows) == std::vector<std::string>{"mpi", "knomial", "knomial"});
+}
+
 TEST_CASE("an outside figure speaks only for its own bucket's rows", "[tuner]") {
   std::vector<ResultRow> rows = flattering_rows();
   for (ResultRow& r : rows) r.datatype = "float";  // typed rows; the figure is of every call
