@@ -74,33 +74,31 @@ bool same_bucket(const OutsideFigure& a, const OutsideFigure& b) {
          a.np == b.np && a.datatype == b.datatype;
 }
 
-// The stage a row's figure is weighed in: a confirmation's two jobs are
-// one (winners.hpp weighs a candidate by the slower of them).
-Stage weighed_stage(Stage stage) {
-  return is_confirmation(stage) ? Stage::kConfirm : stage;
-}
-
-// Raises the non-library rows at f's sizes to the library's figures of
-// their size, stage and pattern times f's ratio, at least 1 + kOutsideWin;
-// whether any row was. Against confirmations, the library's slower job:
-// a pick confirmed in one job only, raised to the library's faster one,
-// still beat the library's slower one, which it is weighed against, and
-// kept its range (allreduce 16-256 B, refuted outside at 1.02-1.27x).
+// Raises the non-library rows at f's sizes, of every stage, to the
+// library's slowest figure of their size and pattern times f's ratio, at
+// least 1 + kOutsideWin; whether any row was. The slowest, whatever the
+// stage: raised against the library's row of its own stage only, a pick
+// confirmed in one job still beat the library's slower job, which the
+// library is weighed by (allreduce 16-256 B, refuted outside at
+// 1.02-1.27x, kept numa 16-640), and a pick whose size has no library row
+// of its stage (a screening figure, scaled to the confirmations there)
+// was not raised at all (scan 256 B, refuted at 1.10x, kept chain).
 bool raise_to_library(std::vector<ResultRow>& rows, const OutsideFigure& f, Sizes sizes,
                       const Registry& registry) {
   // A refuted pick that was not slower outside still lost the tie.
   const double ratio = std::max(f.profile_s / f.library_s, 1 + OutsideFigure::kOutsideWin);
-  using Where = std::tuple<int64_t, Stage, std::string>;  // (bytes, weighed stage, counts)
+  using Where = std::tuple<int64_t, std::string>;  // (bytes, counts)
   std::map<Where, PointResult> library;
   for (const ResultRow& r : rows)
     if (at_point(r, f, sizes) && is_library(r.collective, r.algorithm, registry)) {
-      auto [at, added] = library.try_emplace({r.bytes, weighed_stage(r.stage), r.counts}, r.result);
-      if (!added && r.result.median_s > at->second.median_s) at->second = r.result;
+      PointResult& slowest = library.try_emplace({r.bytes, r.counts}, r.result).first->second;
+      slowest.median_s = std::max(slowest.median_s, r.result.median_s);
+      slowest.min_s = std::max(slowest.min_s, r.result.min_s);
     }
   bool raised = false;
   for (ResultRow& r : rows) {
     if (!at_point(r, f, sizes) || is_library(r.collective, r.algorithm, registry)) continue;
-    const auto lib = library.find({r.bytes, weighed_stage(r.stage), r.counts});
+    const auto lib = library.find({r.bytes, r.counts});
     if (lib == library.end()) continue;
     PointResult& figure = r.result;
     figure.median_s = std::max(figure.median_s, lib->second.median_s * ratio);
