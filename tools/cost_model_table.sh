@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The simulator's validation table of docs/cost_model.md ("Validation on
 # the simulator"), made again by one command: on the fabric tree:64
-# (bcast, reduce, allreduce, allgather, alltoall, 1 B - 64 KiB), tuned at 4
+# (bcast, reduce, allreduce, allgather, alltoall, up to 64 KiB), tuned at 4
 # and 16 DSPs and predicted at 64 (and 256), the np-16 rules stretched
-# (--predict-np naming only measured sizes), then 64 measured (3-4 min on
+# (--predict-np naming only measured sizes), then 64 measured (2 min on
 # the 2-core machine) and each profile checked against it (ccprofile
 # check). With --with-256, also 256 measured (up to 32 KiB, alltoall 4
 # KiB: about 14 min more). The simulator runs in virtual time: the same

@@ -6,7 +6,7 @@
 # points, as the docs' row says. The simulator is deterministic, so any
 # change is a change of the code: one that lowers the figure fails here;
 # one that raises it is said, for the docs to be updated. The long tier
-# (3-4 min: the measurement at np 64).
+# (about 2 min: the measurement at np 64).
 # usage: cost_model_np64.sh <source dir> <build dir>
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
