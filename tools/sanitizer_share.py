@@ -60,7 +60,7 @@ LEFT_OUT = {
     "the long tier's stress runs (4 ranks through 100000 barriers on 2 cores) take minutes "
     "under ASan, for a check of the barrier's logic that the normal build makes",
     "cost_model_np64":
-    "the long tier's simulator measurement at 64 DSPs (3-4 min in the normal build) checks a "
+    "the long tier's simulator measurement at 64 DSPs (131 s in the normal build) checks a "
     "figure of the cost model, not memory: the small case (cost_model_simulator) runs the same "
     "code under the sanitizers",
     "mpi_heap_untouched":

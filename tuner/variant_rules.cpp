@@ -172,20 +172,17 @@ std::vector<Fallback> variant_fallbacks(const Winner& variant, const Winner& pla
   return out;
 }
 
-// The rule of a point in a variant: the winner of its rows where it
-// differs from the reference winner among the same candidates, timed with
-// them, and the two order these candidates oppositely, each beyond the
-// noise, or the variant puts its winner far ahead (far_ahead). Else the
-// plain winner p, which the variant changes nothing for. Nothing where the
-// point has no reference figures.
-std::optional<Winner> variant_winner(const std::vector<Winner>& variant,
-                                     const std::vector<Winner>& reference, const Winner& p) {
-  const Winner* base = winner_of(pointers(reference), p.choice);
-  if (base == nullptr) return std::nullopt;
-  const Winner* w = winner_of(pointers(variant), base->choice);
-  if (w->choice == base->choice ||
-      !(beats(*base, *w, reference) || far_ahead(*w, *base, variant, reference)))
-    return p;
+// The variant's own winner at a point: the winner of its rows where it
+// differs from the reference winner `base` among the same candidates,
+// timed with them, and the two order these candidates oppositely, each
+// beyond the noise, or the variant puts its winner far ahead (far_ahead);
+// else nothing, the variant changing nothing there.
+std::optional<Winner> own_winner(const std::vector<Winner>& variant,
+                                 const std::vector<Winner>& reference, const Winner& base) {
+  const Winner* w = winner_of(pointers(variant), base.choice);
+  if (w->choice == base.choice ||
+      !(beats(base, *w, reference) || far_ahead(*w, base, variant, reference)))
+    return std::nullopt;
   return *w;
 }
 
@@ -265,7 +262,7 @@ struct OwnWinners {
 
 // One measured size of a variant at one communicator size: its rows, the
 // reference winner's choice among them, the rule of every call there, and
-// the variant's own winner where variant_winner gives one.
+// the variant's own winner where own_winner gives one.
 struct VariantSize {
   const std::vector<Winner>* rows;
   std::string base;
@@ -281,7 +278,7 @@ const std::string kPlainChoice;
 // reference winner's figure in the variant as the rule of every call,
 // preferred as the library's call is (it wins every tie within the noise);
 // the variant's own winner there as measured; every other candidate no
-// faster than the rule of every call, since variant_winner found no cause
+// faster than the rule of every call, since own_winner found no cause
 // to leave it there (a range of the own winner may go on across such a
 // size where it ties). Empty where the variant did not measure the
 // reference winner: nothing to weigh the rule of every call by.
@@ -358,8 +355,8 @@ std::map<int, OwnWinners> own_winners(const PointRows& points, const PointRows& 
     if (u == plain_at.end() || ref == reference.end()) continue;
     const Winner* base = winner_of(pointers(ref->second), u->second->choice);
     if (base == nullptr) continue;
-    std::optional<Winner> w = variant_winner(rows, ref->second, *u->second);
-    if (w && w->choice == u->second->choice) w.reset();
+    std::optional<Winner> w = own_winner(rows, ref->second, *base);
+    if (w && w->choice == u->second->choice) w.reset();  // the rule of every call's
     by_np[u->second->np].push_back({&rows, base->choice, u->second, std::move(w)});
   }
   std::map<int, OwnWinners> out;

@@ -17,8 +17,9 @@
 // range only where it saves more than the noise and the price of its
 // switches, and neighbouring sizes of one winner make one range. Where a
 // winner is left that is not the rule of every call's, at some size of
-// some communicator size, the variant gets a bucket of its own (RankBucket::datatypes, RankBucket::
-// nonzero_roots) for each communicator size where it is: the bucket of
+// some communicator size, the variant gets a bucket of its own
+// (RankBucket::datatypes, RankBucket::nonzero_roots) for each
+// communicator size where it is: the bucket of
 // every call with those sizes' ranges given to the variant's winner (up to
 // the boundaries the rules would put between measured sizes), each falling
 // back to the winner of every call, then to that one's fallbacks. A
