@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "rapidio_sim/engine/sanitizer_stacks.hpp"
+
 namespace cct::rio {
 
 class Fibers {
@@ -34,12 +36,15 @@ class Fibers {
     boost::context::fiber caller;  // the scheduler, while the fiber runs
     bool finished = false;
     bool blocked = true;  // a new fiber waits for its first resume
+    StackRange stack;     // the fiber's stack, for the sanitizer
   };
   boost::context::fiber entry(int rank, boost::context::fiber&& caller);
+  void run(int rank);  // body(rank) to its end, on the fiber
 
   std::vector<Slot> fibers_;
   std::function<void(int)> body_;
   std::function<void(int, const std::string&)> on_finish_;
+  StackRange scheduler_stack_;  // where resume() was called from
   int running_ = -1;
   bool unwinding_ = false;
 };
