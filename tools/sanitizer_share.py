@@ -49,13 +49,6 @@ ALWAYS = {
 
 # Never under the sanitizers, and why.
 LEFT_OUT = {
-    "switch algorithms refuse a root outside the communicator":
-    "the refusal is thrown on a RapidIO simulator fiber (Boost.Context, which Debian builds "
-    "without ASan's fiber-switch annotations), so ASan loses track of the stack and reports a "
-    "stack-use-after-scope in Plan::run that is not there",
-    "p2p matching is FIFO per source, mismatches throw MatchError":
-    "the same false report as above: MatchError is thrown on a simulator fiber (the test ran "
-    "under no build until its name lost the ';' that cut it short in ctest)",
     "cct_tests_long":
     "the long tier's stress runs (4 ranks through 100000 barriers on 2 cores) take minutes "
     "under ASan, for a check of the barrier's logic that the normal build makes",
