@@ -98,25 +98,10 @@ std::optional<cct_op> op_of(MPI_Op op) {
   return std::nullopt;
 }
 
-namespace {
-
-// This thread's last predefined type asked about, and whether it is of one
-// byte. A predefined handle is never freed, so it never names another
-// type: the same one again is answered without asking MPI_Type_size on
-// every call, 2-3 ns of the 10-12 a sum kept on the library cost over the
-// library's own call (tools/kept_overhead.py, 2026-12-02).
-struct PredefinedSize {
-  MPI_Datatype type = MPI_DATATYPE_NULL;
-  bool one_byte = false;
-};
 [[gnu::tls_model("initial-exec")]] constinit thread_local PredefinedSize last_predefined{};
 
-}  // namespace
-
-bool library_answers_otherwise(MPI_Datatype type, MPI_Op op) {
-  if (op != MPI_SUM && op != MPI_PROD) return false;
+bool one_byte_type(MPI_Datatype type) {
   if (type == MPI_DATATYPE_NULL) return true;  // MPI_Type_size would raise an error: not ours
-  if (type == last_predefined.type) return last_predefined.one_byte;
   if (const std::optional<cct_datatype> predefined = datatype_of(type)) {
     last_predefined = {type, sdk::dtype_size(*predefined) == 1};
     return last_predefined.one_byte;
