@@ -23,11 +23,13 @@ std::optional<cct_op> op_of(MPI_Op op);
 // byte. A predefined handle is never freed, so it never names another
 // type: the same one again is answered without asking MPI_Type_size
 // (which, with the call to ask it, made a sum kept on the library cost
-// 10-12 ns over the library's own call; tools/kept_overhead.py,
-// 2026-12-02). initial-exec and constinit, as kept_calls.hpp's.
+// 8.7-11.9 ns over the library's own call at np 1; tools/kept_overhead.py,
+// 2026-12-02). initial-exec and constinit, as kept_calls.hpp's. It starts
+// as MPI_DATATYPE_NULL, which counts as one byte (one_byte_type), so that
+// the check needs no case of its own for it.
 struct PredefinedSize {
   MPI_Datatype type = MPI_DATATYPE_NULL;
-  bool one_byte = false;
+  bool one_byte = true;
 };
 [[gnu::tls_model("initial-exec")]] extern constinit thread_local PredefinedSize last_predefined;
 
@@ -45,7 +47,7 @@ bool one_byte_type(MPI_Datatype type);
 // reduction kept on the library asks it (kept_untouched in wrappers.cpp).
 inline bool library_answers_otherwise(MPI_Datatype type, MPI_Op op) {
   if (op != MPI_SUM && op != MPI_PROD) return false;
-  if (type == last_predefined.type && type != MPI_DATATYPE_NULL) return last_predefined.one_byte;
+  if (type == last_predefined.type) return last_predefined.one_byte;
   return one_byte_type(type);
 }
 

@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
   const char* known[] = {"barrier",    "allreduce", "bcast",   "allgather",
                          "allgatherv", "alltoallv", "gatherv", "scatterv"};
   int known_name = 0, size = 1;
-  for (int i = 0; i < 8; ++i) known_name |= strcmp(name, known[i]) == 0;
+  for (size_t i = 0; i < sizeof known / sizeof *known; ++i)
+    known_name |= strcmp(name, known[i]) == 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (calls < 1 || count < 1 || !known_name || size > MAX_RANKS || (argc > 4 && !paired)) {
     fprintf(stderr,
@@ -81,14 +82,14 @@ int main(int argc, char** argv) {
   int* in = calloc((size_t)count * size, sizeof(int));
   int* out = calloc((size_t)count * size, sizeof(int));
   for (int i = 0; i < 1000; ++i) call(name, 0, in, out, count);
-  double through_mpi = 0, direct = 0;
+  double through_mpi = 0, through_pmpi = 0;
   if (paired) {
     for (int i = 0; i < 1000; ++i) call(name, 1, in, out, count);
     /* Blocks alternated, so that a slow spell lands on both sides. */
     for (long done = 0; done < calls; done += kPairedBlock) {
       const long n = calls - done < kPairedBlock ? calls - done : kPairedBlock;
       through_mpi += timed(n, name, 0, in, out, count);
-      direct += timed(n, name, 1, in, out, count);
+      through_pmpi += timed(n, name, 1, in, out, count);
     }
   } else {
     through_mpi = timed(calls, name, 0, in, out, count);
@@ -97,7 +98,7 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0 && paired)
     printf("%.1f ns/call, %.1f ns/call direct\n", through_mpi / (double)calls * 1e9,
-           direct / (double)calls * 1e9);
+           through_pmpi / (double)calls * 1e9);
   else if (rank == 0)
     printf("%.1f ns/call\n", through_mpi / (double)calls * 1e9);
   free(in);
