@@ -186,9 +186,8 @@ std::optional<double> margin_at(const std::vector<double>& figures, std::size_t 
   return other / figures[pick] - 1;
 }
 
-}  // namespace
-
-Segmentation segment(std::span<const SizeFigures> sizes) {
+// Every size's pick by the dynamic program of segmentation.hpp.
+Segmentation segment_all(std::span<const SizeFigures> sizes) {
   const std::size_t n = sizes.size();
   const std::vector<Candidate> cands = candidates_of(sizes);
   const std::size_t k = cands.size();
@@ -253,6 +252,89 @@ Segmentation segment(std::span<const SizeFigures> sizes) {
     out.picks[i].margin = margin_at(figure[i], last);
     out.picks[i].noise = noise[i];
     if (i > 0) last = from[i][last];
+  }
+  return out;
+}
+
+// The competing row of `choice` at a size; null where it has none.
+const Winner* row_of(const SizeFigures& size, const std::string& choice) {
+  const auto it = std::ranges::find(size.competing, choice, &Winner::choice);
+  return it == size.competing.end() ? nullptr : *it;
+}
+
+// Whether `upper` is no slower than `lower` at a size where both were
+// timed, the library's figure counted less the size's noise.
+bool upper_wins(const Winner& lower, const Winner& upper, double noise) {
+  const auto counted = [&](const Winner& w) {
+    return w.library ? w.median_s / (1 + noise) : w.median_s;
+  };
+  return counted(upper) <= counted(lower);
+}
+
+// Where the picks below and above a run of sizes between confirmed ones
+// differ, the first size of the run that takes the upper one
+// (segmentation.hpp).
+std::size_t boundary_in(std::span<const SizeFigures> run, const Winner& lower,
+                        const Winner& upper) {
+  bool timed_both = false;
+  for (std::size_t i = 0; i < run.size(); ++i) {
+    const Winner* a = row_of(run[i], lower.choice);
+    const Winner* b = row_of(run[i], upper.choice);
+    if (a == nullptr || b == nullptr) continue;
+    timed_both = true;
+    if (upper_wins(*a, *b, size_noise(run[i]))) return i;
+  }
+  if (timed_both) return run.size();
+  const double middle = (log_size(lower.bytes) + log_size(upper.bytes)) / 2;
+  std::size_t i = 0;
+  while (i < run.size() && log_size(run[i].bytes) < middle) ++i;
+  return i;
+}
+
+// The pick `side` (a confirmed size's) at a size between: its own row
+// there where it competed, else a copy of side's at that size.
+Winner between_pick(const SizeFigures& size, const Winner& side) {
+  const Winner* own = row_of(size, side.choice);
+  Winner w = own != nullptr ? *own : side;
+  w.bytes = size.bytes;
+  w.margin.reset();  // the confirmed sizes decided; this one only places a boundary
+  w.noise = size_noise(size);
+  return w;
+}
+
+}  // namespace
+
+Segmentation segment(std::span<const SizeFigures> sizes) {
+  std::vector<std::size_t> confirmed;
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    if (sizes[i].confirmed) confirmed.push_back(i);
+  if (confirmed.empty() || confirmed.size() == sizes.size()) return segment_all(sizes);
+  std::vector<SizeFigures> deciding;
+  for (std::size_t i : confirmed) deciding.push_back(sizes[i]);
+  Segmentation decided = segment_all(deciding);
+  Segmentation out{.switch_price = decided.switch_price};
+  out.picks.resize(sizes.size());
+  for (std::size_t k = 0; k < confirmed.size(); ++k)
+    out.picks[confirmed[k]] = std::move(decided.picks[k]);
+  // Each run of sizes between confirmed ones (or beyond the outermost).
+  for (std::size_t start = 0; start < sizes.size();) {
+    if (sizes[start].confirmed) {
+      ++start;
+      continue;
+    }
+    std::size_t end = start;
+    while (end < sizes.size() && !sizes[end].confirmed) ++end;
+    const Winner* lower = start > 0 ? &out.picks[start - 1] : nullptr;
+    const Winner* upper = end < sizes.size() ? &out.picks[end] : nullptr;
+    const std::span<const SizeFigures> run = sizes.subspan(start, end - start);
+    std::size_t first_upper = run.size();
+    if (lower == nullptr)
+      first_upper = 0;
+    else if (upper != nullptr && upper->choice != lower->choice)
+      first_upper = boundary_in(run, *lower, *upper);
+    for (std::size_t i = 0; i < run.size(); ++i)
+      out.picks[start + i] = between_pick(run[i], i < first_upper ? *lower : *upper);
+    start = end;
   }
   return out;
 }

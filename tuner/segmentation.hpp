@@ -51,6 +51,18 @@
 //   figures (the smaller spread from fastest to median repetition), then to
 //   default parameter values, each weighed far below any real loss; a path
 //   that stays on its pick wins a tie with one that switches.
+// - sizes confirmed and sizes not, in one bucket: the confirmed ones are
+//   segmented, and each size between two of them takes the pick of one
+//   side. Where the two picks differ and both were timed at sizes between
+//   (a crossover's bisection), the boundary is at the first of those where
+//   the upper pick is no slower (the library's figure counted less the
+//   noise, as above); where neither size between timed both, at the
+//   geometric middle. A crossover times its neighbours' search winners in
+//   one job, on another scale than the confirmations' slower job (the
+//   library's small alltoall 0.44 us in one job, 0.86 in the other, both
+//   confirmed, where a crossover timed pairwise at 0.75): let compete
+//   there, such a figure made one-size islands of candidates that neither
+//   neighbour picked (alltoall 40-64, 80-128, 144-256 B on the 2-core VM).
 #pragma once
 
 #include <cstdint>
@@ -77,6 +89,12 @@ struct SizeFigures {
   };
   std::vector<Timed> timed;
   std::vector<std::string> measured;  // choices, competing or not
+  // Whether the competing rows are confirmations (timed as programs call
+  // them, in one job or two). Where some sizes of a bucket are, those alone
+  // decide its picks; a size between them (a crossover's, its neighbours'
+  // search winners timed once) only places the boundary between the
+  // picks on either side.
+  bool confirmed = false;
 };
 
 struct Segmentation {

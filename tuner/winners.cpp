@@ -487,7 +487,8 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
     sizes.push_back({.rows = with_pruned(rows, group.winners)});
     figures.push_back({.bytes = rows.front()->bytes,
                        .competing = rows,
-                       .timed = timed_beside_confirmed(group.winners, group.stages)});
+                       .timed = timed_beside_confirmed(group.winners, group.stages),
+                       .confirmed = std::ranges::any_of(group.stages, is_confirmation)});
     for (const Winner& w : group.winners) figures.back().measured.push_back(w.choice);
   }
   segment_buckets(figures, out);

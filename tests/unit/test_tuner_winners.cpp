@@ -907,3 +907,81 @@ TEST_CASE("segmentation: the noise is how far the two jobs' confirmations lie ap
   CHECK(island(1.0).size() == 3);
   CHECK(island(1.2) == std::vector<Range>{{0, kMaxBytes, "binomial"}});
 }
+
+namespace {
+
+// Confirmed rows of bcast at 1 B - 128 B: `a` 30% ahead up to `last_a`,
+// `b` from there on.
+std::vector<ResultRow> confirmed_two(const std::string& a, const std::string& b, int64_t last_a) {
+  std::vector<ResultRow> rows;
+  for (int64_t bytes = 1; bytes <= 128; bytes *= 2) {
+    const bool a_wins = bytes <= last_a;
+    rows.push_back(row("bcast", 2, bytes, a, "", (a_wins ? 1.0 : 1.3) * 1e-6));
+    rows.push_back(row("bcast", 2, bytes, b, "", (a_wins ? 1.3 : 1.0) * 1e-6));
+  }
+  for (ResultRow& r : rows) r.stage = Stage::kConfirm;
+  return rows;
+}
+
+ResultRow crossover(int64_t bytes, const std::string& algorithm, double us) {
+  ResultRow r = row("bcast", 2, bytes, algorithm, "", us * 1e-6);
+  r.stage = Stage::kCrossover;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("segmentation: a size timed between confirmed ones makes no island of its own",
+          "[tuner]") {
+  // The library confirmed fastest at every size; a crossover at 45 B
+  // timed two other candidates, once, far faster than the library's
+  // confirmed figure there would be: the confirmed sizes decide.
+  std::vector<ResultRow> rows = confirmed_two("mpi", "binomial", 128);
+  rows.push_back(crossover(45, "binomial", 0.5));
+  rows.push_back(crossover(45, "scatter_allgather", 0.4));
+  CHECK(ranges(bcast_buckets(rows)[0]) == std::vector<Range>{{0, kMaxBytes, "mpi"}});
+  const auto w = winners_of(rows);
+  const auto at45 = std::ranges::find(w, int64_t{45}, &cct::tuner::Winner::bytes);
+  REQUIRE(at45 != w.end());
+  CHECK(at45->algorithm == "mpi");
+  CHECK_FALSE(at45->margin.has_value());  // it decided nothing
+}
+
+TEST_CASE(
+    "segmentation: between two confirmed picks, the boundary where the crossover's "
+    "figures cross",
+    "[tuner]") {
+  // binomial confirmed ahead up to 32 B, scatter_allgather from 64 B.
+  std::vector<ResultRow> rows = confirmed_two("binomial", "scatter_allgather", 32);
+  SECTION("both timed at the crossover's sizes: binomial ahead at 45, not at 54") {
+    for (const auto& [bytes, binomial, other] : {std::tuple{45, 1.0, 1.1}, {54, 1.1, 1.0}}) {
+      rows.push_back(crossover(bytes, "binomial", binomial));
+      rows.push_back(crossover(bytes, "scatter_allgather", other));
+    }
+    CHECK(ranges(bcast_buckets(rows)[0]) ==
+          std::vector<Range>{{0, 48, "binomial"}, {48, kMaxBytes, "scatter_allgather"}});
+  }
+  SECTION("already level at 40 B") {
+    for (const auto& [bytes, binomial, other] : {std::tuple{40, 1.0, 1.0}, {45, 1.1, 1.0}}) {
+      rows.push_back(crossover(bytes, "binomial", binomial));
+      rows.push_back(crossover(bytes, "scatter_allgather", other));
+    }
+    CHECK(ranges(bcast_buckets(rows)[0]) ==
+          std::vector<Range>{{0, 40, "binomial"}, {40, kMaxBytes, "scatter_allgather"}});
+  }
+  SECTION("neither timed both: at the geometric middle of 32 and 64 (45.3 B)") {
+    rows.push_back(crossover(40, "binomial", 1.0));
+    rows.push_back(crossover(50, "scatter_allgather", 1.0));
+    CHECK(ranges(bcast_buckets(rows)[0]) ==
+          std::vector<Range>{{0, 48, "binomial"}, {48, kMaxBytes, "scatter_allgather"}});
+  }
+  SECTION("the library counted less the noise: level with it at 45 B, the library keeps it") {
+    rows = confirmed_two("mpi", "binomial", 32);
+    rows.push_back(crossover(45, "mpi", 1.0));
+    rows.push_back(crossover(45, "binomial", 1.0));
+    rows.push_back(crossover(54, "mpi", 1.1));
+    rows.push_back(crossover(54, "binomial", 1.0));
+    CHECK(ranges(bcast_buckets(rows)[0]) ==
+          std::vector<Range>{{0, 48, "mpi"}, {48, kMaxBytes, "binomial"}});
+  }
+}
