@@ -100,9 +100,10 @@ void print_pass_through(std::ostream& out) {
     out << "cct: no collective call was passed to the MPI library (rank 0)\n";
   } else {
     out << "cct: calls passed to the MPI library (rank 0)\n";
-    print_counts(out, kept.untouched,
-                 ": the profile keeps the MPI library's own call for every size: handed over "
-                 "untouched");
+    print_counts(
+        out, kept.untouched,
+        ": the profile keeps the MPI library's own call for every size, or has no rule for it: "
+        "handed over untouched");
     for (int c = 0; c < CCT_COLLECTIVE_COUNT; ++c)
       if (kept.calls[c] > 0)
         print_line(out, c, kept.calls[c],

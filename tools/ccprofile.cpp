@@ -88,12 +88,14 @@ int explain(const std::string& profile_file, const std::string& collective,
     path = choice.path;
     off = choice.off();
   }
+  q.profile_off = off;
   cct::Profile profile;
   if (off)
     std::cout << "no profile (" << cct::kProfileOff
               << "): only CCT_FORCE and the built-in defaults\n";
   else if (path.empty())
-    std::cout << "no profile for this machine: only CCT_FORCE and the built-in defaults\n";
+    std::cout << "no profile for this machine: only CCT_FORCE, then the MPI library's own calls "
+                 "in an MPI program, else the built-in defaults\n";
   else
     profile = cct::load_profile(path, &registry, cct::RuleProblems::kDisableRule);
   std::vector<std::string> skipped;

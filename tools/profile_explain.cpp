@@ -57,13 +57,15 @@ std::vector<std::string> explain(const Profile& profile, const std::vector<Force
                            std::to_string(q.np) + " ranks on " + std::to_string(q.nodes) +
                            (q.nodes == 1 ? " node" : " nodes");
   const char* default_name = collective_info(q.collective).default_algorithm;
+  // What a call that no rule runs takes (Runtime::Options::library_without_rule).
+  const std::string no_rule_takes =
+      std::string(q.profile_off ? "" : "the MPI library's own call in an MPI program, else ") +
+      "the built-in default " + default_name;
   const std::span<const Selection> rule =
       selector.candidates(q.collective, static_cast<std::size_t>(q.bytes), q.dtype, q.root);
   if (rule.empty()) {
     lines.push_back(call +
-                    ": no usable rule of CCT_FORCE or the profile covers it: the built-in "
-                    "default " +
-                    default_name);
+                    ": no usable rule of CCT_FORCE or the profile covers it: " + no_rule_takes);
     const AlgorithmEntry* alg = registry.find_algorithm(q.collective, default_name);
     if (alg == nullptr)
       lines.push_back("the built-in default is not loaded here: is its plugin on CCT_PLUGIN_PATH?");
@@ -93,7 +95,7 @@ std::vector<std::string> explain(const Profile& profile, const std::vector<Force
     const std::string next =
         i + 1 < rule.size()
             ? "the rule's next candidate " + std::string(rule[i + 1].algorithm->desc->name)
-            : "the built-in default " + std::string(default_name);
+            : no_rule_takes;
     for (const std::string& why : obstacles(*rule[i].algorithm, registry, q))
       lines.push_back("but " + std::string(rule[i].algorithm->desc->name) + " " + why +
                       ": such calls take " + next);

@@ -24,6 +24,9 @@ struct ExplainQuery {
   // The call's root, which picks a rooted collective's rules for roots
   // other than 0 where the profile has some (RankBucket::nonzero_roots).
   int root = 0;
+  // CCT_PROFILE=none: a call no rule runs takes the built-in default even
+  // in an MPI program (Runtime::Options::library_without_rule).
+  bool profile_off = false;
 };
 
 // The explanation, one line per fact: the rule met (CCT_FORCE's or the

@@ -260,9 +260,11 @@ bool Selector::size_matters(cct_collective c, int root) const noexcept {
   return any_slot(c, root, [&](const Ranges& r) { return !r.empty() && !every_piece(r, same); });
 }
 
-bool Selector::library_everywhere(cct_collective c, int root) const noexcept {
-  const auto library = [](std::span<const Selection> piece, std::span<const Selection>) {
-    return !piece.empty() && (piece.front().algorithm->desc->required_caps & CCT_CAP_LIBRARY);
+bool Selector::library_everywhere(cct_collective c, int root,
+                                  bool no_rule_is_library) const noexcept {
+  const auto library = [&](std::span<const Selection> piece, std::span<const Selection>) {
+    if (piece.empty()) return no_rule_is_library;
+    return (piece.front().algorithm->desc->required_caps & CCT_CAP_LIBRARY) != 0;
   };
   return c >= 0 && c < CCT_COLLECTIVE_COUNT &&
          !any_slot(c, root, [&](const Ranges& r) { return !every_piece(r, library); });

@@ -58,6 +58,14 @@ unsigned arrays_passed(const CollectiveInfo& row, const cct_coll_args& args, int
   return row.arrays_at_root && rank != args.root ? 0 : row.arrays;
 }
 
+// The registered algorithm of c that is the MPI library's own call
+// (plugins/library: `mpi`), or null.
+const AlgorithmEntry* library_algorithm(const Registry& registry, cct_collective c) {
+  for (const AlgorithmEntry& a : registry.algorithms())
+    if (a.desc->collective == c && (a.desc->required_caps & CCT_CAP_LIBRARY)) return &a;
+  return nullptr;
+}
+
 }  // namespace
 
 Runtime::Runtime(const Registry& registry, std::shared_ptr<const Communicator> comm,
@@ -75,9 +83,14 @@ Runtime::Runtime(const Registry& registry, std::shared_ptr<const Communicator> c
                       " is not registered: is its plugin on CCT_PLUGIN_PATH?",
                   CCT_ERR_UNSUPPORTED);
     defaults_[c.id] = &add_choice(entry, entry->default_params(), *comm_);
+    const bool library_here = (comm_->capabilities() & CCT_CAP_LIBRARY) != 0;
+    const AlgorithmEntry* library = library_algorithm(registry_, c.id);
+    if (library_here && options_.library_without_rule && library != nullptr)
+      library_defaults_[c.id] = &add_choice(library, library->default_params(), *comm_);
     for (const int root : {0, 1})
       library_always_[c.id][root] =
-          (comm_->capabilities() & CCT_CAP_LIBRARY) && selector_.library_everywhere(c.id, root);
+          library_here &&
+          selector_.library_everywhere(c.id, root, library_defaults_[c.id] != nullptr);
   }
 }
 
@@ -266,12 +279,18 @@ bool Runtime::keeps_library(const cct_coll_args& args) {
 }
 
 // The first candidate of the matching rule of the profile (or CCT_FORCE)
-// that can run this call of `bytes` (the size key), else the built-in
+// that can run this call of `bytes` (the size key), else the MPI library's
+// own call (Options::library_without_rule) where it can, else the built-in
 // default.
 Choice& Runtime::select_afresh(const cct_coll_args& args, std::size_t bytes) {
   const std::span<const Selection> rule =
       selector_.candidates(args.collective, bytes, args.dtype, args.root);
   if (Choice* choice = first_usable(rule, args, bytes, false)) return *choice;
+  if (Choice* library = library_defaults_[args.collective]; library && usable(*library, args))
+    return noted(*library, args,
+                 rule.empty() ? "no rule: the MPI library's own call"
+                              : "no candidate of its rule runs it: the MPI "
+                                "library's own call");
   return noted(default_choice(args.collective), args, "built-in default");
 }
 

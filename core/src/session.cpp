@@ -85,7 +85,8 @@ void tell_profile(const SessionBasis& basis) {
   if (!basis.profile_found) {
     basis.warn_once("no profile for this machine (fingerprint " + basis.topology.fingerprint() +
                     ") nor for one of its kind in CCT_PROFILE_PATH or the profile directories; "
-                    "using built-in defaults (run ccautotune to make one)");
+                    "using the MPI library's own collectives in an MPI program, else built-in "
+                    "defaults (run ccautotune to make one)");
     return;
   }
   const MachineInfo& tuned = basis.profile.machine;
@@ -151,7 +152,8 @@ std::shared_ptr<const SessionBasis> SessionBasis::load(bool speaks) {
       basis->profile_found = true;
     } catch (const Error& e) {
       basis->problems.push_back(std::string(e.what()) +
-                                "; the profile is not used: built-in defaults everywhere");
+                                "; the profile is not used: the MPI library's own collectives in "
+                                "an MPI program, else built-in defaults");
     }
   }
   std::vector<std::string> skipped;
@@ -199,12 +201,14 @@ Session::Session(std::unique_ptr<Bootstrap> boot, Binding binding, const std::st
   boot_->set_timeout_s(basis_->timeout_s);
   auto instance = std::make_shared<TransportInstance>(*entry, *boot_);
   comm_ = std::make_shared<Communicator>(*boot_, instance, topology, pu, placement);
-  runtime_ = std::make_unique<Runtime>(basis_->registry, comm_,
-                                       Runtime::Options{.stats = print_stats_,
-                                                        .log = basis_->log,
-                                                        .label = boot_->label(),
-                                                        .timeout_s = basis_->timeout_s},
-                                       make_selector(*basis_, transport, *comm_));
+  runtime_ = std::make_unique<Runtime>(
+      basis_->registry, comm_,
+      Runtime::Options{.stats = print_stats_,
+                       .log = basis_->log,
+                       .label = boot_->label(),
+                       .timeout_s = basis_->timeout_s,
+                       .library_without_rule = !basis_->profile_choice.off()},
+      make_selector(*basis_, transport, *comm_));
   open_device(instance, pu);
 }
 

@@ -72,7 +72,7 @@ grep -q "^bcast of 64k on shm, 2 ranks on 1 node: profile rule \[4k, max) -> kno
 CCT_FORCE="bcast:0-max:chain" "$ccprofile" explain bcast 64k --profile "$dir/a.yaml" >"$dir/out" 2>&1
 grep -q ": CCT_FORCE rule \[0, max) -> chain(segment=32k)$" "$dir/out" || fail "explain of CCT_FORCE" "$dir/out"
 "$ccprofile" explain allgather 1k --np 3 --profile "$dir/a.yaml" >"$dir/out" 2>&1
-grep -q "^but recursive_doubling needs a power-of-two rank count, not 3: such calls take the built-in default ring$" \
+grep -q "^but recursive_doubling needs a power-of-two rank count, not 3: such calls take the MPI library.s own call in an MPI program, else the built-in default ring$" \
   "$dir/out" || fail "explain of a rule that cannot run" "$dir/out"
 grep -q "^note: profile rules measured at 2 ranks used for 3 ranks on shm" "$dir/out" ||
   fail "explain does not say the rules are stretched" "$dir/out"

@@ -358,9 +358,11 @@ class Selector {
   bool size_matters(cct_collective c, int root) const noexcept;
   // Whether every size of c at `root` (as size_matters), of every element
   // type, has a rule whose first choice needs the collective library
-  // (CCT_CAP_LIBRARY): the MPI interposer then hands such calls to the
-  // library before looking at their arguments.
-  bool library_everywhere(cct_collective c, int root) const noexcept;
+  // (CCT_CAP_LIBRARY), or, with `no_rule_is_library`, no rule
+  // (Runtime::Options::library_without_rule): the MPI interposer then
+  // hands such calls to the library before looking at their arguments.
+  bool library_everywhere(cct_collective c, int root,
+                          bool no_rule_is_library = false) const noexcept;
   // Whether some rule of c chooses first an algorithm that runs on device
   // memory (AlgorithmEntry::runs_on_device_memory): the runtime then asks,
   // for the calls of c, whether every rank passes device memory

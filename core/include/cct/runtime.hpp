@@ -82,6 +82,15 @@ class Runtime {
     Log log = Log::kOff;                     // info: each choice once (rank 0); debug: every call
     std::string label = "the communicator";  // in messages (Bootstrap::label)
     double timeout_s = 0;                    // CCT_TIMEOUT, for messages
+    // Where no rule of the selector runs a call (no profile was found, the
+    // profile has no rule for the collective, or none of the rule's
+    // candidates can run it) and the communicator has the MPI library
+    // (CCT_CAP_LIBRARY): the library's own call, as the program made it,
+    // before the built-in default. A program under the MPI interposer then
+    // runs as it would without it wherever the profile says nothing (do no
+    // harm); CCT_PROFILE=none leaves this off, so that it runs the built-in
+    // defaults (the baseline a profile is compared with).
+    bool library_without_rule = false;
   };
 
   // Collective over the communicator's ranks. The selector holds the
@@ -227,6 +236,9 @@ class Runtime {
   std::vector<Choice*> by_selection_;  // Selection::index -> its choice
   std::vector<std::unique_ptr<Choice>> choices_;
   Choice* defaults_[CCT_COLLECTIVE_COUNT] = {};
+  // The MPI library's own call, where Options::library_without_rule holds
+  // and the communicator has it; else null.
+  Choice* library_defaults_[CCT_COLLECTIVE_COUNT] = {};
   bool library_always_[CCT_COLLECTIVE_COUNT][2] = {};  // [c][root != 0]
   // Per collective, the calls that agreed on their size (or memory kinds)
   // first, one small allreduce each (agreement()): a row of CCT_STATS.
