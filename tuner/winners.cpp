@@ -43,9 +43,35 @@ std::span<const Winner> leading_run(std::span<const Winner> all, Same same) {
   return all.first(end - all.begin());
 }
 
+// A range's margin and noise from its sizes' (Winner::margin, noise): the
+// geometric mean of the best other's figure over the pick's, and the
+// median noise, over the sizes that decided (a size between confirmed
+// ones has none: segmentation.hpp). So a range that wins by 30% at most
+// of its sizes and ties at the one where it meets its neighbour is not a
+// near-tie, as its closest size alone would call it; to three decimals
+// (0.234), which say how sure, not figures to compute with.
+struct RangeMargin {
+  std::vector<double> logs, noises;
+  void add(const Winner& w) {
+    if (!w.margin) return;
+    logs.push_back(std::log1p(*w.margin));
+    noises.push_back(w.noise);
+  }
+  void set(SizeRule& r) {
+    if (logs.empty()) return;
+    const auto thousandths = [](double x) { return std::round(x * 1000) / 1000; };
+    double sum = 0;
+    for (const double l : logs) sum += l;
+    std::ranges::sort(noises);
+    r.margin = thousandths(std::expm1(sum / static_cast<double>(logs.size())));
+    r.noise = thousandths(noises[noises.size() / 2]);
+  }
+};
+
 // The size ranges of one bucket from its winners, sizes ascending.
 std::vector<SizeRule> size_rules(std::span<const Winner> bucket) {
   std::vector<SizeRule> rules;
+  RangeMargin margin;
   for (std::size_t i = 0; i < bucket.size(); ++i) {
     const Winner& w = bucket[i];
     const int64_t hi =
@@ -54,6 +80,8 @@ std::vector<SizeRule> size_rules(std::span<const Winner> bucket) {
         rules.back().params == w.params) {
       rules.back().hi = hi;
     } else {
+      if (!rules.empty()) margin.set(rules.back());
+      margin = {};
       rules.push_back({.lo = rules.empty() ? 0 : rules.back().hi,
                        .hi = hi,
                        .algorithm = w.algorithm,
@@ -61,15 +89,9 @@ std::vector<SizeRule> size_rules(std::span<const Winner> bucket) {
                        .median_s = w.median_s,
                        .fallbacks = w.fallbacks});
     }
-    // A range is as sure as its closest size; to three decimals (0.234),
-    // which say how sure, not figures to compute with.
-    SizeRule& r = rules.back();
-    const auto thousandths = [](double x) { return std::round(x * 1000) / 1000; };
-    if (w.margin && (!r.margin || thousandths(*w.margin) < *r.margin)) {
-      r.margin = thousandths(*w.margin);
-      r.noise = thousandths(w.noise);
-    }
+    margin.add(w);
   }
+  if (!rules.empty()) margin.set(rules.back());
   return rules;
 }
 

@@ -59,8 +59,9 @@ struct Winner {
   double median_s = 0;
   bool library = false;  // the collective library's own call (CCT_CAP_LIBRARY)
   // For a pick (segmentation.hpp): how much slower the best other
-  // candidate was at its size, a fraction of its figure (SizeRule::margin),
-  // and the noise of the figures there (tie_margin).
+  // candidate was at its size, a fraction of its figure (a range's
+  // SizeRule::margin is their geometric mean), and the noise of the
+  // figures there (tie_margin).
   std::optional<double> margin;
   double noise = 0;
   // For a candidate confirmed in two jobs (fresh processes): how far apart

@@ -70,11 +70,12 @@ struct SizeRule {
   std::map<std::string, int64_t> params;  // by name; missing ones take their default
   std::optional<double> median_s;         // the measured figure that won
   // How sure the pick is (schema 3; the tuner's segmentation): how much
-  // slower the best other candidate was at the range's closest measured
-  // size, as a fraction of the pick's figure (below 0 where another was
-  // faster there, but not by enough to pay for a switch of rules), and the
-  // noise of the figures there (the same fraction). A margin below the
-  // noise is a near-tie: another run may pick the other.
+  // slower the best other candidate was than the pick over the range's
+  // measured sizes (the geometric mean of their ratios, less 1; below 0
+  // where others were faster, but not by enough to pay for a switch of
+  // rules), and the noise of the figures there (the median over those
+  // sizes, the same fraction). A margin below the noise is a near-tie:
+  // another run may pick the other.
   std::optional<double> margin;
   std::optional<double> noise;
   // Why the reader left this rule's first choice out ("<file>:<line>:
