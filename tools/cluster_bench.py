@@ -8,7 +8,11 @@ host 1 (the shape of all their ranks only), then times the profile's
 choices against Open MPI's calls with tools/ccbench_runs.py (both sides in
 one process, medians of RUNS runs), and removes the hosts. Writes
 OUT/cluster-<H>x<R>-<limit>.yaml (the profile), .csv (its measurements),
-.tune.log and .txt (ccbench's table). With more
+.tune.log and .txt (ccbench's table). With --outside the profile is timed
+from outside instead, as a user measures it: tools/interposer_runs.py
+(osu_style_bench on Open MPI alone and under the interposer, RUNS runs a
+side alternated, medians; 1 B up to --max-bytes), its table in
+.outside.txt. With more
 ranks than the machine has cores the table is headed OVERSUBSCRIBED, and
 Open MPI is told so (mpi_yield_when_idle, which it sets by itself when
 it sees more ranks than slots; each emulated host has slots for its ranks,
@@ -17,7 +21,7 @@ so it does not see it): spinning without yielding, a 4 KiB allreduce of
 
 usage: tools/cluster_bench.py OUT [--hosts H] [--ranks 1,2] [--mbit none,10000,1000]
                               [--collectives a,b,..] [--min-bytes 64] [--max-bytes 1M]
-                              [--runs N] [--build DIR] [--reuse-profiles]
+                              [--runs N] [--build DIR] [--reuse-profiles] [--outside]
        tools/cluster_bench.py OUT --summary [--sizes 64,4k,64k,1M] [--ranks ..] [--mbit ..]
 --reuse-profiles times the profiles an earlier run left in OUT instead of
 tuning again (the tables change, the profiles and tuning logs stay).
@@ -72,6 +76,25 @@ def bench(hosts, opts, name, profile):
     return table
 
 
+def outside(hosts, opts, name, profile):
+    """interposer_runs.py's table of the profile, from outside, on these hosts."""
+    mpirun = hosts.mpirun() + ["--bind-to", "none"] + hosts.yielding()
+    table = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "tools", "interposer_runs.py"), "--runs",
+         str(opts.runs), "--np", str(hosts.np), "--profile", profile, "--max-bytes",
+         str(parse_bytes(opts.max_bytes)), "--build", opts.build, "--mpirun", shlex.join(mpirun)],
+        check=True, capture_output=True, text=True).stdout
+    with open(os.path.join(opts.out, name + ".outside.txt"), "w") as f:
+        f.write(table)
+    return table
+
+
+def parse_bytes(text):
+    """64, 4k, 1M: bytes."""
+    units = {"k": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    return int(text[:-1]) * units[text[-1]] if text[-1] in units else int(text)
+
+
 def size_label(size):
     """"64" -> "64 B", "4k" -> "4 KiB", "1M" -> "1 MiB"."""
     return size[:-1] + {"k": " KiB", "M": " MiB"}[size[-1]] if size[-1] in "kM" else size + " B"
@@ -124,6 +147,8 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--reuse-profiles", action="store_true")
+    parser.add_argument("--outside", action="store_true",
+                        help="time the profile with interposer_runs.py instead of ccbench")
     parser.add_argument("--summary", action="store_true")
     parser.add_argument("--sizes", default="64,4k,64k,1M", help="with --summary")
     opts = parser.parse_args()
@@ -139,7 +164,7 @@ def main():
             with Hosts(opts.hosts, ranks, None if limit == "none" else int(limit)) as hosts:
                 if not opts.reuse_profiles:
                     profile = tune(hosts, opts, name)
-                table = bench(hosts, opts, name, profile)
+                table = (outside if opts.outside else bench)(hosts, opts, name, profile)
             crowded = hosts.np > os.cpu_count()
             print(f"== {opts.hosts} hosts x {ranks} ranks, link limit {limit} Mbit/s"
                   + (f" (OVERSUBSCRIBED: {hosts.np} ranks on {os.cpu_count()} cores)"

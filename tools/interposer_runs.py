@@ -17,13 +17,17 @@ in the rest, for every collective of the run at once), and a median of 5
 runs then moves with how many slow ones each side drew: the same profile
 gave geometric means of 0.49, 0.88 and 1.15 in three replicates. The
 fastest run of each side compares the two in the same mode. CCT_FORCE,
-when set, goes to the interposer's side.
+when set, goes to the interposer's side. --mpirun replaces the command
+that starts the ranks (default: mpirun --oversubscribe, as root with
+--allow-run-as-root): tools/cluster_bench.py --outside passes the
+emulated hosts' (tests/cluster/hosts.sh mpirun).
 
 usage: tools/interposer_runs.py [--runs N] [--np N] [--profile FILE]
-                                [--max-bytes B] [--build DIR]
+                                [--max-bytes B] [--build DIR] [--mpirun CMD]
 """
 import argparse
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -33,9 +37,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def run_once(args, preload):
     env = dict(os.environ)
-    cmd = ["mpirun", "--oversubscribe", "-np", str(args.np)]
-    if os.geteuid() == 0:
-        cmd.append("--allow-run-as-root")
+    cmd = shlex.split(args.mpirun) + ["-np", str(args.np)]
     if preload:
         env["LD_PRELOAD"] = os.path.join(args.build, "lib", "libcct_mpi.so")
         cmd += ["-x", "LD_PRELOAD"]
@@ -64,7 +66,11 @@ def main():
     parser.add_argument("--profile", help="CCT_PROFILE for the interposer's side")
     parser.add_argument("--max-bytes", type=int, default=1 << 20, help="largest size (1 MiB)")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"), help="build directory")
+    parser.add_argument("--mpirun", help="the command that starts the ranks, before -np "
+                        "(default: mpirun --oversubscribe, as root --allow-run-as-root)")
     args = parser.parse_args()
+    if args.mpirun is None:
+        args.mpirun = "mpirun --oversubscribe" + (" --allow-run-as-root" if os.geteuid() == 0 else "")
     if args.runs < 1 or args.np < 1 or args.max_bytes < 1:
         parser.error("--runs, --np and --max-bytes must be at least 1")
     library, interposer = [], []
@@ -75,7 +81,7 @@ def main():
         for preload in (False, True) if i % 2 == 0 else (True, False):
             (interposer if preload else library).append(run_once(args, preload))
     print(f"# np {args.np}, {args.runs} runs of each side alternated; "
-          f"profile {args.profile or '(the runtime finds its own)'}")
+          f"profile {args.profile or '(the runtime finds its own)'}; started by {args.mpirun}")
     print(f"{'collective':<20} {'bytes':>8} {'library us':>11} {'cct us':>9} {'ratio':>6}  "
           f"{'range':<9}  {'fastest':>7}")
     ratios, fastest, above, beyond, fastest_above = [], [], 0, 0, 0
