@@ -103,13 +103,26 @@ std::set<int> measured_steps(const Points& points) {
   return steps;
 }
 
-// The model fitted on every competing figure at steps up to most.
+// The figures of a point the model is fitted on: its kFitted fastest
+// contenders. The model must rank the candidates that compete for the
+// pick; fitted on every candidate of an exhaustive search (the
+// simulator's), the slow ones outweigh them.
+constexpr std::size_t kFitted = 3;
+std::vector<const Winner*> fitted(const std::vector<Winner>& contenders) {
+  std::vector<const Winner*> out;
+  for (const Winner& w : contenders) out.push_back(&w);
+  std::ranges::sort(out, {}, &Winner::median_s);
+  if (out.size() > kFitted) out.resize(kFitted);
+  return out;
+}
+
+// The model fitted on each point's fastest figures at steps up to most.
 CostModel fit_up_to(const Points& points, int most, Coster& coster) {
   std::vector<CostSample> samples;
   for (const auto& [key, point] : points)
     if (std::get<1>(key) <= most)
-      for (const Winner& w : *point.contenders)
-        if (std::optional<CostSample> s = coster.at(w)) samples.push_back(std::move(*s));
+      for (const Winner* w : fitted(*point.contenders))
+        if (std::optional<CostSample> s = coster.at(*w)) samples.push_back(std::move(*s));
   return CostModel::fit(samples);
 }
 
