@@ -303,6 +303,45 @@ std::vector<Winner> weighed(const VariantSize& s) {
   return out;
 }
 
+// A variant measures each size's winner and two fastest finalists of the
+// plain search, so one algorithm's parameter values come and go from one
+// size to the next (gather at roots other than 0, 128 KiB - 4 MiB:
+// linear_throttled with max_outstanding 2, 1, 8, 2, each measured at its
+// sizes alone, each its own range). A value not measured at a size where
+// other values of its algorithm were stands in with the fastest of their
+// figures there (no faster than one measured), so that a range of one
+// value goes on across it rather than switch to a value the variant had
+// no cause to prefer; its row is that one's with the value's own
+// parameters. A value measured at a size keeps its own figure there.
+void stand_in_values(std::vector<std::vector<Winner>>& rows) {
+  std::vector<const Winner*> values;  // one row of each choice, for its parameters
+  for (const std::vector<Winner>& r : rows)
+    for (const Winner& w : r)
+      if (!w.algorithm.empty() &&
+          std::ranges::none_of(values, [&](const Winner* v) { return v->choice == w.choice; }))
+        values.push_back(&w);
+  std::vector<Winner> kinds;  // copies: rows grows below
+  for (const Winner* v : values) kinds.push_back(*v);
+  for (std::vector<Winner>& r : rows) {
+    const std::size_t measured = r.size();
+    for (const Winner& value : kinds) {
+      if (std::ranges::any_of(r, [&](const Winner& w) { return w.choice == value.choice; }))
+        continue;
+      const Winner* fastest = nullptr;
+      for (std::size_t i = 0; i < measured; ++i)
+        if (r[i].algorithm == value.algorithm &&
+            (fastest == nullptr || r[i].median_s < fastest->median_s))
+          fastest = &r[i];
+      if (fastest == nullptr) continue;
+      Winner stand_in = *fastest;
+      stand_in.choice = value.choice;
+      stand_in.params = value.params;
+      stand_in.default_params = value.default_params;
+      r.push_back(std::move(stand_in));
+    }
+  }
+}
+
 // The variant's own winners among sizes (ascending), made as one
 // segmentation (segmentation.hpp) against the rule of every call: a range
 // of its own only where it saves more than the noise and the price of its
@@ -320,6 +359,7 @@ OwnWinners segmented(const std::vector<VariantSize>& sizes) {
     rows.push_back(std::move(w));
     kept.push_back(&s);
   }
+  stand_in_values(rows);
   // Every choice counts as measured at every size: one absent at a size
   // has no figure there, none interpolated (which would escape the cap of
   // weighed).
@@ -338,7 +378,7 @@ OwnWinners segmented(const std::vector<VariantSize>& sizes) {
   for (std::size_t i = 0; i < kept.size(); ++i) {
     if (picked.picks[i].choice == kPlainChoice) continue;
     const VariantSize& s = *kept[i];
-    Winner own = *std::ranges::find(*s.rows, picked.picks[i].choice, &Winner::choice);
+    Winner own = *std::ranges::find(rows[i], picked.picks[i].choice, &Winner::choice);
     own.fallbacks = variant_fallbacks(own, *s.plain, *s.rows);
     out.own.push_back(std::move(own));
   }

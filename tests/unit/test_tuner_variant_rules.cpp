@@ -342,3 +342,45 @@ TEST_CASE(
   CHECK(ranges(buckets[1]) ==
         std::vector<Range>{{0, 1024, "binomial"}, {1024, cct::kMaxBytes, "linear_throttled"}});
 }
+
+TEST_CASE(
+    "variant rules: a root's values of one algorithm, each measured at its own sizes, give one "
+    "range",
+    "[tuner]") {
+  // At root 3 linear_throttled is 30% ahead of binomial from 1k up, but
+  // the variant measured one value of it per size (the plain search's
+  // finalists differ by size): max_outstanding 1 at 1k, 2 at 4k, 8 at 16k.
+  // A value absent at a size stands in with its algorithm's figure there:
+  // one range, of the default value (4), not a range per value.
+  std::vector<ResultRow> r;
+  const auto add = [&](int64_t bytes, const std::string& algorithm, const std::string& params,
+                       double us, Stage stage, std::optional<int> root) {
+    ResultRow x = row(bytes, algorithm, us, stage);
+    x.collective = "gather";
+    x.params = params;
+    x.root = root;
+    r.push_back(x);
+  };
+  const std::vector<std::pair<int64_t, int>> sizes{
+      {64, 4}, {256, 4}, {1024, 1}, {4096, 2}, {16384, 8}};
+  for (const auto& [bytes, value] : sizes) {
+    const double binomial = 2 + bytes / 1000.0;
+    for (const auto& [stage, root] : {std::pair{Stage::kFinal, std::optional<int>()},
+                                      {Stage::kRooted, 0},
+                                      {Stage::kRooted, 3}}) {
+      add(bytes, "binomial", "", binomial, stage, root);
+      const bool fast = root == 3 && bytes >= 1024;
+      add(bytes, "linear_throttled", "max_outstanding=" + std::to_string(value),
+          binomial * (fast ? 0.7 : 1.2), stage, root);
+    }
+  }
+  const Built b = build(r, cct::tuner::Variation::kRoot);
+  const std::vector<cct::RankBucket>& buckets = b.rules.at(CCT_GATHER).at("shm");
+  REQUIRE(buckets.size() == 2);
+  const cct::RankBucket& rooted = buckets[1];
+  REQUIRE(rooted.sizes.size() == 2);
+  CHECK(rooted.sizes[0].algorithm == "binomial");
+  CHECK(rooted.sizes[1].algorithm == "linear_throttled");
+  CHECK(rooted.sizes[1].lo == 1024);
+  CHECK(rooted.sizes[1].params == std::map<std::string, int64_t>{{"max_outstanding", 4}});
+}
