@@ -13,39 +13,56 @@
 namespace cct::tuner {
 namespace {
 
+// The rule the profile applies to a call, and whether it is its bucket's
+// one rule for every size.
+struct RuleAt {
+  const SizeRule* rule = nullptr;
+  bool every_size = false;
+};
+
 // The rule the profile applies to w's call, as the runtime does (the
 // bucket of its shape, or of the node count standing in for its nodes:
-// closest_tuned_nodes), or null where it has none: for a call at a root
-// other than 0 (nonzero_root), in the bucket of such roots where there is
-// one, else in the bucket of every call.
-const SizeRule* rule_for(const Profile& profile, const Winner& w, bool nonzero_root = false) {
+// closest_tuned_nodes), or none: for a call at a root other than 0
+// (nonzero_root), in the bucket of such roots where there is one, else in
+// the bucket of every call.
+RuleAt rule_for(const Profile& profile, const Winner& w, bool nonzero_root = false) {
   const auto by_collective = profile.rules.find(w.collective);
-  if (by_collective == profile.rules.end()) return nullptr;
+  if (by_collective == profile.rules.end()) return {};
   const auto by_transport = by_collective->second.find(w.transport);
-  if (by_transport == by_collective->second.end()) return nullptr;
+  if (by_transport == by_collective->second.end()) return {};
   const int nodes = closest_tuned_nodes(profile, w.transport, w.nodes);
-  const auto in = [&](bool roots_bucket) -> const SizeRule* {
+  const auto in = [&](bool roots_bucket) -> RuleAt {
     for (const RankBucket& bucket : by_transport->second)
       if (bucket.nodes == nodes && bucket.np_lo <= w.np && w.np <= bucket.np_hi &&
           bucket.datatypes.empty() && bucket.nonzero_roots == roots_bucket)
         for (const SizeRule& rule : bucket.sizes)
-          if (rule.lo <= w.bytes && w.bytes < rule.hi) return &rule;
-    return nullptr;
+          if (rule.lo <= w.bytes && w.bytes < rule.hi) return {&rule, bucket.sizes.size() == 1};
+    return {};
   };
-  const SizeRule* own = nonzero_root ? in(true) : nullptr;
-  return own != nullptr ? own : in(false);
+  const RuleAt own = nonzero_root ? in(true) : RuleAt{};
+  return own.rule != nullptr ? own : in(false);
 }
 
-// Adds one off-grid size (its check rows) to a.
-void add_size(const std::vector<Winner>& rows, const SizeRule& rule, Accuracy& a) {
-  const Winner* fastest = &rows.front();
+// Adds one off-grid size (its check rows) to a. agreement_s: what a call
+// of another choice than `rule` would pay first, where the rule is one
+// for every size of a collective whose size no rank knows alone: a rule
+// by size makes each call agree on its size (one_rule.hpp), the one rule
+// avoids it, and a candidate timed faster there is faster only after it.
+void add_size(const std::vector<Winner>& rows, const SizeRule& rule, Accuracy& a,
+              double agreement_s = 0) {
   const Winner* chosen = nullptr;
-  for (const Winner& w : rows) {
-    if (w.median_s < fastest->median_s) fastest = &w;
+  for (const Winner& w : rows)
     if (w.algorithm == rule.algorithm && w.params == rule.params) chosen = &w;
-  }
-  if (chosen == nullptr || fastest->median_s <= 0) return;
-  const double ratio = chosen->median_s / fastest->median_s;
+  if (chosen == nullptr) return;
+  const Winner* fastest = chosen;
+  double fastest_s = chosen->median_s;
+  for (const Winner& w : rows)
+    if (&w != chosen && w.median_s + agreement_s < fastest_s) {
+      fastest = &w;
+      fastest_s = w.median_s + agreement_s;
+    }
+  if (fastest_s <= 0) return;
+  const double ratio = chosen->median_s / fastest_s;
   a.mean_ratio += (ratio - a.mean_ratio) / static_cast<double>(++a.checked);
   if (ratio <= 1 + a.tolerance) ++a.within;
   if (ratio <= a.worst_ratio) return;
@@ -79,10 +96,18 @@ std::vector<std::vector<Winner>> points_of(const std::vector<ResultRow>& rows,
 
 Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
                           const Registry& registry) {
+  const std::map<AgreementShape, double> agreed = agreements(rows);
   Accuracy a;
   for (const std::vector<Winner>& point :
-       points_of(rows, registry, [](const ResultRow& r) { return r.stage == Stage::kCheck; }))
-    if (const SizeRule* rule = rule_for(profile, point.front())) add_size(point, *rule, a);
+       points_of(rows, registry, [](const ResultRow& r) { return r.stage == Stage::kCheck; })) {
+    const Winner& w = point.front();
+    const RuleAt at = rule_for(profile, w);
+    if (at.rule == nullptr) continue;
+    const auto agreement = agreed.find({w.transport, w.nodes, w.np});
+    const bool avoids = at.every_size && collective_info(w.collective).key_parts != nullptr &&
+                        agreement != agreed.end();
+    add_size(point, *at.rule, a, avoids ? agreement->second : 0);
+  }
   return a;
 }
 
@@ -94,8 +119,8 @@ Accuracy root_accuracy(const std::vector<ResultRow>& rows, const Profile& profil
   };
   Accuracy a{.tolerance = tolerance};
   for (const std::vector<Winner>& point : points_of(rows, registry, at_other_root))
-    if (const SizeRule* rule = rule_for(profile, point.front(), !root_zero_rules))
-      add_size(point, *rule, a);
+    if (const RuleAt at = rule_for(profile, point.front(), !root_zero_rules); at.rule)
+      add_size(point, *at.rule, a);
   return a;
 }
 
@@ -104,7 +129,7 @@ Accuracy measured_accuracy(const std::vector<ResultRow>& rows, const Profile& pr
   const Winners measured = pick_winners(rows, registry);
   Accuracy a{.tolerance = tolerance};
   for (const std::vector<Winner>& point : measured.contenders)
-    if (const SizeRule* rule = rule_for(profile, point.front())) add_size(point, *rule, a);
+    if (const RuleAt at = rule_for(profile, point.front()); at.rule) add_size(point, *at.rule, a);
   return a;
 }
 

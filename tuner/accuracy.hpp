@@ -4,7 +4,12 @@
 // size below. The search's check rows measure that choice and its rivals at
 // such off-grid sizes; the accuracy is how the choice compares with the
 // fastest of them there. Computed from the results file, so a resumed run
-// reports on every check, not only this run's.
+// reports on every check, not only this run's. Where the profile has one
+// rule for every size of a collective whose size no rank knows alone
+// (gatherv, scatterv, alltoallv: one_rule.hpp), another choice counts with
+// the agreement a rule by size would make each call pay (the measured
+// 8-byte allreduce, winners.hpp: agreements), since the one rule exists to
+// avoid it.
 #pragma once
 
 #include <cstddef>

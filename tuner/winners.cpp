@@ -247,15 +247,11 @@ void segment_buckets(std::span<const SizeFigures> figures, Winners& out) {
   }
 }
 
-// What a call whose size no rank knows pays to agree on it, per shape
-// (transport, nodes, np): the measured figure of the built-in default
-// allreduce of 8 bytes (Runtime::agreed_key's sum of one uint64): its
-// confirmation where it has one, else its full timing, else its screening
-// figure.
-using Shape = std::tuple<std::string, int, int>;
-std::map<Shape, double> agreements(const std::vector<ResultRow>& rows) {
+}  // namespace
+
+std::map<AgreementShape, double> agreements(const std::vector<ResultRow>& rows) {
   const char* sum = collective_info(CCT_ALLREDUCE).default_algorithm;
-  std::map<Shape, std::pair<int, double>> found;  // (weight of its stage, figure)
+  std::map<AgreementShape, std::pair<int, double>> found;  // (weight of its stage, figure)
   for (const ResultRow& r : rows) {
     if (r.collective != collective_name(CCT_ALLREDUCE) || r.algorithm != sum || r.bytes != 8 ||
         r.stage == Stage::kCheck || r.stage == Stage::kFailed || of_variant(r.stage))
@@ -267,14 +263,16 @@ std::map<Shape, double> agreements(const std::vector<ResultRow>& rows) {
                                             r.result.median_s > at->second.second)))
       at->second = {w, r.result.median_s};  // of two jobs' confirmations, the slower
   }
-  std::map<Shape, double> out;
+  std::map<AgreementShape, double> out;
   for (const auto& [shape, figure] : found) out[shape] = figure.second;
   return out;
 }
 
+namespace {
+
 // Gives each bucket that one_rule finds one rule for every size.
-void one_rule_buckets(std::span<const SizeCandidates> sizes, const std::map<Shape, double>& agreed,
-                      Winners& out) {
+void one_rule_buckets(std::span<const SizeCandidates> sizes,
+                      const std::map<AgreementShape, double>& agreed, Winners& out) {
   for (std::size_t start = 0; start < sizes.size();) {
     std::size_t end = start + 1;
     while (end < sizes.size() && same_bucket(out.best[start], out.best[end])) ++end;

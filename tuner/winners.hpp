@@ -37,6 +37,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "cct/profile.hpp"
@@ -137,6 +138,14 @@ std::string read_winner(const ResultRow& row, const Registry& registry, Winner* 
 
 // The winner of every point group of rows whose algorithm registry knows.
 Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registry);
+
+// What a call whose size no rank knows pays to agree on it, per shape
+// (transport, nodes, np): the measured figure of the built-in default
+// allreduce of 8 bytes (Runtime::agreed_key's sum of one uint64): its
+// confirmation where it has one (of two jobs', the slower), else its full
+// timing, else its screening figure.
+using AgreementShape = std::tuple<std::string, int, int>;
+std::map<AgreementShape, double> agreements(const std::vector<ResultRow>& rows);
 
 // The rules of a profile from winners (ordered as pick_winners orders them).
 std::map<cct_collective, TransportRules> build_rules(const std::vector<Winner>& winners);

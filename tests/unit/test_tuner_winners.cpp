@@ -482,6 +482,46 @@ TEST_CASE("profile_accuracy compares the profile's choice with the fastest at ch
   CHECK_THAT(cct::tuner::describe(a), Catch::StartsWith("off-grid checks: 2 sizes"));
 }
 
+TEST_CASE("profile_accuracy: against a one rule for every size, another choice pays the agreement",
+          "[tuner]") {
+  // gatherv's profile has one rule, linear, for every size (no rank knows
+  // the size alone: a rule by size would make every call agree on it
+  // first, measured as the 8-byte allreduce: 1 us here). At 96 B binomial
+  // is timed 0.5 us faster than linear: not faster once it pays the
+  // agreement. At 6 KiB it is 2 us faster: 1.5x even so.
+  using cct::tuner::Stage;
+  const auto staged = [](ResultRow r, Stage s) {
+    r.stage = s;
+    return r;
+  };
+  std::vector<ResultRow> rows{
+      row("gatherv", 2, 64, "linear", "", 1.0e-6),
+      row("gatherv", 2, 64, "binomial", "", 1.2e-6),
+      row("gatherv", 2, 4096, "linear", "", 2e-6),
+      row("gatherv", 2, 4096, "binomial", "", 3e-6),
+      row("allreduce", 2, 8, "recursive_doubling", "", 1e-6),
+  };
+  cct::Profile profile{.rules = cct::tuner::build_rules(winners_of(rows))};
+  REQUIRE(profile.rules.at(CCT_GATHERV).at("shm")[0].sizes.size() == 1);
+  rows.push_back(staged(row("gatherv", 2, 96, "linear", "", 1.5e-6), Stage::kCheck));
+  rows.push_back(staged(row("gatherv", 2, 96, "binomial", "", 1.0e-6), Stage::kCheck));
+  rows.push_back(staged(row("gatherv", 2, 6144, "linear", "", 6e-6), Stage::kCheck));
+  rows.push_back(staged(row("gatherv", 2, 6144, "binomial", "", 3e-6), Stage::kCheck));
+  const cct::tuner::Accuracy a = cct::tuner::profile_accuracy(rows, profile, cct::test::registry());
+  CHECK(a.checked == 2);
+  CHECK(a.within == 1);
+  CHECK(a.worst_ratio == Approx(1.5));
+  CHECK_THAT(a.worst, Catch::Contains("gatherv shm np=2 6k: linear 1.5x binomial"));
+  // bcast, whose size every rank knows, pays no agreement: 96 B is 1.5x.
+  for (ResultRow& r : rows)
+    if (r.collective == "gatherv") {
+      r.collective = "bcast";
+      if (r.algorithm == "linear") r.algorithm = "scatter_allgather";
+    }
+  profile.rules = cct::tuner::build_rules(winners_of(rows));
+  CHECK(cct::tuner::profile_accuracy(rows, profile, cct::test::registry()).within == 0);
+}
+
 TEST_CASE("build_rules: each shape (nodes, np) gets its own buckets", "[tuner]") {
   const std::vector<ResultRow> rows{
       on_nodes(2, row("bcast", 8, 64, "binomial", "", 1e-6)),
