@@ -72,6 +72,16 @@ Built build(const std::vector<ResultRow>& rows,
 using cct::test::Range;
 using cct::test::ranges;
 
+// A gather row of row()'s, with parameters and, for a variant's, a root.
+ResultRow gather_row(int64_t bytes, const std::string& algorithm, const std::string& params,
+                     double us, Stage stage, std::optional<int> root) {
+  ResultRow x = row(bytes, algorithm, us, stage);
+  x.collective = "gather";
+  x.params = params;
+  x.root = root;
+  return x;
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -314,11 +324,7 @@ TEST_CASE(
   std::vector<ResultRow> r;
   const auto add = [&](int64_t bytes, const std::string& algorithm, const std::string& params,
                        double us, Stage stage, std::optional<int> root) {
-    ResultRow x = row(bytes, algorithm, us, stage);
-    x.collective = "gather";
-    x.params = params;
-    x.root = root;
-    r.push_back(x);
+    r.push_back(gather_row(bytes, algorithm, params, us, stage, root));
   };
   const std::vector<int64_t> sizes{64, 256, 1024, 4096, 16384};
   for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -355,11 +361,7 @@ TEST_CASE(
   std::vector<ResultRow> r;
   const auto add = [&](int64_t bytes, const std::string& algorithm, const std::string& params,
                        double us, Stage stage, std::optional<int> root) {
-    ResultRow x = row(bytes, algorithm, us, stage);
-    x.collective = "gather";
-    x.params = params;
-    x.root = root;
-    r.push_back(x);
+    r.push_back(gather_row(bytes, algorithm, params, us, stage, root));
   };
   const std::vector<std::pair<int64_t, int>> sizes{
       {64, 4}, {256, 4}, {1024, 1}, {4096, 2}, {16384, 8}};

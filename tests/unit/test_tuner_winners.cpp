@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cct/profile.hpp"
@@ -988,6 +990,16 @@ ResultRow crossover(int64_t bytes, const std::string& algorithm, double us) {
   return r;
 }
 
+// Crossover sizes that timed binomial and scatter_allgather, each
+// (bytes, binomial's us, scatter_allgather's us).
+void add_crossovers(std::vector<ResultRow>& rows,
+                    std::initializer_list<std::tuple<int64_t, double, double>> sizes) {
+  for (const auto& [bytes, binomial, other] : sizes) {
+    rows.push_back(crossover(bytes, "binomial", binomial));
+    rows.push_back(crossover(bytes, "scatter_allgather", other));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("segmentation: a size timed between confirmed ones makes no island of its own",
@@ -1013,18 +1025,12 @@ TEST_CASE(
   // binomial confirmed ahead up to 32 B, scatter_allgather from 64 B.
   std::vector<ResultRow> rows = confirmed_two("binomial", "scatter_allgather", 32);
   SECTION("both timed at the crossover's sizes: binomial ahead at 45, not at 54") {
-    for (const auto& [bytes, binomial, other] : {std::tuple{45, 1.0, 1.1}, {54, 1.1, 1.0}}) {
-      rows.push_back(crossover(bytes, "binomial", binomial));
-      rows.push_back(crossover(bytes, "scatter_allgather", other));
-    }
+    add_crossovers(rows, {{45, 1.0, 1.1}, {54, 1.1, 1.0}});
     CHECK(ranges(bcast_buckets(rows)[0]) ==
           std::vector<Range>{{0, 48, "binomial"}, {48, kMaxBytes, "scatter_allgather"}});
   }
   SECTION("already level at 40 B") {
-    for (const auto& [bytes, binomial, other] : {std::tuple{40, 1.0, 1.0}, {45, 1.1, 1.0}}) {
-      rows.push_back(crossover(bytes, "binomial", binomial));
-      rows.push_back(crossover(bytes, "scatter_allgather", other));
-    }
+    add_crossovers(rows, {{40, 1.0, 1.0}, {45, 1.1, 1.0}});
     CHECK(ranges(bcast_buckets(rows)[0]) ==
           std::vector<Range>{{0, 40, "binomial"}, {40, kMaxBytes, "scatter_allgather"}});
   }
