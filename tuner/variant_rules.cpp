@@ -314,19 +314,16 @@ std::vector<Winner> weighed(const VariantSize& s) {
 // no cause to prefer; its row is that one's with the value's own
 // parameters. A value measured at a size keeps its own figure there.
 void stand_in_values(std::vector<std::vector<Winner>>& rows) {
-  std::vector<const Winner*> values;  // one row of each choice, for its parameters
+  std::vector<Winner> values;  // a row of each choice, for its parameters (a copy: rows grows)
   for (const std::vector<Winner>& r : rows)
     for (const Winner& w : r)
       if (!w.algorithm.empty() &&
-          std::ranges::none_of(values, [&](const Winner* v) { return v->choice == w.choice; }))
-        values.push_back(&w);
-  std::vector<Winner> kinds;  // copies: rows grows below
-  for (const Winner* v : values) kinds.push_back(*v);
+          std::ranges::find(values, w.choice, &Winner::choice) == values.end())
+        values.push_back(w);
   for (std::vector<Winner>& r : rows) {
     const std::size_t measured = r.size();
-    for (const Winner& value : kinds) {
-      if (std::ranges::any_of(r, [&](const Winner& w) { return w.choice == value.choice; }))
-        continue;
+    for (const Winner& value : values) {
+      if (std::ranges::find(r, value.choice, &Winner::choice) != r.end()) continue;
       const Winner* fastest = nullptr;
       for (std::size_t i = 0; i < measured; ++i)
         if (r[i].algorithm == value.algorithm &&

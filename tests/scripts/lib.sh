@@ -9,6 +9,10 @@
 #             runs COMMAND (a string, evaluated at exit, so it sees the
 #             variables as they are then) on any exit, before $dir goes,
 #             in the order registered; the script's exit status stays;
+#   profile_header SCHEMA
+#             prints a profile's lines up to its rules (a 2-core machine of
+#             another fingerprint, tuned up to 4 MiB) ending "rules:", for
+#             a test's profile of a few rules;
 #   fail MESSAGE [FILE...]
 #             prints "FAIL: MESSAGE", then each FILE that exists ($out and
 #             $err, those not empty, when none is named), and exits 1.
@@ -47,4 +51,11 @@ fail() {
     done
   fi
   exit 1
+}
+
+profile_header() {
+  printf '%s\n' "schema: $1" 'tool_version: 0.1.0' 'date: 2026-12-01T00:00:00Z' 'machine:' \
+    '  fingerprint: 0123456789abcdef' '  summary: pack:1 core:2 pu:2' '  nodes: 1' \
+    '  ranks_per_node: 2' '  packages: 1' '  numa_nodes: 1' '  cores: 2' '  pus: 2' \
+    '  caches: L2 1M x2' 'tuning:' '  max_bytes: 4M' 'rules:'
 }

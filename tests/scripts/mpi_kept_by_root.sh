@@ -16,10 +16,7 @@ interposer=$2
 calls=50
 profile=$dir/by_root.yaml
 {
-  printf '%s\n' 'schema: 2' 'tool_version: 0.1.0' 'date: 2026-12-01T00:00:00Z' 'machine:' \
-    '  fingerprint: 0123456789abcdef' '  summary: pack:1 core:2 pu:2' '  nodes: 1' \
-    '  ranks_per_node: 2' '  packages: 1' '  numa_nodes: 1' '  cores: 2' '  pus: 2' \
-    '  caches: L2 1M x2' 'tuning:' '  max_bytes: 4M' 'rules:'
+  profile_header 2
   for c in gatherv scatterv; do
     printf '%s\n' "  $c:" '    shm:' '      - np: [1, max]' '        sizes:' \
       '          - range: [0, max]' '            algorithm: mpi' '      - np: [1, max]' \

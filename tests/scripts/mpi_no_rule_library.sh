@@ -13,12 +13,11 @@ bench=$1
 interposer=$2
 calls=40
 profile=$dir/bcast_only.yaml
-printf '%s\n' 'schema: 3' 'tool_version: 0.1.0' 'date: 2026-12-01T00:00:00Z' 'machine:' \
-  '  fingerprint: 0123456789abcdef' '  summary: pack:1 core:2 pu:2' '  nodes: 1' \
-  '  ranks_per_node: 2' '  packages: 1' '  numa_nodes: 1' '  cores: 2' '  pus: 2' \
-  '  caches: L2 1M x2' 'tuning:' '  max_bytes: 4M' 'rules:' '  bcast:' '    shm:' \
-  '      - np: [1, max]' '        sizes:' '          - range: [0, max]' \
-  '            algorithm: binomial' >"$profile"
+{
+  profile_header 3
+  printf '%s\n' '  bcast:' '    shm:' '      - np: [1, max]' '        sizes:' \
+    '          - range: [0, max]' '            algorithm: binomial'
+} >"$profile"
 mkdir -p "$dir/no_profiles"
 run() {  # run <collective> [mpirun -x options...]
   local c=$1
