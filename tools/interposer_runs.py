@@ -7,7 +7,8 @@ on the MPI library alone and with the interposer preloaded, N times each,
 and prints per collective and size the median latency of each side, the
 ratio of the medians (interposer / library; below 1 the tuned runtime is
 faster), the range of the ratios of the runs taken in pairs, and the
-ratio of each side's fastest run. The two sides cannot share a process
+ratio of each side's fastest run, and the ratio within a level of the
+machine's latency. The two sides cannot share a process
 (the preload is per process), so alternating whole runs is what keeps a
 slow spell of the machine from landing on one side only. The fastest runs'
 ratio is there because on some machines whole processes run in a fast or
@@ -16,7 +17,13 @@ allgather took 0.25-0.29 us in about 80% of fresh processes, 0.50-0.67 us
 in the rest, for every collective of the run at once), and a median of 5
 runs then moves with how many slow ones each side drew: the same profile
 gave geometric means of 0.49, 0.88 and 1.15 in three replicates. The
-fastest run of each side compares the two in the same mode. CCT_FORCE,
+fastest run of each side compares the two in the same mode. Better:
+osu_style_bench times a probe before each point (an 8-byte
+MPI_Send/MPI_Recv ping-pong, which the interposer does not take), and the
+probes of all runs fall into levels (tuner/latency_levels.hpp); the `level` column is the ratio of the two
+sides' medians at the level where the interposer does worst, of those
+where each side has at least 2 runs (the tuner's outside check judges its
+picks so). CCT_FORCE,
 when set, goes to the interposer's side. --mpirun replaces the command
 that starts the ranks (default: mpirun --oversubscribe, as root with
 --allow-run-as-root): tools/cluster_bench.py --outside passes the
@@ -26,6 +33,7 @@ usage: tools/interposer_runs.py [--runs N] [--np N] [--profile FILE]
                                 [--max-bytes B] [--build DIR] [--mpirun CMD]
 """
 import argparse
+import math
 import os
 import shlex
 import statistics
@@ -33,6 +41,42 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LEVEL_SHARE, LEVEL_RATIO = 0.05, 1.5  # tuner/latency_levels.hpp: kLevelShare, kLevelRatio
+FEWEST_AT_LEVEL = 2  # kFewestAtLevel
+
+
+def level_threshold(probes):
+    """The probe above which a point was timed at the slow level; 0: one level.
+    As tuner/latency_levels.hpp finds it: Otsu's split in log time."""
+    probes = sorted(p for p in probes if p > 0)
+    n = len(probes)
+    fewest = max(math.ceil(LEVEL_SHARE * n), 1)
+    logs = [math.log(p) for p in probes]
+    total, prefix, best, split = sum(logs), 0.0, 0.0, 0
+    for i in range(1, n):
+        prefix += logs[i - 1]
+        if i < fewest or n - i < fewest:
+            continue
+        low, high = prefix / i, (total - prefix) / (n - i)
+        between = i * (n - i) * (high - low) ** 2
+        if between > best:
+            best, split = between, i
+    if not split or statistics.median(probes[split:]) < LEVEL_RATIO * statistics.median(
+            probes[:split]):
+        return 0
+    return (probes[split - 1] * probes[split]) ** 0.5
+
+
+def worst_level_ratio(lib, cct, threshold):
+    """Interposer / library medians at the level where that is largest, of those
+    where each side has FEWEST_AT_LEVEL runs; None where neither has."""
+    worst = None
+    for slow in (False, True) if threshold else (False,):
+        at = [[s for s, p in side if not threshold or (p > threshold) == slow] for side in (lib, cct)]
+        if min(len(a) for a in at) >= (FEWEST_AT_LEVEL if threshold else 1):
+            ratio = statistics.median(at[1]) / statistics.median(at[0])
+            worst = ratio if worst is None else max(worst, ratio)
+    return worst
 
 
 def run_once(args, preload):
@@ -53,9 +97,10 @@ def run_once(args, preload):
     rows = {}
     for line in out.splitlines():
         fields = line.split()
-        if line.startswith("#") or len(fields) != 6:
+        if line.startswith("#") or len(fields) not in (6, 7):
             continue
-        rows[(fields[0], int(fields[1]))] = float(fields[2])
+        probe = float(fields[6]) if len(fields) == 7 else 0.0
+        rows[(fields[0], int(fields[1]))] = (float(fields[2]), probe)
     return rows
 
 
@@ -82,26 +127,42 @@ def main():
             (interposer if preload else library).append(run_once(args, preload))
     print(f"# np {args.np}, {args.runs} runs of each side alternated; "
           f"profile {args.profile or '(the runtime finds its own)'}; started by {args.mpirun}")
+    threshold = level_threshold(p for run in library + interposer for _, p in run.values())
+    if threshold:
+        slow = [statistics.mean(p > threshold for run in side for _, p in run.values())
+                for side in (library, interposer)]
+        print(f"# the probe's latency at two levels, split at {threshold:.3f} us; the slow one "
+              f"under {100 * slow[0]:.0f}% of the library's points, {100 * slow[1]:.0f}% of the "
+              f"interposer's")
+    else:
+        print("# the probe's latency at one level")
     print(f"{'collective':<20} {'bytes':>8} {'library us':>11} {'cct us':>9} {'ratio':>6}  "
-          f"{'range':<9}  {'fastest':>7}")
-    ratios, fastest, above, beyond, fastest_above = [], [], 0, 0, 0
+          f"{'range':<9}  {'fastest':>7}  {'level':>5}")
+    ratios, fastest, levels, above, beyond, fastest_above, level_above = [], [], [], 0, 0, 0, 0
     for key in library[0]:
-        lib = statistics.median(run[key] for run in library)
-        cct = statistics.median(run[key] for run in interposer)
-        pairs = [c[key] / l[key] for l, c in zip(library, interposer)]
+        lib_runs = [run[key] for run in library]
+        cct_runs = [run[key] for run in interposer]
+        lib = statistics.median(s for s, _ in lib_runs)
+        cct = statistics.median(s for s, _ in cct_runs)
+        pairs = [c[0] / l[0] for l, c in zip(lib_runs, cct_runs)]
         ratio = cct / lib
-        best = min(run[key] for run in interposer) / min(run[key] for run in library)
+        best = min(s for s, _ in cct_runs) / min(s for s, _ in lib_runs)
+        level = worst_level_ratio(lib_runs, cct_runs, threshold) or ratio
         ratios.append(ratio)
         fastest.append(best)
+        levels.append(level)
         above += ratio > 1.05
         beyond += min(pairs) > 1.05  # every pair of runs above: not the runs' own spread
         fastest_above += best > 1.05
+        level_above += level > 1.05
         print(f"{key[0]:<20} {key[1]:>8} {lib:>11.2f} {cct:>9.2f} {ratio:>6.2f}  "
-              f"{min(pairs):.2f}-{max(pairs):.2f}  {best:>7.2f}")
+              f"{min(pairs):.2f}-{max(pairs):.2f}  {best:>7.2f}  {level:>5.2f}")
     print(f"# {above} of {len(ratios)} rows above 1.05, {beyond} of them with every pair of runs "
           f"above 1.05; geometric mean of the ratios {statistics.geometric_mean(ratios):.2f}")
     print(f"# fastest runs: {fastest_above} of {len(fastest)} rows above 1.05; geometric mean "
           f"{statistics.geometric_mean(fastest):.2f}")
+    print(f"# worst level: {level_above} of {len(levels)} rows above 1.05; geometric mean "
+          f"{statistics.geometric_mean(levels):.2f}")
 
 if __name__ == "__main__":
     main()

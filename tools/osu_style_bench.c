@@ -10,6 +10,14 @@
  * call starts with the ranks together and no call overlaps the next; the
  * latency of a size is the average time of one call on each rank, and the
  * line shows the average, minimum and maximum of that over the ranks.
+ * Before each point, a probe the interposer does not take: the one-way
+ * latency of an 8-byte MPI_Send/MPI_Recv ping-pong between ranks 0 and 1.
+ * On some machines the latency between cores moves between levels for
+ * seconds at a time, and every collective with it (on the project's 2-core
+ * VM 0.14-0.21 us or 0.37-0.49 us, collectives up to 2x), so comparing two
+ * runs' figures of a point means little without the level each was timed
+ * at (tools/interposer_runs.py and the tuner's outside check compare
+ * within a level: tuner/latency_levels.hpp).
  * Sizes are bytes per rank: the buffer of bcast, the block each rank sends
  * for gather, scatter, allgather, alltoall and their vector forms (equal
  * counts, as OSU's v-benchmarks pass them), the vector (MPI_FLOAT,
@@ -18,7 +26,8 @@
  * 0.
  *
  * usage: mpirun -np N osu_style_bench [max_bytes]   (default 1 MiB)
- * output: collective bytes avg_us min_us max_us iterations
+ * output: collective bytes avg_us min_us max_us iterations probe_us
+ *         (probe_us 0 on one rank)
  *
  * Or, to count what crosses a network (tools/cluster_bytes.py): CALLS calls
  * of one collective at one size, nothing else, no timing, no output.
@@ -30,7 +39,8 @@
 #include <string.h>
 
 enum { kWarmupSmall = 200, kItersSmall = 1000, kWarmupLarge = 10, kItersLarge = 100 };
-static const size_t kLargeFrom = 8192; /* OSU's switch to fewer iterations */
+enum { kProbeBlocks = 5, kProbeTrips = 20 }; /* 120 round trips: 40-120 us here */
+static const size_t kLargeFrom = 8192;       /* OSU's switch to fewer iterations */
 
 typedef struct {
   char *send, *recv;
@@ -150,7 +160,40 @@ static double time_calls(const Buffers* b, Call call, size_t bytes) {
   return 1e6 * total / iters;
 }
 
+/* The probe's one-way latency in microseconds on rank 0, 0 elsewhere and
+ * on one rank; the other ranks wait in the barrier after it. The median of
+ * kProbeBlocks blocks of round trips, so that one preemption (spikes of up
+ * to 14 us here) does not make a point look timed at another level. */
+static double probe(const Buffers* b) {
+  char byte[8] = {0};
+  double blocks[kProbeBlocks];
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (b->size < 2 || b->rank > 1) return 0;
+  const int peer = 1 - b->rank;
+  for (int block = -1; block < kProbeBlocks; ++block) { /* block -1: warm-up */
+    const double start = MPI_Wtime();
+    for (int i = 0; i < kProbeTrips; ++i) {
+      if (b->rank == 0) {
+        MPI_Send(byte, sizeof byte, MPI_CHAR, peer, 0, MPI_COMM_WORLD);
+        MPI_Recv(byte, sizeof byte, MPI_CHAR, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(byte, sizeof byte, MPI_CHAR, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(byte, sizeof byte, MPI_CHAR, peer, 0, MPI_COMM_WORLD);
+      }
+    }
+    if (block >= 0) blocks[block] = 1e6 * (MPI_Wtime() - start) / (2.0 * kProbeTrips);
+  }
+  for (int i = 1; i < kProbeBlocks; ++i) /* insertion sort of 5 */
+    for (int j = i; j > 0 && blocks[j] < blocks[j - 1]; --j) {
+      const double t = blocks[j];
+      blocks[j] = blocks[j - 1];
+      blocks[j - 1] = t;
+    }
+  return b->rank == 0 ? blocks[kProbeBlocks / 2] : 0;
+}
+
 static void report(const Buffers* b, const Collective* c, size_t bytes) {
+  const double probe_us = probe(b);
   const double mine = time_calls(b, c->call, bytes);
   double sum = 0, min = 0, max = 0;
   MPI_Reduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -158,7 +201,8 @@ static void report(const Buffers* b, const Collective* c, size_t bytes) {
   MPI_Reduce(&mine, &max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (b->rank == 0) {
     const int iters = bytes >= kLargeFrom ? kItersLarge : kItersSmall;
-    printf("%-20s %8zu %10.2f %10.2f %10.2f %6d\n", c->name, bytes, sum / b->size, min, max, iters);
+    printf("%-20s %8zu %10.2f %10.2f %10.2f %6d %8.3f\n", c->name, bytes, sum / b->size, min, max,
+           iters, probe_us);
     fflush(stdout);
   }
 }
@@ -228,7 +272,7 @@ static int loop(int argc, char** argv) {
 static int sweep(size_t max_bytes) {
   Buffers b = make_buffers(max_bytes);
   if (b.rank == 0)
-    printf("# collective bytes avg_us min_us max_us iterations (%d ranks)\n", b.size);
+    printf("# collective bytes avg_us min_us max_us iterations probe_us (%d ranks)\n", b.size);
   for (size_t i = 0; i < sizeof kCollectives / sizeof kCollectives[0]; ++i) {
     const Collective* c = &kCollectives[i];
     if (!c->sized) {

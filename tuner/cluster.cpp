@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -516,9 +517,19 @@ std::string outside_summary(const OutsideResult& found, const OutsideRun& how) {
   text << "np " << found.np << ", osu_style_bench 1 B - " << format_bytes(how.max_bytes) << ", "
        << how.runs << " runs a side alternated: the profile's medians " << std::setprecision(3)
        << found.geometric_mean << " of the library's alone (geometric mean of "
-       << found.figures.size() << " points); the " << found.kept << " points kept on the library "
-       << found.calibration << " of it, the drift the picks' figures are divided by; "
-       << found.picks << " picks not the library's, " << found.refuted
+       << found.figures.size() << " points); ";
+  if (found.levels.threshold > 0)
+    text << "the probe's latency at two levels (split at " << found.levels.threshold * 1e6
+         << " us), the slow one under " << std::lround(100 * found.slow_share_library)
+         << "% of the library's points and " << std::lround(100 * found.slow_share_profile)
+         << "% of the profile's, each pick judged at the level where it does worst; the "
+         << found.kept << " points kept on the library " << found.calibration[0] << " and "
+         << found.calibration[1] << " of it at the two levels";
+  else
+    text << "the " << found.kept << " points kept on the library " << found.calibration[0]
+         << " of it";
+  text << ", the drift the picks' figures are divided by; " << found.picks
+       << " picks not the library's, " << found.refuted
        << " of them not 5% faster than the library alone";
   return text.str();
 }

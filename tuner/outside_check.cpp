@@ -25,12 +25,6 @@ namespace {
 namespace fs = std::filesystem;
 
 using Point = std::pair<std::string, int64_t>;  // (collective, bytes)
-using Figures = std::map<Point, double>;        // one run's avg_us
-
-struct Run {
-  Figures figures;
-  int np = 0;
-};
 
 // This process's environment without what would change either side: the
 // preload, and the settings that overrule the profile or the transport
@@ -49,10 +43,11 @@ std::vector<std::string> environment(const std::vector<std::string>& extra) {
   return env;
 }
 
-// The benchmark's lines "collective bytes avg_us min_us max_us iterations"
-// and its header "# ... (N ranks)".
-Run parse_run(const std::string& output) {
-  Run run;
+// The benchmark's lines "collective bytes avg_us min_us max_us iterations
+// probe_us" (an older one's without probe_us: 0) and its header "# ... (N
+// ranks)".
+BenchRun parse_run(const std::string& output) {
+  BenchRun run;
   std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
     if (const auto at = line.find(" ranks)"); line.starts_with("#") && at != std::string::npos) {
@@ -64,9 +59,12 @@ Run parse_run(const std::string& output) {
     int64_t bytes = 0;
     double avg_us = 0, min_us = 0, max_us = 0;
     int iterations = 0;
-    if (fields >> name >> bytes >> avg_us >> min_us >> max_us >> iterations &&
-        find_collective(name) != nullptr && avg_us > 0)
-      run.figures[{name, bytes}] = avg_us * 1e-6;
+    if (!(fields >> name >> bytes >> avg_us >> min_us >> max_us >> iterations) ||
+        find_collective(name) == nullptr || !(avg_us > 0))
+      continue;
+    double probe_us = 0;
+    if (!(fields >> probe_us)) probe_us = 0;
+    run.figures[{name, bytes}] = {.seconds = avg_us * 1e-6, .probe = probe_us * 1e-6};
   }
   return run;
 }
@@ -89,7 +87,7 @@ class Bench {
     profile_ = fs::absolute(profile_path).string();
   }
 
-  Run run(bool interposed) const {
+  BenchRun run(bool interposed) const {
     std::vector<std::string> args{"mpirun"};
     if (geteuid() == 0) args.push_back("--allow-run-as-root");
     std::istringstream extra(how_.mpirun_args);
@@ -107,7 +105,7 @@ class Bench {
                   (done.timed_out ? " timed out after " + std::to_string(how_.timeout_s) + " s"
                                   : " failed (exit status " + std::to_string(done.status) + ")") +
                   "; its last lines:\n" + tail(done.output, 8));
-    Run parsed = parse_run(done.output);
+    BenchRun parsed = parse_run(done.output);
     if (parsed.figures.empty() || parsed.np < 1)
       throw Error("osu_style_bench " + side + " printed no figures:\n" + tail(done.output, 8));
     return parsed;
@@ -118,48 +116,12 @@ class Bench {
   std::string program_, interposer_, profile_;
 };
 
-double median(std::vector<double> values) {
-  std::ranges::sort(values);
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
-// Each point's median over the runs that timed it.
-Figures medians(const std::vector<Run>& runs) {
-  std::map<Point, std::vector<double>> all;
-  for (const Run& run : runs)
-    for (const auto& [point, seconds] : run.figures) all[point].push_back(seconds);
-  Figures out;
-  for (auto& [point, values] : all) out[point] = median(std::move(values));
-  return out;
-}
-
-// Both sides run the library's own code where the profile keeps it, so
-// those points' ratios measure how far this check's two sides drifted
-// apart (on the project's VM whole processes run in faster or slower
-// modes: in one check the library's 8-byte bcast, kept, took 0.57 us under
-// the interposer and 0.33 alone, every kept point about 1.5x). The picks'
-// figures are divided by the median of those ratios, where at least
-// kFewestKept points keep the library.
-constexpr int kFewestKept = 10;
-
-void calibrate(OutsideResult& result, const Registry& registry) {
-  std::vector<double> kept;
-  for (const OutsideFigure& f : result.figures)
-    if (keeps_library(f, registry)) kept.push_back(f.profile_s / f.library_s);
-  if (static_cast<int>(kept.size()) < kFewestKept) return;
-  result.kept = static_cast<int>(kept.size());
-  result.calibration = median(std::move(kept));
-  for (OutsideFigure& f : result.figures)
-    if (!keeps_library(f, registry)) f.profile_s /= result.calibration;
-}
-
 }  // namespace
 
 OutsideResult check_outside(const std::string& profile_path, const Registry& registry,
                             const OutsideRun& how) {
   const Bench bench(profile_path, how);
-  std::vector<Run> library, profiled;
+  std::vector<BenchRun> library, profiled;
   for (int i = 0; i < how.runs; ++i) {
     std::cout << "ccautotune: outside check, run " << i + 1 << " of " << how.runs << " a side"
               << std::endl;
@@ -168,43 +130,8 @@ OutsideResult check_outside(const std::string& profile_path, const Registry& reg
     (library_first ? library : profiled).push_back(bench.run(!library_first));
     (library_first ? profiled : library).push_back(bench.run(library_first));
   }
-  OutsideResult result{.np = library.front().np};
-  const Profile profile = load_profile(profile_path, &registry);
-  // The runtime serves one node's communicator with shm (comm_runtimes.cpp).
-  const Selector selector(profile, {}, registry, "shm", result.np, 1);
-  const Figures alone = medians(library), with = medians(profiled);
-  double log_sum = 0;
-  for (const auto& [point, library_s] : alone) {
-    const auto profile_s = with.find(point);
-    if (profile_s == with.end()) continue;
-    const CollectiveInfo& c = *find_collective(point.first);
-    // The benchmark's reductions are of float; its other calls move bytes.
-    const cct_datatype dtype = c.reduction ? CCT_FLOAT : CCT_DATATYPE_COUNT;
-    const Selection* pick = selector.select(c.id, static_cast<std::size_t>(point.second), dtype);
-    const AlgorithmEntry* alg =
-        pick ? pick->algorithm : registry.find_algorithm(c.id, c.default_algorithm);
-    if (alg == nullptr) continue;
-    log_sum += std::log(profile_s->second / library_s);
-    const bool typed = pick && pick->bucket == Selection::Bucket::kElementType;
-    result.figures.push_back(
-        {.collective = c.name,
-         .transport = "shm",
-         .np = result.np,
-         .bytes = point.second,
-         .datatype = typed ? datatype_name(CCT_FLOAT) : "",
-         .pick = pick ? format_choice(*alg->desc, pick->params) : alg->desc->name,
-         .library_s = library_s,
-         .profile_s = profile_s->second,
-         .runs = how.runs});
-  }
-  if (!result.figures.empty()) result.geometric_mean = std::exp(log_sum / result.figures.size());
-  calibrate(result, registry);
-  for (const OutsideFigure& f : result.figures)
-    if (!keeps_library(f, registry)) {
-      ++result.picks;
-      result.refuted += f.refuted();
-    }
-  return result;
+  return judge_outside(library, profiled, load_profile(profile_path, &registry), registry,
+                       how.runs);
 }
 
 }  // namespace cct::tuner

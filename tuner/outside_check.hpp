@@ -8,13 +8,11 @@
 // library alone and `runs` times with the interposer preloaded reading
 // the profile, the two alternated (a slow spell of the machine lands on
 // both; whole processes run in faster or slower modes here, so fresh
-// processes are what a user sees). Each point's figure on each side is
-// the median over its runs. Each point's two figures, with the profile's
-// pick there, become an OutsideFigure (outside_figures.hpp), the picks'
-// divided by the check's drift (OutsideResult::calibration); where the
-// pick is not the library's own call and not faster than the library alone
-// by OutsideFigure::kOutsideWin,
-// it is given back to the library when the profile is made again.
+// processes are what a user sees). What the runs say of each point
+// (outside_result.hpp) becomes an OutsideFigure (outside_figures.hpp), and
+// where the pick is not the library's own call and not faster than the
+// library alone by OutsideFigure::kOutsideWin, it is given back to the
+// library when the profile is made again.
 #pragma once
 
 #include <cstdint>
@@ -22,7 +20,7 @@
 #include <vector>
 
 #include "cct/registry.hpp"
-#include "tuner/outside_figures.hpp"
+#include "tuner/outside_result.hpp"
 
 namespace cct::tuner {
 
@@ -31,20 +29,6 @@ struct OutsideRun {
   int64_t max_bytes = 1 << 20;
   std::string mpirun_args;  // words passed on to mpirun, as the tune's job had them
   double timeout_s = 3600;  // per benchmark run
-};
-
-struct OutsideResult {
-  std::vector<OutsideFigure> figures;  // one per point timed
-  int np = 0;                          // the benchmark's ranks
-  int picks = 0;                       // points whose pick is not the library's own call
-  int refuted = 0;                     // of those, the ones refuted (OutsideFigure::refuted)
-  double geometric_mean = 0;           // of the profile's medians over the library's
-  // The median ratio of the points the profile keeps on the library (both
-  // sides the library's code: how far the two sides drifted apart in this
-  // check), over `kept` points; the picks' profile_s are divided by it. 1
-  // where too few points keep the library to tell.
-  double calibration = 1;
-  int kept = 0;
 };
 
 // Runs the check of the profile at profile_path. Throws cct::Error naming
