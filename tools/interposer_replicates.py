@@ -10,30 +10,32 @@ points are above 1.05; then the points above 1.05 in every replicate,
 each with its median ratio in each; then per collective the geometric
 mean of the points' median ratios (the median over the replicates of each
 point's) and the points above 1.05 in every replicate. The fastest runs'
-ratios (each side's fastest run) and the ratios at the worst latency level
-(interposer_runs.py's `level` column, where the files have it) stand
-beside, never alone: a user does not pick the fastest of their runs, nor
-the level of the machine.
+ratios (each side's fastest run) and the ratios within each level of the
+machine's latency (interposer_runs.py's `at fast` and `at slow` columns,
+where the files have them) stand beside, never alone: a user does not
+pick the fastest of their runs, nor the level the machine is at.
 
 usage: tools/interposer_replicates.py OUTPUT [OUTPUT ...]
 """
 import argparse
 import statistics
 
-MEDIAN, FASTEST, LEVEL = 4, 6, 7  # columns of an interposer_runs.py row
+MEDIAN, FASTEST, AT_FAST, AT_SLOW = 4, 6, 7, 8  # columns of an interposer_runs.py row
+LEVELS = {"fast": 2, "slow": 3}  # where a level's ratio lies in a point's tuple
 
 
 def ratios(path):
-    """(collective, bytes) -> (median ratio, fastest-runs ratio, worst-level ratio or
-    None), in the file's order."""
+    """(collective, bytes) -> (median ratio, fastest-runs ratio, ratio at the fast
+    level, at the slow one; None where not measured), in the file's order."""
     out = {}
     with open(path) as f:
         for line in f:
             fields = line.split()
-            if line.startswith("#") or len(fields) not in (7, 8) or fields[0] == "collective":
+            if line.startswith("#") or len(fields) not in (7, 9) or fields[0] == "collective":
                 continue
-            level = float(fields[LEVEL]) if len(fields) == 8 else None
-            out[(fields[0], int(fields[1]))] = (float(fields[MEDIAN]), float(fields[FASTEST]), level)
+            at = [None if len(fields) == 7 or fields[i] == "-" else float(fields[i])
+                  for i in (AT_FAST, AT_SLOW)]
+            out[(fields[0], int(fields[1]))] = (float(fields[MEDIAN]), float(fields[FASTEST]), *at)
     if not out:
         raise SystemExit(f"{path}: no rows of tools/interposer_runs.py")
     return out
@@ -58,22 +60,22 @@ def main():
           " | ".join(str(sum(r[k][0] > 1.05 for k in keys)) for r in replicates) + " |")
     print("| beside: geometric mean of the fastest runs' ratios | " +
           " | ".join(f"{gmean(r[k][1] for k in keys):.2f}" for r in replicates) + " |")
-    levels = all(r[k][2] is not None for r in replicates for k in keys)
-    if levels:
-        print("| beside: geometric mean of the worst-level ratios | " +
-              " | ".join(f"{gmean(r[k][2] for k in keys):.2f}" for r in replicates) + " |")
-        print(f"| beside: points above 1.05 at the worst level | " +
-              " | ".join(str(sum(r[k][2] > 1.05 for k in keys)) for r in replicates) + " |")
     losing = [k for k in keys if all(r[k][0] > 1.05 for r in replicates)]
     print(f"\n{len(losing)} points above 1.05 in all {n} replicates" + (":" if losing else ""))
     for k in losing:
         print(f"- {k[0]} {k[1]} B: " + ", ".join(f"{r[k][0]:.2f}" for r in replicates))
-    if levels:
-        at_level = [k for k in keys if all(r[k][2] > 1.05 for r in replicates)]
-        print(f"\nbeside: {len(at_level)} points above 1.05 at the worst level in all {n} "
-              "replicates" + (":" if at_level else ""))
+    for level, i in LEVELS.items():
+        measured = [k for k in keys if all(r[k][i] is not None for r in replicates)]
+        if not measured:
+            continue
+        print(f"\nbeside, at the {level} level ({len(measured)} points measured there in every "
+              "replicate): geometric means " +
+              " / ".join(f"{gmean(r[k][i] for k in measured):.2f}" for r in replicates))
+        at_level = [k for k in measured if all(r[k][i] > 1.05 for r in replicates)]
+        print(f"{len(at_level)} points above 1.05 at the {level} level in all {n} replicates" +
+              (":" if at_level else ""))
         for k in at_level:
-            print(f"- {k[0]} {k[1]} B: " + ", ".join(f"{r[k][2]:.2f}" for r in replicates))
+            print(f"- {k[0]} {k[1]} B: " + ", ".join(f"{r[k][i]:.2f}" for r in replicates))
     median = {k: statistics.median(r[k][0] for r in replicates) for k in keys}
     print(f"\n| collective | mean | worst | above 1.05 in all {n} |")
     print("| --- | ---: | --- | ---: |")
