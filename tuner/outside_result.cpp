@@ -76,8 +76,9 @@ void judge_by_level(OutsideFigure& f, const PointRuns& runs, const OutsideResult
   if (worst == 0) f.profile_s /= result.calibration[0];
 }
 
-void calibrate(OutsideResult& result, const std::map<Point, PointRuns>& points,
-               const Registry& registry) {
+// Each level's drift, then each pick's figures at its worst level.
+void judge_picks(OutsideResult& result, const std::map<Point, PointRuns>& points,
+                 const Registry& registry) {
   const bool two = result.levels.threshold > 0;
   const auto [fast, kept] = drift(points, result.figures, registry, result.levels, false);
   result.kept = kept;
@@ -136,7 +137,7 @@ OutsideResult judge_outside(const std::vector<BenchRun>& library,
   result.levels = find_levels(std::move(probes));
   result.slow_share_library = slow_share(library, result.levels);
   result.slow_share_profile = slow_share(profiled, result.levels);
-  calibrate(result, points, registry);
+  judge_picks(result, points, registry);
   for (const OutsideFigure& f : result.figures)
     if (!keeps_library(f, registry)) {
       ++result.picks;
