@@ -86,7 +86,7 @@ struct Options {
   bool launch_mpirun = false;
   std::string hostfile;
   std::string mpirun_args;
-  int outside_runs = 5;  // --outside-runs: of each side of the outside check (outside_check.hpp)
+  int outside_runs = 7;  // --outside-runs: of each side of the outside check (outside_check.hpp)
   // Not flags: the noise probes around the measurements (noise.hpp), for
   // the report and the profile; absent on a simulated platform.
   std::optional<std::pair<Noise, Noise>> noise;
