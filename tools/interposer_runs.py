@@ -24,9 +24,11 @@ probes of all runs fall into levels (tuner/latency_levels.hpp); the `at
 fast` and `at slow` columns are the ratios of the two sides' medians over
 their runs at each level, where each side has at least 2 runs there ('-'
 where not; with one level, `at fast` is over every run). On the project's
-VM the library against itself (every call kept) comes out within 2% at
-the fast level, 2-6% at the slow one, where the runs are fewer; the
-tuner's outside check judges each pick at the level where it does worse.
+VM the library against itself (every call kept) came out at 0.99-1.05
+per replicate at the fast level and 1.00-1.01 at the slow one (two series
+of three replicates, 15 runs a side), where the plain medians gave
+0.80-1.29; the tuner's outside check judges each pick at the level where
+it does worse.
 CCT_FORCE,
 when set, goes to the interposer's side. --mpirun replaces the command
 that starts the ranks (default: mpirun --oversubscribe, as root with
