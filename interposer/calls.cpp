@@ -18,6 +18,7 @@ namespace cct::interposer {
 
 [[gnu::tls_model(
     "initial-exec")]] constinit thread_local KeptCall last_kept_calls[CCT_COLLECTIVE_COUNT]{};
+[[gnu::tls_model("initial-exec")]] constinit thread_local KeptCounts last_kept_counts[2]{};
 
 namespace {
 
@@ -74,11 +75,6 @@ cct_coll_args in(const Memory& memory, cct_coll_args args) {
 
 }  // namespace
 
-std::vector<int>& last_kept_counts(cct_collective c) {
-  thread_local std::vector<int> counts[CCT_COLLECTIVE_COUNT];
-  return counts[c];
-}
-
 namespace {
 
 // Not where the runtime agrees on memory kinds: every rank must then ask it.
@@ -86,7 +82,8 @@ bool kept_before(const Runtime& rt, cct_collective c, const KeptCall& call,
                  std::span<const int> counts = {}) {
   if (rt.agrees_on_memory(c)) return false;
   return last_kept_calls[c] == call &&
-         (!decided_by_counts(c) || std::ranges::equal(last_kept_counts(c), counts));
+         (!decided_by_counts(c) ||
+          last_kept_counts[counts_slot(c)].holds(counts.data(), static_cast<int>(counts.size())));
 }
 
 // Whether rt keeps the call `args` describes on the library, remembered as
@@ -97,7 +94,7 @@ bool keeps(Runtime& rt, const cct_coll_args& args, const KeptCall& call, bool pr
   if (kept && predefined && !rt.logs_every_call() && !rt.agrees_on_memory(args.collective)) {
     last_kept_calls[args.collective] = call;
     if (decided_by_counts(args.collective))
-      last_kept_counts(args.collective).assign(counts.begin(), counts.end());
+      last_kept_counts[counts_slot(args.collective)].keep(counts);
   }
   return kept;
 }

@@ -17,8 +17,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
-#include <vector>
+#include <span>
 
 #include "cct/abi/common.h"
 
@@ -40,10 +41,36 @@ struct KeptCall {
 
 // The collectives whose decision reads per-rank counts too, equal on every
 // rank (allgatherv's recvcounts, reduce_scatter's): kept beside their
-// KeptCall (count 0), this thread's, by last_kept_counts(c).
+// KeptCall (count 0), this thread's, in last_kept_counts[counts_slot(c)].
 inline bool decided_by_counts(cct_collective c) {
   return c == CCT_ALLGATHERV || c == CCT_REDUCE_SCATTER;
 }
-std::vector<int>& last_kept_counts(cct_collective c);
+inline int counts_slot(cct_collective c) {
+  return c == CCT_ALLGATHERV ? 0 : 1;
+}
+
+// The counts of such a call, held in place, for communicators of up to
+// kMostKeptRanks ranks; a larger one's calls are not remembered (each
+// takes the runtime's decision, which costs little beside their own
+// time). In place, not in a vector: a thread_local vector is reached
+// through its initialising wrapper, which made a kept reduce_scatter cost
+// 12-19 ns over the library where a kept gatherv costs 6-9 (np 1 and 2,
+// tools/kept_overhead.py).
+inline constexpr int kMostKeptRanks = 32;
+struct KeptCounts {
+  int ranks = 0;  // 0: none remembered
+  int counts[kMostKeptRanks] = {};
+  bool holds(const int* those, int n) const {
+    if (n != ranks || n == 0) return false;
+    for (int r = 0; r < n; ++r)
+      if (counts[r] != those[r]) return false;
+    return true;
+  }
+  void keep(std::span<const int> those) {
+    ranks = those.size() <= kMostKeptRanks ? static_cast<int>(those.size()) : 0;
+    std::copy_n(those.begin(), ranks, counts);
+  }
+};
+[[gnu::tls_model("initial-exec")]] extern constinit thread_local KeptCounts last_kept_counts[2];
 
 }  // namespace cct::interposer

@@ -224,9 +224,7 @@ template <class Alike, class Same>
   return [=](const Runtime& rt) {
     if (counts == nullptr || !(last_kept_calls[c] == KeptCall{rt.serial(), 0, type, op, 0}))
       return false;
-    const std::vector<int>& kept = last_kept_counts(c);
-    return kept.size() == static_cast<std::size_t>(rt.size()) &&
-           std::equal(kept.begin(), kept.end(), counts);
+    return last_kept_counts[counts_slot(c)].holds(counts, rt.size());
   };
 }
 

@@ -1,9 +1,10 @@
 /*
  * The cost of one small collective call, for the interposer's own share of
  * it: `collective` (allreduce, the default, of `count` MPI_INT; bcast,
- * allgather, allgatherv, alltoallv, gatherv or scatterv of `count` MPI_INT
- * per block; barrier) on MPI_COMM_WORLD, `calls` times back to back
- * (default 2000000) after 1000 warm-up calls, and the mean time per call.
+ * allgather, allgatherv, alltoallv, gatherv, scatterv or reduce_scatter
+ * (a sum) of `count` MPI_INT per block; barrier) on MPI_COMM_WORLD,
+ * `calls` times back to back (default 2000000) after 1000 warm-up calls,
+ * and the mean time per call.
  * It links only MPI, so the same binary runs on the MPI library alone or
  * with the interposer preloaded; at np 1 the difference is the
  * interposer's cost per call (with CCT_FORCE="<collective>:0-max:mpi" the
@@ -49,6 +50,8 @@ static void call(const char* name, int direct, int* in, int* out, int count) {
     CALL(MPI_Gatherv, in, count, MPI_INT, out, counts, displs, MPI_INT, 0, w);
   if (strcmp(name, "scatterv") == 0)
     CALL(MPI_Scatterv, in, counts, displs, MPI_INT, out, count, MPI_INT, 0, w);
+  if (strcmp(name, "reduce_scatter") == 0)
+    CALL(MPI_Reduce_scatter, in, out, counts, MPI_INT, MPI_SUM, w);
 }
 
 /* Seconds of `calls` calls, through MPI_ or PMPI_. */
@@ -64,8 +67,8 @@ int main(int argc, char** argv) {
   const int count = argc > 2 ? atoi(argv[2]) : 1;
   const char* name = argc > 3 ? argv[3] : "allreduce";
   const int paired = argc > 4 && strcmp(argv[4], "paired") == 0;
-  const char* known[] = {"barrier",    "allreduce", "bcast",   "allgather",
-                         "allgatherv", "alltoallv", "gatherv", "scatterv"};
+  const char* known[] = {"barrier",   "allreduce", "bcast",    "allgather",     "allgatherv",
+                         "alltoallv", "gatherv",   "scatterv", "reduce_scatter"};
   int known_name = 0, size = 1;
   for (size_t i = 0; i < sizeof known / sizeof *known; ++i)
     known_name |= strcmp(name, known[i]) == 0;
@@ -73,7 +76,8 @@ int main(int argc, char** argv) {
   if (calls < 1 || count < 1 || !known_name || size > MAX_RANKS || (argc > 4 && !paired)) {
     fprintf(stderr,
             "usage: call_overhead [calls >= 1] [count >= 1] "
-            "[barrier|allreduce|bcast|allgather|allgatherv|alltoallv|gatherv|scatterv] "
+            "[barrier|allreduce|bcast|allgather|allgatherv|alltoallv|gatherv|scatterv|"
+            "reduce_scatter] "
             "[paired], on at most %d ranks\n",
             MAX_RANKS);
     MPI_Abort(MPI_COMM_WORLD, 2);
