@@ -13,9 +13,11 @@
 //
 // datatype: the element type whose rules chose the pick (a reduction's
 // float rules), empty for the rules of every call; library_s and
-// profile_s: the medians over the runs of each side (a pick's profile_s
-// corrected for the check's drift, as measured on the points that keep
-// the library).
+// profile_s: the medians over the runs of each side, for a pick those at
+// the latency level where it did worse (outside_result.hpp; runs: the
+// fewer of the two sides' runs there), its profile_s corrected for the
+// check's drift at that level, as measured on the points that keep the
+// library.
 //
 // Why: within one tuner process the small calls of every candidate are
 // timed 0.3-0.6 us slower than a plain program sees them, by how far
@@ -47,9 +49,9 @@ struct OutsideFigure {
   std::string pick;      // the profile's choice there, as CCT_FORCE names it
   double library_s = 0;  // the library alone, median over the runs
   // Under the interposer with the profile, likewise; a pick's divided by
-  // the check's drift (outside_check.hpp, OutsideResult::calibration).
+  // the check's drift (outside_result.hpp, OutsideResult::calibration).
   double profile_s = 0;
-  int runs = 0;  // of each side
+  int runs = 0;  // of each side (a pick's: at the level it was judged at)
 
   // The pick did not win outside by kOutsideWin: the library's own call
   // wins ties (do no harm). Measured here, the picks' ratios outside fall
