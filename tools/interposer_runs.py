@@ -35,10 +35,19 @@ that starts the ranks (default: mpirun --oversubscribe, as root with
 --allow-run-as-root): tools/cluster_bench.py --outside passes the
 emulated hosts' (tests/cluster/hosts.sh mpirun).
 
-usage: tools/interposer_runs.py [--runs N] [--np N] [--profile FILE]
-                                [--max-bytes B] [--build DIR] [--mpirun CMD]
+Several profiles (--profile given more than once, --out PREFIX) are timed
+in one series, every side (the library and each profile) in turn run by
+run: timed as series one after another, two builds that the alternated
+runs could not tell apart differed by 43 points against 5 (the machine
+drifts between series; docs/benchmarks.md, "A kept call decided by its
+counts").
+
+usage: tools/interposer_runs.py [--runs N] [--np N] [--profile FILE ...]
+                                [--out PREFIX] [--max-bytes B] [--build DIR]
+                                [--mpirun CMD]
 """
 import argparse
+import contextlib
 import math
 import os
 import shlex
@@ -83,14 +92,14 @@ def level_ratio(lib, cct, threshold, slow):
     return statistics.median(at[1]) / statistics.median(at[0])
 
 
-def run_once(args, preload):
+def run_once(args, preload, profile):
     env = dict(os.environ)
     cmd = shlex.split(args.mpirun) + ["-np", str(args.np)]
     if preload:
         env["LD_PRELOAD"] = os.path.join(args.build, "lib", "libcct_mpi.so")
         cmd += ["-x", "LD_PRELOAD"]
-        if args.profile:
-            env["CCT_PROFILE"] = args.profile
+        if profile:
+            env["CCT_PROFILE"] = profile
             cmd += ["-x", "CCT_PROFILE"]
         if "CCT_FORCE" in env:
             cmd += ["-x", "CCT_FORCE"]
@@ -112,7 +121,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each side (default 5)")
     parser.add_argument("--np", type=int, default=2, help="ranks (default 2)")
-    parser.add_argument("--profile", help="CCT_PROFILE for the interposer's side")
+    parser.add_argument("--profile", action="append",
+                        help="CCT_PROFILE for the interposer's side; given more than once, each "
+                        "profile is a side of its own, every side alternated run by run, and "
+                        "each table goes to --out")
+    parser.add_argument("--out", help="with several --profile: the tables go to OUT1.txt, "
+                        "OUT2.txt, ..., in the order of the profiles")
     parser.add_argument("--max-bytes", type=int, default=1 << 20, help="largest size (1 MiB)")
     parser.add_argument("--build", default=os.path.join(ROOT, "build"), help="build directory")
     parser.add_argument("--mpirun", help="the command that starts the ranks, before -np "
@@ -122,15 +136,31 @@ def main():
         args.mpirun = "mpirun --oversubscribe" + (" --allow-run-as-root" if os.geteuid() == 0 else "")
     if args.runs < 1 or args.np < 1 or args.max_bytes < 1:
         parser.error("--runs, --np and --max-bytes must be at least 1")
-    library, interposer = [], []
+    profiles = args.profile or [None]
+    if len(profiles) > 1 and not args.out:
+        parser.error("several --profile need --out")
+    # The sides: the library alone, then each profile under the interposer.
+    sides = [(False, None)] + [(True, p) for p in profiles]
+    runs = [[] for _ in sides]
     for i in range(args.runs):
         print(f"run {i + 1} of {args.runs}", file=sys.stderr)
-        # Each side first in every other pair: the first run of a pair is
-        # not always the same side's.
-        for preload in (False, True) if i % 2 == 0 else (True, False):
-            (interposer if preload else library).append(run_once(args, preload))
-    print(f"# np {args.np}, {args.runs} runs of each side alternated; "
-          f"profile {args.profile or '(the runtime finds its own)'}; started by {args.mpirun}")
+        # The sides in turn first: no side always follows the same one.
+        for j in range(len(sides)):
+            k = (i + j) % len(sides)
+            runs[k].append(run_once(args, *sides[k]))
+    for n, profile in enumerate(profiles, 1):
+        out = open(f"{args.out}{n}.txt", "w") if len(profiles) > 1 else sys.stdout
+        with contextlib.redirect_stdout(out):
+            table(args, profile, len(sides), runs[0], runs[n])
+        if out is not sys.stdout:
+            out.close()
+
+
+def table(args, profile, sides, library, interposer):
+    """interposer's runs against library's, as a table on stdout."""
+    print(f"# np {args.np}, {args.runs} runs of each side alternated" +
+          (f" (with {sides - 2} other profiles' runs)" if sides > 2 else "") +
+          f"; profile {profile or '(the runtime finds its own)'}; started by {args.mpirun}")
     threshold = level_threshold(p for run in library + interposer for _, p in run.values())
     if threshold:
         slow = [statistics.mean(p > threshold for run in side for _, p in run.values())
