@@ -42,14 +42,11 @@ std::unique_ptr<Plan> helper_plan(const Registry& registry, const Communicator& 
 // CCT_CAP_LIBRARY can run sample here); else null.
 std::unique_ptr<Plan> library_plan(const Registry& registry, const Communicator& comm,
                                    const cct_coll_args& sample) {
-  for (const AlgorithmEntry& alg : registry.algorithms()) {
-    if (alg.desc->collective != sample.collective || !(alg.desc->required_caps & CCT_CAP_LIBRARY))
-      continue;
-    const std::vector<int64_t> params = alg.default_params();
-    if (why_unusable(alg, comm, sample, params).empty())
-      return std::make_unique<Plan>(alg, comm, params);
-  }
-  return nullptr;
+  const AlgorithmEntry* alg = registry.library_algorithm(sample.collective);
+  if (alg == nullptr) return nullptr;
+  const std::vector<int64_t> params = alg->default_params();
+  if (!why_unusable(*alg, comm, sample, params).empty()) return nullptr;
+  return std::make_unique<Plan>(*alg, comm, params);
 }
 
 // Times one call with the host's clock, or with a simulated platform's

@@ -92,9 +92,8 @@ void judge_picks(OutsideResult& result, const std::map<Point, PointRuns>& points
 // What runs a call no rule covers under the interposer: the library's own
 // call (runtime.hpp, Options::library_without_rule), else the default.
 const AlgorithmEntry* without_rule(const CollectiveInfo& c, const Registry& registry) {
-  for (const AlgorithmEntry& a : registry.algorithms())
-    if (a.desc->collective == c.id && (a.desc->required_caps & CCT_CAP_LIBRARY)) return &a;
-  return registry.find_algorithm(c.id, c.default_algorithm);
+  const AlgorithmEntry* library = registry.library_algorithm(c.id);
+  return library ? library : registry.find_algorithm(c.id, c.default_algorithm);
 }
 
 }  // namespace

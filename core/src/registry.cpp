@@ -399,6 +399,12 @@ const AlgorithmEntry* Registry::find_algorithm(cct_collective c, std::string_vie
   return nullptr;
 }
 
+const AlgorithmEntry* Registry::library_algorithm(cct_collective c) const {
+  for (const auto& a : algorithms_)
+    if (a.desc->collective == c && (a.desc->required_caps & CCT_CAP_LIBRARY)) return &a;
+  return nullptr;
+}
+
 const TransportEntry* Registry::find_transport(std::string_view name) const {
   for (const auto& t : transports_)
     if (name == t.desc->name) return &t;

@@ -58,14 +58,6 @@ unsigned arrays_passed(const CollectiveInfo& row, const cct_coll_args& args, int
   return row.arrays_at_root && rank != args.root ? 0 : row.arrays;
 }
 
-// The registered algorithm of c that is the MPI library's own call
-// (plugins/library: `mpi`), or null.
-const AlgorithmEntry* library_algorithm(const Registry& registry, cct_collective c) {
-  for (const AlgorithmEntry& a : registry.algorithms())
-    if (a.desc->collective == c && (a.desc->required_caps & CCT_CAP_LIBRARY)) return &a;
-  return nullptr;
-}
-
 }  // namespace
 
 Runtime::Runtime(const Registry& registry, std::shared_ptr<const Communicator> comm,
@@ -84,7 +76,7 @@ Runtime::Runtime(const Registry& registry, std::shared_ptr<const Communicator> c
                   CCT_ERR_UNSUPPORTED);
     defaults_[c.id] = &add_choice(entry, entry->default_params(), *comm_);
     const bool library_here = (comm_->capabilities() & CCT_CAP_LIBRARY) != 0;
-    const AlgorithmEntry* library = library_algorithm(registry_, c.id);
+    const AlgorithmEntry* library = registry_.library_algorithm(c.id);
     if (library_here && options_.library_without_rule && library != nullptr)
       library_defaults_[c.id] = &add_choice(library, library->default_params(), *comm_);
     for (const int root : {0, 1})

@@ -112,6 +112,9 @@ class Registry {
   const std::vector<TransportEntry>& transports() const { return transports_; }
 
   const AlgorithmEntry* find_algorithm(cct_collective c, std::string_view name) const;
+  // The algorithm of c that is the MPI library's own call (one that needs
+  // CCT_CAP_LIBRARY: plugins/library's `mpi`), or null.
+  const AlgorithmEntry* library_algorithm(cct_collective c) const;
   const TransportEntry* find_transport(std::string_view name) const;
 
  private:
