@@ -72,15 +72,20 @@ Built build(const std::vector<ResultRow>& rows,
 using cct::test::Range;
 using cct::test::ranges;
 
-// A gather row of row()'s, with parameters and, for a variant's, a root.
-ResultRow gather_row(int64_t bytes, const std::string& algorithm, const std::string& params,
-                     double us, Stage stage, std::optional<int> root) {
+// Adds a gather row of row()'s, with parameters and, for a variant's, a root.
+void add_gather(std::vector<ResultRow>& rows, int64_t bytes, const std::string& algorithm,
+                const std::string& params, double us, Stage stage, std::optional<int> root) {
   ResultRow x = row(bytes, algorithm, us, stage);
   x.collective = "gather";
   x.params = params;
   x.root = root;
-  return x;
+  rows.push_back(x);
 }
+
+// A rooted point's three timings: the plain search's, then the variant's
+// at root 0 and at the last rank (3).
+const std::pair<Stage, std::optional<int>> kRootTimings[] = {
+    {Stage::kFinal, std::nullopt}, {Stage::kRooted, 0}, {Stage::kRooted, 3}};
 
 }  // namespace
 
@@ -322,23 +327,17 @@ TEST_CASE(
   // fastest at each size by 2% (noise): one range of one value, not a
   // range per size.
   std::vector<ResultRow> r;
-  const auto add = [&](int64_t bytes, const std::string& algorithm, const std::string& params,
-                       double us, Stage stage, std::optional<int> root) {
-    r.push_back(gather_row(bytes, algorithm, params, us, stage, root));
-  };
   const std::vector<int64_t> sizes{64, 256, 1024, 4096, 16384};
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     const int64_t bytes = sizes[i];
     const double binomial = 2 + bytes / 1000.0;
-    for (const auto& [stage, root] : {std::pair{Stage::kFinal, std::optional<int>()},
-                                      {Stage::kRooted, 0},
-                                      {Stage::kRooted, 3}}) {
-      add(bytes, "binomial", "", binomial, stage, root);
+    for (const auto& [stage, root] : kRootTimings) {
+      add_gather(r, bytes, "binomial", "", binomial, stage, root);
       for (int value : {1, 2, 4}) {
         const bool fast = root == 3 && bytes >= 1024;
         const bool fastest = fast && value == (1 << (i - 2));
-        add(bytes, "linear_throttled", "max_outstanding=" + std::to_string(value),
-            binomial * (fast ? (fastest ? 0.7 : 0.714) : 1.2), stage, root);
+        add_gather(r, bytes, "linear_throttled", "max_outstanding=" + std::to_string(value),
+                   binomial * (fast ? (fastest ? 0.7 : 0.714) : 1.2), stage, root);
       }
     }
   }
@@ -359,21 +358,15 @@ TEST_CASE(
   // A value absent at a size stands in with its algorithm's figure there:
   // one range, of the default value (4), not a range per value.
   std::vector<ResultRow> r;
-  const auto add = [&](int64_t bytes, const std::string& algorithm, const std::string& params,
-                       double us, Stage stage, std::optional<int> root) {
-    r.push_back(gather_row(bytes, algorithm, params, us, stage, root));
-  };
   const std::vector<std::pair<int64_t, int>> sizes{
       {64, 4}, {256, 4}, {1024, 1}, {4096, 2}, {16384, 8}};
   for (const auto& [bytes, value] : sizes) {
     const double binomial = 2 + bytes / 1000.0;
-    for (const auto& [stage, root] : {std::pair{Stage::kFinal, std::optional<int>()},
-                                      {Stage::kRooted, 0},
-                                      {Stage::kRooted, 3}}) {
-      add(bytes, "binomial", "", binomial, stage, root);
+    for (const auto& [stage, root] : kRootTimings) {
+      add_gather(r, bytes, "binomial", "", binomial, stage, root);
       const bool fast = root == 3 && bytes >= 1024;
-      add(bytes, "linear_throttled", "max_outstanding=" + std::to_string(value),
-          binomial * (fast ? 0.7 : 1.2), stage, root);
+      add_gather(r, bytes, "linear_throttled", "max_outstanding=" + std::to_string(value),
+                 binomial * (fast ? 0.7 : 1.2), stage, root);
     }
   }
   const Built b = build(r, cct::tuner::Variation::kRoot);

@@ -37,6 +37,13 @@ ResultRow row(const std::string& collective, int np, int64_t bytes, const std::s
           .result = {.median_s = median_s, .min_s = median_s, .max_s = median_s, .reps = 5}};
 }
 
+// r as timed at stage s (a confirmation, the search's check at an off-grid
+// size, ...).
+ResultRow staged(ResultRow r, Stage s) {
+  r.stage = s;
+  return r;
+}
+
 // row() measured on a communicator spanning `nodes` nodes.
 ResultRow on_nodes(int nodes, ResultRow r) {
   r.nodes = nodes;
@@ -86,16 +93,12 @@ TEST_CASE("pick_winners: of two jobs' confirmations, a candidate's slower one co
   // Confirmed in the first job, binomial beat the library; in the second
   // (fresh processes) it took three times as long. The slower figure
   // stands, so the library wins; a full timing never outweighs either.
-  const auto stage = [](ResultRow r, Stage s) {
-    r.stage = s;
-    return r;
-  };
   const std::vector<ResultRow> rows{
       row("bcast", 2, 1024, "binomial", "", 0.5e-6),
-      stage(row("bcast", 2, 1024, "binomial", "", 1e-6), Stage::kConfirm),
-      stage(row("bcast", 2, 1024, "mpi", "", 2e-6), Stage::kConfirm),
-      stage(row("bcast", 2, 1024, "binomial", "", 3e-6), Stage::kReconfirm),
-      stage(row("bcast", 2, 1024, "mpi", "", 1.9e-6), Stage::kReconfirm),
+      staged(row("bcast", 2, 1024, "binomial", "", 1e-6), Stage::kConfirm),
+      staged(row("bcast", 2, 1024, "mpi", "", 2e-6), Stage::kConfirm),
+      staged(row("bcast", 2, 1024, "binomial", "", 3e-6), Stage::kReconfirm),
+      staged(row("bcast", 2, 1024, "mpi", "", 1.9e-6), Stage::kReconfirm),
   };
   const std::vector<cct::tuner::Winner> best = winners_of(rows);
   REQUIRE(best.size() == 1);
@@ -430,11 +433,6 @@ TEST_CASE("pick_winners keeps the MPI library's own call unless beaten beyond th
 }
 
 TEST_CASE("pick_winners: full measurements beat pruned rows, check rows never count", "[tuner]") {
-  using cct::tuner::Stage;
-  auto staged = [](ResultRow r, Stage s) {
-    r.stage = s;
-    return r;
-  };
   const std::vector<ResultRow> rows{
       // A pruned row with a lucky cheap figure does not beat the finalists.
       staged(row("bcast", 2, 64, "binomial", "", 0.5e-6), Stage::kPruned),
@@ -456,12 +454,6 @@ TEST_CASE("pick_winners: full measurements beat pruned rows, check rows never co
 }
 
 TEST_CASE("profile_accuracy compares the profile's choice with the fastest at checks", "[tuner]") {
-  using cct::tuner::Stage;
-  auto check = [](int64_t bytes, const std::string& alg, const std::string& params, double s) {
-    ResultRow r = row("bcast", 2, bytes, alg, params, s);
-    r.stage = Stage::kCheck;
-    return r;
-  };
   std::vector<ResultRow> rows{
       row("bcast", 2, 64, "binomial", "", 1e-6),
       row("bcast", 2, 64, "chain", "segment=32k", 2e-6),
@@ -470,11 +462,11 @@ TEST_CASE("profile_accuracy compares the profile's choice with the fastest at ch
   };
   const cct::Profile profile{.rules = cct::tuner::build_rules(winners_of(rows))};
   // At 96 the profile says binomial (the winner of 64): 1.5x the fastest.
-  rows.push_back(check(96, "binomial", "", 3e-6));
-  rows.push_back(check(96, "chain", "segment=32k", 2e-6));
+  rows.push_back(staged(row("bcast", 2, 96, "binomial", "", 3e-6), Stage::kCheck));
+  rows.push_back(staged(row("bcast", 2, 96, "chain", "segment=32k", 2e-6), Stage::kCheck));
   // At 192 it says chain, which is the fastest there.
-  rows.push_back(check(192, "chain", "segment=32k", 2e-6));
-  rows.push_back(check(192, "binomial", "", 2.05e-6));
+  rows.push_back(staged(row("bcast", 2, 192, "chain", "segment=32k", 2e-6), Stage::kCheck));
+  rows.push_back(staged(row("bcast", 2, 192, "binomial", "", 2.05e-6), Stage::kCheck));
   const cct::tuner::Accuracy a = cct::tuner::profile_accuracy(rows, profile, cct::test::registry());
   CHECK(a.checked == 2);
   CHECK(a.within == 1);
@@ -491,11 +483,6 @@ TEST_CASE("profile_accuracy: against a one rule for every size, another choice p
   // first, measured as the 8-byte allreduce: 1 us here). At 96 B binomial
   // is timed 0.5 us faster than linear: not faster once it pays the
   // agreement. At 6 KiB it is 2 us faster: 1.5x even so.
-  using cct::tuner::Stage;
-  const auto staged = [](ResultRow r, Stage s) {
-    r.stage = s;
-    return r;
-  };
   std::vector<ResultRow> rows{
       row("gatherv", 2, 64, "linear", "", 1.0e-6),
       row("gatherv", 2, 64, "binomial", "", 1.2e-6),
@@ -570,11 +557,8 @@ TEST_CASE("pick_winners: no memory of the previous size across node counts", "[t
 }
 
 TEST_CASE("profile_accuracy judges each check by the rules of its own shape", "[tuner]") {
-  using cct::tuner::Stage;
   auto check = [](int nodes, const std::string& alg, const std::string& params, double s) {
-    ResultRow r = on_nodes(nodes, row("bcast", 4, 96, alg, params, s));
-    r.stage = Stage::kCheck;
-    return r;
+    return staged(on_nodes(nodes, row("bcast", 4, 96, alg, params, s)), Stage::kCheck);
   };
   std::vector<ResultRow> rows{
       row("bcast", 4, 64, "binomial", "", 1e-6),
@@ -913,10 +897,6 @@ TEST_CASE(
   // where mpi's full 1.0 became 1.2 confirmed): it counts as 1.14 there,
   // 3.6% behind scatter_allgather's 1.1, less than two switches cost, and
   // keeps every size.
-  const auto staged = [](ResultRow r, Stage s) {
-    r.stage = s;
-    return r;
-  };
   const std::vector<ResultRow> rows{
       staged(row("bcast", 2, 1, "binomial", "", 1.0e-6), Stage::kConfirm),
       staged(row("bcast", 2, 1, "mpi", "", 1.2e-6), Stage::kConfirm),
