@@ -1,5 +1,6 @@
 #include "tuner/accuracy.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -92,14 +93,33 @@ std::vector<std::vector<Winner>> points_of(const std::vector<ResultRow>& rows,
   return out;
 }
 
+// One row per candidate of a check's point: the slowest of its figures
+// there, from the second job's recheck as well as the first job's check,
+// and in each count pattern of a vector collective, so that a candidate
+// is weighed as the confirmations that chose the picks weigh it (the
+// slower job, the worst pattern: search.hpp, step 3).
+std::vector<Winner> slowest_per_candidate(const std::vector<Winner>& point) {
+  std::vector<Winner> out;
+  for (const Winner& w : point) {
+    const auto same = std::ranges::find(out, w.choice, &Winner::choice);
+    if (same == out.end()) {
+      out.push_back(w);
+    } else if (w.median_s > same->median_s) {
+      *same = w;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Accuracy profile_accuracy(const std::vector<ResultRow>& rows, const Profile& profile,
                           const Registry& registry) {
   const std::map<AgreementShape, double> agreed = agreements(rows);
   Accuracy a;
-  for (const std::vector<Winner>& point :
-       points_of(rows, registry, [](const ResultRow& r) { return r.stage == Stage::kCheck; })) {
+  for (const std::vector<Winner>& timed :
+       points_of(rows, registry, [](const ResultRow& r) { return is_check(r.stage); })) {
+    const std::vector<Winner> point = slowest_per_candidate(timed);
     const Winner& w = point.front();
     const RuleAt at = rule_for(profile, w);
     if (at.rule == nullptr) continue;

@@ -2,8 +2,9 @@
 //
 // The profile picks, for a size between two grid sizes, the winner of the
 // size below. The search's check rows measure that choice and its rivals at
-// such off-grid sizes; the accuracy is how the choice compares with the
-// fastest of them there. Computed from the results file, so a resumed run
+// such off-grid sizes, in both jobs where there are two; the accuracy is
+// how the choice compares with the fastest of them there, each weighed by
+// its slower job. Computed from the results file, so a resumed run
 // reports on every check, not only this run's. Where the profile has one
 // rule for every size of a collective whose size no rank knows alone
 // (gatherv, scatterv, alltoallv: one_rule.hpp), another choice counts with

@@ -59,7 +59,7 @@ struct Sizes {
 bool at_point(const ResultRow& r, const OutsideFigure& f, Sizes sizes) {
   return r.collective == f.collective && r.transport == f.transport && r.nodes == f.nodes &&
          r.np == f.np && r.bytes >= sizes.lo && r.bytes <= sizes.hi && r.datatype == f.datatype &&
-         !r.root && r.stage != Stage::kCheck && r.stage != Stage::kFailed;
+         !r.root && !is_check(r.stage) && r.stage != Stage::kFailed;
 }
 
 bool is_library(const std::string& collective, const std::string& algorithm,

@@ -36,9 +36,13 @@ struct StageDrawing {
   std::optional<Mark> mark;
 };
 constexpr StageDrawing kStageDrawings[] = {
-    {Stage::kFinal, true, std::nullopt},     {Stage::kCrossover, true, Mark::kDiamond},
-    {Stage::kCheck, false, Mark::kCross},    {Stage::kPruned, false, Mark::kFaint},
-    {Stage::kConfirm, false, Mark::kSquare}, {Stage::kReconfirm, false, Mark::kSquare},
+    {Stage::kFinal, true, std::nullopt},
+    {Stage::kCrossover, true, Mark::kDiamond},
+    {Stage::kCheck, false, Mark::kCross},
+    {Stage::kRecheck, false, Mark::kCross},
+    {Stage::kPruned, false, Mark::kFaint},
+    {Stage::kConfirm, false, Mark::kSquare},
+    {Stage::kReconfirm, false, Mark::kSquare},
     {Stage::kFailed, false, std::nullopt},  // no figure: counted, listed, not drawn
     {Stage::kTyped, false, std::nullopt},   // another element type's: counted, not drawn
     {Stage::kRooted, false, std::nullopt},  // another root's: counted, not drawn
@@ -47,7 +51,8 @@ constexpr StageDrawing kStageDrawings[] = {
 constexpr const char* kHowToRead =
     "Lines join the medians of the full measurements (grid sizes, and the crossover sizes "
     "measured between two grid sizes with different winners, drawn as diamonds), with their "
-    "min-max whiskers. Crosses are the off-grid checks of the profile; faint dots are the "
+    "min-max whiskers. Crosses are the off-grid checks of the profile (in both jobs); faint dots "
+    "are the "
     "screening figures of candidates pruned by successive halving (not on the lines); hollow "
     "squares are the finalists timed again as programs call them, which decide their size. The "
     "shaded bands are the winner the profile built from these rows takes for each size range, "

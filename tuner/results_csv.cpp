@@ -28,9 +28,20 @@ namespace cct::tuner {
 namespace {
 
 constexpr std::size_t kColumns = 16;  // of the current format
-constexpr Stage kStages[] = {Stage::kPruned,    Stage::kFinal,  Stage::kCrossover,
-                             Stage::kCheck,     Stage::kFailed, Stage::kConfirm,
-                             Stage::kReconfirm, Stage::kTyped,  Stage::kRooted};
+constexpr Stage kStages[] = {Stage::kPruned, Stage::kFinal,   Stage::kCrossover, Stage::kCheck,
+                             Stage::kFailed, Stage::kConfirm, Stage::kReconfirm, Stage::kTyped,
+                             Stage::kRooted, Stage::kRecheck};
+
+// "pruned, final, ... or recheck", for an error naming what a stage may be.
+std::string stage_names() {
+  std::string names;
+  for (std::size_t i = 0; i < std::size(kStages); ++i)
+    names += (i == 0                        ? ""
+              : i + 1 == std::size(kStages) ? " or "
+                                            : ", ") +
+             std::string(stage_name(kStages[i]));
+  return names;
+}
 
 bool parse_stage(const std::string& text, Stage* out) {
   for (Stage s : kStages)
@@ -130,9 +141,7 @@ std::string parse_fields(const Fields& f, ResultRow* row) {
       !parse_number(f[9], &r.max_s))
     return "bad seconds in '" + f[7] + "," + f[8] + "," + f[9] + "'";
   if (!parse_stage(f[11], &row->stage))
-    return "bad stage '" + f[11] +
-           "' (expected pruned, final, crossover, check, failed, confirm, reconfirm, typed or "
-           "rooted)";
+    return "bad stage '" + f[11] + "' (expected " + stage_names() + ")";
   // A failed point has no figures: its reps are 0.
   const int least_reps = row->stage == Stage::kFailed ? 0 : 1;
   if (!parse_number(f[10], &r.reps) || r.reps < least_reps) return "bad reps '" + f[10] + "'";
@@ -283,6 +292,7 @@ const char* stage_name(Stage stage) {
     case Stage::kReconfirm: return "reconfirm";
     case Stage::kTyped: return "typed";
     case Stage::kRooted: return "rooted";
+    case Stage::kRecheck: return "recheck";
   }
   return "?";
 }
@@ -292,7 +302,9 @@ std::string ResultRow::key() const {
          "," + std::to_string(bytes) + "," + algorithm + "," + params +
          (counts.empty() ? "" : " [" + counts + "]") + (datatype.empty() ? "" : " as " + datatype) +
          (root ? " at root " + std::to_string(*root) : "") +
-         (is_confirmation(stage) ? std::string(" ") + stage_name(stage) : "");
+         // Timed again in a later job, a row has a key of its own.
+         (is_confirmation(stage) || stage == Stage::kRecheck ? std::string(" ") + stage_name(stage)
+                                                             : "");
 }
 
 std::string ResultRow::candidate() const {

@@ -95,6 +95,9 @@ inline constexpr const char* kResultsHeaderSingleNode =
 // its type's rules weigh (variant_rules.hpp). kRooted: a rooted
 // collective's finalist timed again at root 0 and at the last rank, its
 // root column (step 7), which only the rules of roots other than 0 weigh.
+// kRecheck: a check timed again in the second job, so that the accuracy
+// weighs each candidate by the slower of its two jobs, as the picks it
+// checks were (step 5).
 enum class Stage {
   kPruned,
   kFinal,
@@ -104,16 +107,22 @@ enum class Stage {
   kConfirm,
   kReconfirm,
   kTyped,
-  kRooted
+  kRooted,
+  kRecheck
 };
 
 // "pruned", "final", "crossover", "check", "failed", "confirm", "reconfirm",
-// "typed", "rooted".
+// "typed", "rooted", "recheck".
 const char* stage_name(Stage stage);
 // A figure of a variant of the call or of its reference (an element type,
 // a root: search.hpp, steps 6 and 7), for that variant's rules alone.
 inline bool of_variant(Stage stage) {
   return stage == Stage::kTyped || stage == Stage::kRooted;
+}
+// A figure of an off-grid check (check, or recheck in a second job), which
+// only the profile's accuracy weighs (accuracy.hpp).
+inline bool is_check(Stage stage) {
+  return stage == Stage::kCheck || stage == Stage::kRecheck;
 }
 // A figure timed as programs call (confirm, or reconfirm in a second job).
 inline bool is_confirmation(Stage stage) {

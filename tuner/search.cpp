@@ -321,7 +321,13 @@ class CollectiveSearch {
     add_contenders(lo, opts_.finalists, contenders);
     add_contenders(hi, opts_.finalists, contenders);
     // Where sizes are confirmed, the checks are timed the same way, so that
-    // the accuracy compares the profile with figures of the kind that chose it.
+    // the accuracy compares the profile with figures of the kind that chose
+    // it: in the second job again, each candidate weighed by its slower job.
+    // Timed in one job only, the checks drew one of the machine's latency
+    // levels, at which the project's algorithms moved 2-5x and the
+    // library's call not at all (2-core VM: a check timed at the fast level
+    // put them 14-58% ahead of the library that both jobs' confirmations
+    // had kept).
     std::vector<const Point*> points;
     std::vector<double> expected;
     for (const Point* c : contenders)
@@ -331,6 +337,7 @@ class CollectiveSearch {
       }
     if (opts_.confirm) {
       as_programs(points, expected, Stage::kCheck);
+      if (opts_.reconfirm) as_programs(points, expected, Stage::kRecheck);
       return;
     }
     for (const Point* p : points) measure_extra(*p, Stage::kCheck);

@@ -52,8 +52,9 @@
 // 5. Checks. At off-grid sizes (halfway between every `check_every`-th
 //    pair of grid sizes) the winners and best `finalists` of both
 //    neighbours are measured (as programs call them where sizes are
-//    confirmed). How the profile's choice there compares with
-//    the fastest of them is the profile's accuracy (see accuracy.hpp).
+//    confirmed, and then again in the second job: `recheck`). How the
+//    profile's choice there compares with the fastest of them, each by its
+//    slower job, is the profile's accuracy (see accuracy.hpp).
 // 6. Element types. A reduction's figures above are of int32 sums (uint8
 //    where the size is no multiple of 4: measure.hpp); a float or double
 //    sum compiles to other instructions, in the algorithms and in the MPI

@@ -254,7 +254,7 @@ double left_out_timed_s(const std::vector<ResultRow>& below, int np,
     const std::optional<Variation> v = variation_of(row.stage);
     cct_collective c{};
     const bool left_out =
-        confirming ? v || row.stage == Stage::kCrossover || row.stage == Stage::kCheck
+        confirming ? v || row.stage == Stage::kCrossover || is_check(row.stage)
                    : v && parse_collective(row.collective, &c) && unvaried.contains({c, *v});
     if (left_out) seconds += row.result.median_s * row.result.reps;
   }

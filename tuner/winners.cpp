@@ -254,7 +254,7 @@ std::map<AgreementShape, double> agreements(const std::vector<ResultRow>& rows) 
   std::map<AgreementShape, std::pair<int, double>> found;  // (weight of its stage, figure)
   for (const ResultRow& r : rows) {
     if (r.collective != collective_name(CCT_ALLREDUCE) || r.algorithm != sum || r.bytes != 8 ||
-        r.stage == Stage::kCheck || r.stage == Stage::kFailed || of_variant(r.stage))
+        is_check(r.stage) || r.stage == Stage::kFailed || of_variant(r.stage))
       continue;
     auto [at, added] =
         found.try_emplace({r.transport, r.nodes, r.np}, weight(r.stage), r.result.median_s);
@@ -484,8 +484,7 @@ Winners pick_winners(const std::vector<ResultRow>& rows, const Registry& registr
     // A candidate that failed once in a shape is never chosen there.
     // A row of a variant of the call (an element type, a root) weighs in
     // that variant's rules alone (variant_rules.hpp).
-    if (row.stage == Stage::kCheck || of_variant(row.stage) || failed.contains(row.candidate()))
-      continue;
+    if (is_check(row.stage) || of_variant(row.stage) || failed.contains(row.candidate())) continue;
     if (const std::string why = read_winner(row, registry, &w); !why.empty()) {
       ignored.insert(why);
       continue;

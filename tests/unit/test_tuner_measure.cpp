@@ -264,15 +264,15 @@ TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
   const std::string path = temp_path("results.csv");
   std::filesystem::remove(path);
   using cct::tuner::Stage;
-  const std::vector<ResultRow> rows{sample_row(1, "radix=4", Stage::kPruned),
-                                    sample_row(65536, "radix=8", Stage::kCrossover),
-                                    sample_row(0, "", Stage::kCheck)};
+  const std::vector<ResultRow> rows{
+      sample_row(1, "radix=4", Stage::kPruned), sample_row(65536, "radix=8", Stage::kCrossover),
+      sample_row(0, "", Stage::kCheck), sample_row(0, "", Stage::kRecheck)};
   {
     cct::tuner::ResultsWriter writer(path);
     for (const ResultRow& row : rows) writer.append(row);
   }
   std::vector<ResultRow> back = cct::tuner::read_results(path);
-  REQUIRE(back.size() == 3);
+  REQUIRE(back.size() == 4);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     CHECK(back[i].key() == rows[i].key());
     CHECK(back[i].result.median_s == rows[i].result.median_s);
@@ -282,25 +282,27 @@ TEST_CASE("results CSV: round trip, resume keys, crash remains", "[tuner]") {
   }
   CHECK(cct::tuner::finished_keys(back) ==
         std::set<std::string>{"bcast,shm,1,4,1,knomial,radix=4",
-                              "bcast,shm,1,4,65536,knomial,radix=8", "bcast,shm,1,4,0,knomial,"});
+                              "bcast,shm,1,4,65536,knomial,radix=8", "bcast,shm,1,4,0,knomial,",
+                              "bcast,shm,1,4,0,knomial, recheck"});
 
   SECTION("a partial last line is ignored, then cut off by the next writer") {
     write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1.2e-0", std::ios::app);
-    CHECK(cct::tuner::read_results(path).size() == 3);
+    CHECK(cct::tuner::read_results(path).size() == 4);
     cct::tuner::ResultsWriter(path).append(sample_row(2, "radix=2"));
     back = cct::tuner::read_results(path);
-    REQUIRE(back.size() == 4);
-    CHECK(back[3].key() == "bcast,shm,1,4,2,knomial,radix=2");
+    REQUIRE(back.size() == 5);
+    CHECK(back[4].key() == "bcast,shm,1,4,2,knomial,radix=2");
     CHECK(read_text(path).find("1.2e-0\n") == std::string::npos);
   }
   SECTION("a malformed row names the file and line") {
     write_text(path, "bcast,shm,1,4,2,knomial,radix=4,oops,1,1,3,final,,,,\n", std::ios::app);
-    CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":5: bad seconds"));
+    CHECK_THROWS_WITH(cct::tuner::read_results(path), Catch::Contains(path + ":6: bad seconds"));
   }
   SECTION("an unknown stage is refused with the stages there are") {
     write_text(path, "bcast,shm,1,4,2,knomial,radix=4,1,1,1,3,later,,,,\n", std::ios::app);
     CHECK_THROWS_WITH(cct::tuner::read_results(path),
-                      Catch::Contains(path + ":5: bad stage 'later' (expected pruned, final"));
+                      Catch::Contains(path + ":6: bad stage 'later' (expected pruned, final") &&
+                          Catch::EndsWith("rooted or recheck)"));
   }
   SECTION("a results file of the 10-column format is refused by its header") {
     write_text(path, "collective,transport,np,bytes,algorithm,params,median_s,min_s,max_s,reps\n",

@@ -263,6 +263,27 @@ TEST_CASE("search: a second job confirms again, the slower figure decides", "[tu
   CHECK(third.rows.empty());
 }
 
+TEST_CASE("search: a second job times the checks again, and a third nothing", "[tuner]") {
+  const std::vector<Point> points = with_library(bcast_points());
+  const cct::tuner::SearchOptions first_job{.bisect_depth = 0, .check_every = 2, .confirm = true};
+  FakeMeasurer first;
+  cct::tuner::search_collective(points, {}, first_job, first);
+  REQUIRE(first.of(Stage::kCheck).size() == 4);
+  CHECK(first.of(Stage::kRecheck).empty());
+  std::map<std::string, ResultRow> known;
+  for (const ResultRow& r : first.rows) known[r.key()] = r;
+  cct::tuner::SearchOptions second_job = first_job;
+  second_job.reconfirm = true;
+  FakeMeasurer second;
+  cct::tuner::search_collective(points, known, second_job, second);
+  CHECK(second.of(Stage::kRecheck) == first.of(Stage::kCheck));
+  CHECK(second.of(Stage::kCheck).empty());
+  for (const ResultRow& r : second.rows) known[r.key()] = r;
+  FakeMeasurer third;
+  cct::tuner::search_collective(points, known, second_job, third);
+  CHECK(third.of(Stage::kRecheck).empty());
+}
+
 TEST_CASE("search: a vector collective's pick holds in each count pattern", "[tuner]") {
   // ring and the library's allgatherv, timed in equal and skewed blocks.
   std::vector<Point> points;

@@ -476,6 +476,34 @@ TEST_CASE("profile_accuracy compares the profile's choice with the fastest at ch
   CHECK_THAT(cct::tuner::describe(a), Catch::StartsWith("off-grid checks: 2 sizes"));
 }
 
+TEST_CASE("profile_accuracy weighs each candidate by the slower of its check and recheck",
+          "[tuner]") {
+  std::vector<ResultRow> rows{
+      row("bcast", 2, 64, "mpi", "", 1e-6),
+      row("bcast", 2, 64, "chain", "segment=32k", 2e-6),
+      row("bcast", 2, 128, "mpi", "", 1e-6),
+      row("bcast", 2, 128, "chain", "segment=32k", 2e-6),
+  };
+  const cct::Profile profile{.rules = cct::tuner::build_rules(winners_of(rows))};
+  // At 96 the profile keeps the library. The first job's check put chain
+  // 1.5x ahead of it; the second job's recheck put chain at 2x its figure
+  // there, the library steady: by its slower job chain is no faster.
+  rows.push_back(staged(row("bcast", 2, 96, "mpi", "", 3e-6), Stage::kCheck));
+  rows.push_back(staged(row("bcast", 2, 96, "chain", "segment=32k", 2e-6), Stage::kCheck));
+  rows.push_back(staged(row("bcast", 2, 96, "mpi", "", 2.9e-6), Stage::kRecheck));
+  rows.push_back(staged(row("bcast", 2, 96, "chain", "segment=32k", 4e-6), Stage::kRecheck));
+  const cct::tuner::Accuracy a = cct::tuner::profile_accuracy(rows, profile, cct::test::registry());
+  CHECK(a.checked == 1);
+  CHECK(a.within == 1);
+  CHECK(a.worst_ratio == Approx(1));
+  // Without the recheck, the one job's figures: the library 1.5x chain.
+  rows.resize(rows.size() - 2);
+  const cct::tuner::Accuracy one_job =
+      cct::tuner::profile_accuracy(rows, profile, cct::test::registry());
+  CHECK(one_job.within == 0);
+  CHECK(one_job.worst_ratio == Approx(1.5));
+}
+
 TEST_CASE("profile_accuracy: against a one rule for every size, another choice pays the agreement",
           "[tuner]") {
   // gatherv's profile has one rule, linear, for every size (no rank knows
