@@ -39,10 +39,10 @@ constexpr StageDrawing kStageDrawings[] = {
     {Stage::kFinal, true, std::nullopt},
     {Stage::kCrossover, true, Mark::kDiamond},
     {Stage::kCheck, false, Mark::kCross},
-    {Stage::kRecheck, false, Mark::kCross},
     {Stage::kPruned, false, Mark::kFaint},
     {Stage::kConfirm, false, Mark::kSquare},
     {Stage::kReconfirm, false, Mark::kSquare},
+    {Stage::kRecheck, false, Mark::kCross},
     {Stage::kFailed, false, std::nullopt},  // no figure: counted, listed, not drawn
     {Stage::kTyped, false, std::nullopt},   // another element type's: counted, not drawn
     {Stage::kRooted, false, std::nullopt},  // another root's: counted, not drawn

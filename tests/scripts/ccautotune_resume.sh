@@ -81,12 +81,12 @@ grep -q '^\[1/1\] ' "$dir/second.log" || fail "resume did not measure 1 point" "
 grep -qF "$(cut -d, -f1-7 <<<"$last")," "$csv" || fail "the cut point was not measured again" "$csv"
 [ $(($(wc -l <"$csv") - 1)) -ge "$rows" ] || fail "fewer than $rows rows after resume" "$csv"
 # A point's key: its first 7 columns (params quoted where they hold a
-# comma), its own element type and root, and a confirmation's own, in
-# each of the two jobs (tuner/results_csv.hpp).
+# comma), its own element type and root, and a confirmation's and a
+# check's own, in each of the two jobs (tuner/results_csv.hpp).
 dups=$(python3 -c '
 import csv, sys
 for r in csv.reader(open(sys.argv[1])):
-    print(",".join(r[:7]) + " " + r[14] + " " + r[15] + (" " + r[11] if r[11] in ("confirm", "reconfirm") else ""))' "$csv" |
+    print(",".join(r[:7]) + " " + r[14] + " " + r[15] + (" " + r[11] if r[11] in ("confirm", "reconfirm", "recheck") else ""))' "$csv" |
   sort | uniq -d)
 [ -z "$dups" ] || fail "measured twice: $dups"
 check_profile "$dir/second.log"
