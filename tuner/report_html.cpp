@@ -51,12 +51,11 @@ constexpr StageDrawing kStageDrawings[] = {
 constexpr const char* kHowToRead =
     "Lines join the medians of the full measurements (grid sizes, and the crossover sizes "
     "measured between two grid sizes with different winners, drawn as diamonds), with their "
-    "min-max whiskers. Crosses are the off-grid checks of the profile (in both jobs); faint dots "
-    "are the "
-    "screening figures of candidates pruned by successive halving (not on the lines); hollow "
-    "squares are the finalists timed again as programs call them, which decide their size. The "
-    "shaded bands are the winner the profile built from these rows takes for each size range, "
-    "in its series' colour, with a dashed line where it changes.";
+    "min-max whiskers. Crosses are the off-grid checks of the profile (in both jobs); faint "
+    "dots are the screening figures of candidates pruned by successive halving (not on the "
+    "lines); hollow squares are the finalists timed again as programs call them, which decide "
+    "their size. The shaded bands are the winner the profile built from these rows takes for "
+    "each size range, in its series' colour, with a dashed line where it changes.";
 
 struct Shape {
   std::string collective;
