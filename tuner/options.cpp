@@ -232,7 +232,9 @@ void add_cluster_options(CLI::App& app, Options& opts) {
                  "osu_style_bench this many times alone and this many times\n"
                  "under the interposer, alternated, and give back to the\n"
                  "library every size where the profile's pick is not 5%\n"
-                 "faster in the median (default 5; 0: no outside check)")
+                 "faster in the median (up to twice as many runs until each\n"
+                 "side has two at each latency level; default 7; 0: no\n"
+                 "outside check)")
       ->type_name("N")
       ->group(kClusterGroup);
   app.add_option("--mpirun-args", opts.mpirun_args,

@@ -122,16 +122,24 @@ OutsideResult check_outside(const std::string& profile_path, const Registry& reg
                             const OutsideRun& how) {
   const Bench bench(profile_path, how);
   std::vector<BenchRun> library, profiled;
-  for (int i = 0; i < how.runs; ++i) {
-    std::cout << "ccautotune: outside check, run " << i + 1 << " of " << how.runs << " a side"
-              << std::endl;
-    // Alternated, and in turn first, so that neither side always follows the other.
+  // Alternated, and in turn first, so that neither side always follows the other.
+  const auto run_both = [&](int i) {
     const bool library_first = i % 2 == 0;
     (library_first ? library : profiled).push_back(bench.run(!library_first));
     (library_first ? profiled : library).push_back(bench.run(library_first));
+  };
+  for (int i = 0; i < how.runs; ++i) {
+    std::cout << "ccautotune: outside check, run " << i + 1 << " of " << how.runs << " a side"
+              << std::endl;
+    run_both(i);
   }
-  return judge_outside(library, profiled, load_profile(profile_path, &registry), registry,
-                       how.runs);
+  // Up to as many again, until each side has runs at both latency levels.
+  for (int i = how.runs; i < 2 * how.runs && !both_levels_seen(library, profiled); ++i) {
+    std::cout << "ccautotune: outside check, run " << i + 1 << " a side: a side has fewer than "
+              << kFewestAtLevel << " runs at one of the machine's two latency levels" << std::endl;
+    run_both(i);
+  }
+  return judge_outside(library, profiled, load_profile(profile_path, &registry), registry);
 }
 
 }  // namespace cct::tuner

@@ -96,11 +96,40 @@ const AlgorithmEntry* without_rule(const CollectiveInfo& c, const Registry& regi
   return library ? library : registry.find_algorithm(c.id, c.default_algorithm);
 }
 
+// How many of these runs had most of their points at the slow level
+// (`slow`) or the other.
+int runs_at_level(const std::vector<BenchRun>& runs, const LatencyLevels& levels, bool slow) {
+  return static_cast<int>(std::ranges::count_if(runs, [&](const BenchRun& run) {
+    const auto at_slow = std::ranges::count_if(
+        run.figures, [&](const auto& point) { return levels.slow(point.second.probe); });
+    const auto all = static_cast<std::ptrdiff_t>(run.figures.size());
+    return slow ? 2 * at_slow > all : 2 * at_slow <= all;
+  }));
+}
+
 }  // namespace
+
+LatencyLevels levels_of(const std::vector<BenchRun>& library,
+                        const std::vector<BenchRun>& profiled) {
+  std::vector<double> probes;
+  for (const auto* side : {&library, &profiled})
+    for (const BenchRun& run : *side)
+      for (const auto& [point, timed] : run.figures) probes.push_back(timed.probe);
+  return find_levels(std::move(probes));
+}
+
+bool both_levels_seen(const std::vector<BenchRun>& library, const std::vector<BenchRun>& profiled) {
+  const LatencyLevels levels = levels_of(library, profiled);
+  if (levels.threshold == 0) return true;
+  for (const auto* side : {&library, &profiled})
+    for (const bool slow : {false, true})
+      if (runs_at_level(*side, levels, slow) < kFewestAtLevel) return false;
+  return true;
+}
 
 OutsideResult judge_outside(const std::vector<BenchRun>& library,
                             const std::vector<BenchRun>& profiled, const Profile& profile,
-                            const Registry& registry, int runs_a_side) {
+                            const Registry& registry) {
   OutsideResult result{.np = library.front().np};
   // The runtime serves one node's communicator with shm (comm_runtimes.cpp).
   const Selector selector(profile, {}, registry, "shm", result.np, 1);
@@ -126,14 +155,10 @@ OutsideResult judge_outside(const std::vector<BenchRun>& library,
          .pick = pick ? format_choice(*alg->desc, pick->params) : alg->desc->name,
          .library_s = every_run->library_s,
          .profile_s = every_run->profile_s,
-         .runs = runs_a_side});
+         .runs = static_cast<int>(library.size())});
   }
   if (!result.figures.empty()) result.geometric_mean = std::exp(log_sum / result.figures.size());
-  std::vector<double> probes;
-  for (const auto& [point, runs] : points)
-    for (const auto* side : {&runs.library, &runs.profile})
-      for (const Timed& t : *side) probes.push_back(t.probe);
-  result.levels = find_levels(std::move(probes));
+  result.levels = levels_of(library, profiled);
   result.slow_share_library = slow_share(library, result.levels);
   result.slow_share_profile = slow_share(profiled, result.levels);
   judge_picks(result, points, registry);

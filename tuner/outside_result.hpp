@@ -51,11 +51,24 @@ struct OutsideResult {
   int kept = 0;
 };
 
+// The probe's levels over every point of both sides' runs.
+LatencyLevels levels_of(const std::vector<BenchRun>& library,
+                        const std::vector<BenchRun>& profiled);
+
+// Whether each side has kFewestAtLevel runs at each of the levels (true
+// with one level), a run counted at the level of most of its points. The
+// level holds mostly for a whole process (of 15 fresh runs a side, 18-71%
+// at the slow one, few runs mixed), and 7 runs a side left a side with
+// fewer than 2 runs at a level in 35 of 135 windows of 7 runs of such
+// series (docs/benchmarks.md, issue 49, seventh stop); judged at the fast
+// level alone, a pick that collapses at the slow one is kept.
+bool both_levels_seen(const std::vector<BenchRun>& library, const std::vector<BenchRun>& profiled);
+
 // The figures of these runs (not empty, the same np) of each side for
 // `profile`: one per point both sides timed, with the profile's pick there
 // as the runtime serves one node's communicator (shm).
 OutsideResult judge_outside(const std::vector<BenchRun>& library,
                             const std::vector<BenchRun>& profiled, const Profile& profile,
-                            const Registry& registry, int runs_a_side);
+                            const Registry& registry);
 
 }  // namespace cct::tuner

@@ -3,6 +3,7 @@
 // probe figures and benchmark runs.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -139,7 +140,7 @@ TEST_CASE(
         run(slow, 1.1, slow ? 2.4e-6 * 1.1 : 0.8e-6 * 1.1, slow ? 1.6e-6 * 1.1 : 0.8e-6 * 1.1));
   }
   const cct::tuner::OutsideResult found =
-      cct::tuner::judge_outside(library, profiled, profile, cct::test::registry(), 6);
+      cct::tuner::judge_outside(library, profiled, profile, cct::test::registry());
   REQUIRE(found.levels.threshold > kFast);
   REQUIRE(found.levels.threshold < kSlow);
   CHECK(found.slow_share_library == Approx(1.0 / 3));
@@ -162,6 +163,36 @@ TEST_CASE(
   CHECK(figure_at(found, 8).profile_s / figure_at(found, 8).library_s == Approx(1.1));
 }
 
+TEST_CASE("the outside check has seen both levels where each side has two runs at each",
+          "[tuner]") {
+  using cct::tuner::both_levels_seen;
+  const auto runs = [](int fast, int slow) {
+    std::vector<BenchRun> out;
+    for (int i = 0; i < fast + slow; ++i) out.push_back(run(i >= fast, 1, 1e-6, 1e-6));
+    return out;
+  };
+  CHECK(both_levels_seen(runs(5, 2), runs(4, 3)));
+  // The profile's side drew the slow level once: not yet.
+  CHECK_FALSE(both_levels_seen(runs(4, 3), runs(6, 1)));
+  CHECK_FALSE(both_levels_seen(runs(1, 6), runs(3, 4)));
+  // One level: nothing more to see.
+  CHECK(both_levels_seen(runs(7, 0), runs(7, 0)));
+  // A run counts at the level of most of its points.
+  std::vector<BenchRun> mixed = runs(5, 0);
+  for (BenchRun& r : std::span(mixed).first(2))
+    for (auto& [point, timed] : r.figures)
+      if (point.second <= 256) timed.probe = kSlow;  // 9 of its 12 points
+  CHECK(both_levels_seen(runs(3, 2), mixed));
+  for (auto& [point, timed] : mixed[1].figures) timed.probe = kFast;
+  CHECK_FALSE(both_levels_seen(runs(3, 2), mixed));
+  // Runs with a few points at the slow level are runs at the fast one.
+  std::vector<BenchRun> few = runs(5, 0);
+  for (BenchRun& r : std::span(few).first(3))
+    for (auto& [point, timed] : r.figures)
+      if (point.second >= 512) timed.probe = kSlow;  // 3 of its 12 points
+  CHECK_FALSE(both_levels_seen(runs(3, 2), few));
+}
+
 TEST_CASE("without levels a pick is judged on every run's medians", "[tuner]") {
   const cct::Profile profile =
       cct::profile_from_yaml(kProfile, "levels.yaml", &cct::test::registry());
@@ -171,7 +202,7 @@ TEST_CASE("without levels a pick is judged on every run's medians", "[tuner]") {
     profiled.push_back(run(false, 1, i < 3 ? 0.9e-6 : 1.3e-6, 0.98e-6));
   }
   const cct::tuner::OutsideResult found =
-      cct::tuner::judge_outside(library, profiled, profile, cct::test::registry(), 5);
+      cct::tuner::judge_outside(library, profiled, profile, cct::test::registry());
   CHECK(found.levels.threshold == 0);
   CHECK(figure_at(found, 1024).profile_s == Approx(0.9e-6));
   CHECK_FALSE(figure_at(found, 1024).refuted());
