@@ -515,7 +515,7 @@ int run_job_under_mpirun(std::vector<std::string> args) {
 std::string outside_summary(const OutsideResult& found, const OutsideRun& how) {
   std::ostringstream text;
   text << "np " << found.np << ", osu_style_bench 1 B - " << format_bytes(how.max_bytes) << ", "
-       << how.runs << " runs a side alternated: the profile's medians " << std::setprecision(3)
+       << found.runs << " runs a side alternated: the profile's medians " << std::setprecision(3)
        << found.geometric_mean << " of the library's alone (geometric mean of "
        << found.figures.size() << " points); ";
   if (found.levels.threshold > 0)

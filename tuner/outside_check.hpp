@@ -9,8 +9,9 @@
 // the profile, the two alternated (a slow spell of the machine lands on
 // both; whole processes run in faster or slower modes here, so fresh
 // processes are what a user sees), and again, up to `runs` more a side,
-// until each side has runs at both latency levels (both_levels_seen). What the runs say of each point
-// (outside_result.hpp) becomes an OutsideFigure (outside_figures.hpp), and
+// until each side has runs at both latency levels (both_levels_seen).
+// What the runs say of each point (outside_result.hpp) becomes an
+// OutsideFigure (outside_figures.hpp), and
 // where the pick is not the library's own call and not faster than the
 // library alone by OutsideFigure::kOutsideWin, it is given back to the
 // library when the profile is made again.

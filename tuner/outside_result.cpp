@@ -130,7 +130,7 @@ bool both_levels_seen(const std::vector<BenchRun>& library, const std::vector<Be
 OutsideResult judge_outside(const std::vector<BenchRun>& library,
                             const std::vector<BenchRun>& profiled, const Profile& profile,
                             const Registry& registry) {
-  OutsideResult result{.np = library.front().np};
+  OutsideResult result{.np = library.front().np, .runs = static_cast<int>(library.size())};
   // The runtime serves one node's communicator with shm (comm_runtimes.cpp).
   const Selector selector(profile, {}, registry, "shm", result.np, 1);
   const std::map<Point, PointRuns> points = by_point(library, profiled);
@@ -155,7 +155,7 @@ OutsideResult judge_outside(const std::vector<BenchRun>& library,
          .pick = pick ? format_choice(*alg->desc, pick->params) : alg->desc->name,
          .library_s = every_run->library_s,
          .profile_s = every_run->profile_s,
-         .runs = static_cast<int>(library.size())});
+         .runs = result.runs});
   }
   if (!result.figures.empty()) result.geometric_mean = std::exp(log_sum / result.figures.size());
   result.levels = levels_of(library, profiled);

@@ -34,6 +34,7 @@ struct BenchRun {
 struct OutsideResult {
   std::vector<OutsideFigure> figures;  // one per point timed
   int np = 0;                          // the benchmark's ranks
+  int runs = 0;                        // of each side (both_levels_seen may have added some)
   int picks = 0;                       // points whose pick is not the library's own call
   int refuted = 0;                     // of those, the ones refuted (OutsideFigure::refuted)
   double geometric_mean = 0;           // of the profile's medians over the library's

@@ -143,6 +143,7 @@ TEST_CASE(
       cct::tuner::judge_outside(library, profiled, profile, cct::test::registry());
   REQUIRE(found.levels.threshold > kFast);
   REQUIRE(found.levels.threshold < kSlow);
+  CHECK(found.runs == 6);
   CHECK(found.slow_share_library == Approx(1.0 / 3));
   CHECK(found.slow_share_profile == Approx(1.0 / 3));
   CHECK(found.kept == 10);
