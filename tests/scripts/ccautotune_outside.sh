@@ -13,13 +13,17 @@ ccprofile=$2
   --max-bytes 4k --quick --budget 0.05 --single-job --outside-runs 2 --out "$dir/t" >"$out" 2>&1 ||
   fail "exit status $?"
 grep -q "^ccautotune: outside check, run 2 of 2 a side$" "$out" || fail "no second run" "$out"
-grep -Eq "^ccautotune: outside check: np 2, osu_style_bench 1 B - 4k, 2 runs a side alternated: " \
-  "$out" || fail "no summary of the outside check" "$out"
+# 2 runs a side, and up to 2 more where the machine's latency moved
+# between two levels and a side has fewer than 2 runs at one of them.
+runs=$(sed -nE 's/^ccautotune: outside check: np 2, osu_style_bench 1 B - 4k, ([0-9]+) runs a side alternated: .*/\1/p' "$out")
+[ -n "$runs" ] && [ "$runs" -ge 2 ] && [ "$runs" -le 4 ] || fail "no summary of the outside check" "$out"
+[ "$runs" -eq 2 ] || grep -q "^ccautotune: outside check, run $runs a side: a side has fewer than 2 runs" "$out" ||
+  fail "$runs runs a side, the extra ones unexplained" "$out"
 figures=$(ls "$dir"/t/*.outside)
 head -1 "$figures" | grep -qx "collective,transport,nodes,np,bytes,datatype,pick,library_s,profile_s,runs" ||
   fail "the figures' header" "$figures"
 for c in barrier bcast alltoallv; do
-  grep -Eq "^$c,shm,1,2,[0-9]+,,\"[a-z_]+[^\"]*\",[0-9.e-]+,[0-9.e-]+,2$" "$figures" ||
+  grep -Eq "^$c,shm,1,2,[0-9]+,,\"[a-z_]+[^\"]*\",[0-9.e-]+,[0-9.e-]+,[1-4]$" "$figures" ||
     fail "no figure of $c" "$figures"
 done
 profile=$(ls "$dir"/t/*.yaml)
