@@ -23,15 +23,20 @@ std::map<Point, PointRuns> by_point(const std::vector<BenchRun>& library,
   return points;
 }
 
+// How many of a run's points were timed at the slow level.
+std::ptrdiff_t slow_points(const BenchRun& run, const LatencyLevels& levels) {
+  return std::ranges::count_if(run.figures,
+                               [&](const auto& point) { return levels.slow(point.second.probe); });
+}
+
 // The share of these runs' points timed at the slow level.
 double slow_share(const std::vector<BenchRun>& runs, const LatencyLevels& levels) {
-  int slow = 0, all = 0;
-  for (const BenchRun& run : runs)
-    for (const auto& [point, timed] : run.figures) {
-      slow += levels.slow(timed.probe);
-      ++all;
-    }
-  return all > 0 ? static_cast<double>(slow) / all : 0;
+  std::ptrdiff_t slow = 0, all = 0;
+  for (const BenchRun& run : runs) {
+    slow += slow_points(run, levels);
+    all += static_cast<std::ptrdiff_t>(run.figures.size());
+  }
+  return all > 0 ? static_cast<double>(slow) / static_cast<double>(all) : 0;
 }
 
 // Both sides run the library's own code where the profile keeps it, so
@@ -100,8 +105,7 @@ const AlgorithmEntry* without_rule(const CollectiveInfo& c, const Registry& regi
 // (`slow`) or the other.
 int runs_at_level(const std::vector<BenchRun>& runs, const LatencyLevels& levels, bool slow) {
   return static_cast<int>(std::ranges::count_if(runs, [&](const BenchRun& run) {
-    const auto at_slow = std::ranges::count_if(
-        run.figures, [&](const auto& point) { return levels.slow(point.second.probe); });
+    const std::ptrdiff_t at_slow = slow_points(run, levels);
     const auto all = static_cast<std::ptrdiff_t>(run.figures.size());
     return slow ? 2 * at_slow > all : 2 * at_slow <= all;
   }));
