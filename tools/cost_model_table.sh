@@ -51,7 +51,7 @@ row() {  # np, profile directory, its name in the table
   "$bin/ccprofile" check "$out/$profile/$fp.yaml" "$out/measured/$fp.csv" --np "$np" \
     >"$out/$profile.check$np"
   line=$(grep -m1 " sizes, the profile's choice within 5% of the fastest at " "$out/$profile.check$np")
-  echo "$line" | sed -n "s/.*: \([0-9]*\) sizes, .* at \([0-9]*\); mean \([0-9.]*\)x, worst \([0-9.]*\)x\( (\(.*\))\)\{0,1\}$/\1 \2 \3 \4|\6/p" |
+  echo "$line" | sed -n "s/.*: \([0-9]*\) sizes, .* at \([0-9]*\);.* mean \([0-9.]*\)x, worst \([0-9.]*\)x\( (\(.*\))\)\{0,1\}$/\1 \2 \3 \4|\6/p" |
     while IFS='|' read -r figures where; do
       read -r sizes within mean worst <<<"$figures"
       printf '| %s | %s | %s | %s (%s%%) | %sx | %sx (%s) |\n' "$np" "$name" "$sizes" "$within" \

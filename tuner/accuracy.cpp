@@ -65,7 +65,10 @@ void add_size(const std::vector<Winner>& rows, const SizeRule& rule, Accuracy& a
   if (fastest_s <= 0) return;
   const double ratio = chosen->median_s / fastest_s;
   a.mean_ratio += (ratio - a.mean_ratio) / static_cast<double>(++a.checked);
-  if (ratio <= 1 + a.tolerance) ++a.within;
+  if (ratio <= 1 + a.tolerance)
+    ++a.within;
+  else if (chosen->library)
+    ++a.missed_on_library;
   if (ratio <= a.worst_ratio) return;
   std::ostringstream where;
   where.precision(3);
@@ -158,8 +161,11 @@ std::string describe(const Accuracy& a, const std::string& what) {
   std::ostringstream out;
   out.precision(3);
   out << what << ": " << a.checked << " sizes, the profile's choice within " << a.tolerance * 100
-      << "% of the fastest at " << a.within << "; mean " << a.mean_ratio << "x, worst "
-      << a.worst_ratio << "x";
+      << "% of the fastest at " << a.within;
+  if (a.missed_on_library > 0)
+    out << "; " << a.checked - a.within << " missed, " << a.missed_on_library
+        << " of them kept on the library";
+  out << "; mean " << a.mean_ratio << "x, worst " << a.worst_ratio << "x";
   if (!a.worst.empty()) out << " (" << a.worst << ")";
   return out.str();
 }

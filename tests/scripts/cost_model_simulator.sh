@@ -49,7 +49,7 @@ score() {  # profile, then ccprofile check's own arguments
   "$ccprofile" check "$dir/$profile/$fp.yaml" "$dir/measured/$fp.csv" --np 16 "$@" \
     >"$dir/$profile.check" ||
     fail "ccprofile check exited $?" "$dir/$profile.check"
-  sed -n 's/.*: \([0-9]*\) sizes, .* at \([0-9]*\); mean \([0-9.]*\)x.*/\1 \2 \3/p' "$dir/$profile.check"
+  sed -n 's/.*: \([0-9]*\) sizes, .* at \([0-9]*\);.* mean \([0-9.]*\)x.*/\1 \2 \3/p' "$dir/$profile.check"
 }
 read -r sizes within mean <<<"$(score predicted)"
 read -r _ stretched_within _ <<<"$(score stretched)"

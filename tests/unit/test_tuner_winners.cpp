@@ -474,6 +474,9 @@ TEST_CASE("profile_accuracy compares the profile's choice with the fastest at ch
   CHECK(a.mean_ratio == Approx(1.25));
   CHECK_THAT(a.worst, Catch::Contains("bcast shm np=2 96: binomial 1.5x chain(segment=32k)"));
   CHECK_THAT(cct::tuner::describe(a), Catch::StartsWith("off-grid checks: 2 sizes"));
+  // The miss is binomial's, not the library's: nothing said of the library.
+  CHECK(a.missed_on_library == 0);
+  CHECK_THAT(cct::tuner::describe(a), !Catch::Contains("kept on the library"));
 }
 
 TEST_CASE("profile_accuracy weighs each candidate by the slower of its check and recheck",
@@ -502,6 +505,10 @@ TEST_CASE("profile_accuracy weighs each candidate by the slower of its check and
       cct::tuner::profile_accuracy(rows, profile, cct::test::registry());
   CHECK(one_job.within == 0);
   CHECK(one_job.worst_ratio == Approx(1.5));
+  // That miss keeps the library: said apart from a pick gone wrong.
+  CHECK(one_job.missed_on_library == 1);
+  CHECK_THAT(cct::tuner::describe(one_job),
+             Catch::Contains("at 0; 1 missed, 1 of them kept on the library; mean 1.5x"));
 }
 
 TEST_CASE("profile_accuracy: against a one rule for every size, another choice pays the agreement",
