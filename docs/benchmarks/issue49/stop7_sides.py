@@ -1,27 +1,45 @@
-# The runs behind stop7_threshold_*.json (issue 49, seventh stop): osu_style_bench on the library
+# The runs behind stop7_*.json (issue 49, seventh and eighth stops): osu_style_bench on the library
 # alone and under the interposer with each side's profile and environment, every side in turn run by
 # run (tools/interposer_runs.py does the same for profiles; a side here also carries environment
-# variables, such as CCT_SHM_CMA_THRESHOLD, which that tool has no way to give one side).
-# usage: stop7_sides.py RUNS OUT.json NAME=PROFILE[,VAR=VALUE...] ...   (from the repository root)
+# variables, such as CCT_SHM_CMA_THRESHOLD, which that tool has no way to give one side). A side
+# whose profile is "-" is the library alone again: an A/A control of the method.
+# The order rotates, side k first in run k (as tools/interposer_runs.py); with --reversed, the
+# sides in their order and then backwards every other run, which made the seventh stop's
+# stop7_*.json (with three sides or more the middle ones then always run between two others; two
+# identical sides, one always in the middle, came out alike: stop8_order_*, docs/benchmarks.md).
+# usage: stop7_sides.py [--reversed] RUNS OUT.json NAME=PROFILE|-[,VAR=VALUE...] ...
+#        (from the repository root)
 import json, os, subprocess, sys
-runs, out = int(sys.argv[1]), sys.argv[2]
+args = sys.argv[1:]
+reversed_order = args[0] == '--reversed'
+if reversed_order:
+    args = args[1:]
+runs, out = int(args[0]), args[1]
 sides = {'lib': None}
-for arg in sys.argv[3:]:
+for arg in args[2:]:
     name, spec = arg.split('=', 1)
     profile, *env = spec.split(',')
     sides[name] = (profile, dict(e.split('=', 1) for e in env))
 preload = os.path.abspath('build/lib/libcct_mpi.so')
 res = {k: [] for k in sides}
+names = list(sides)
 for i in range(runs):
-    order = list(sides) if i % 2 == 0 else list(sides)[::-1]
+    if reversed_order:
+        order = names if i % 2 == 0 else names[::-1]
+    else:
+        order = names[i % len(names):] + names[:i % len(names)]
     for k in order:
         env = dict(os.environ)
         env.pop('LD_PRELOAD', None)
         cmd = ['mpirun', '--oversubscribe', '--allow-run-as-root', '-np', '2']
         if sides[k]:
             profile, extra = sides[k]
-            env.update(LD_PRELOAD=preload, CCT_PROFILE=profile, **extra)
-            for var in ['LD_PRELOAD', 'CCT_PROFILE', *extra]:
+            env.update(extra)
+            exported = list(extra)
+            if profile != '-':
+                env.update(LD_PRELOAD=preload, CCT_PROFILE=profile)
+                exported += ['LD_PRELOAD', 'CCT_PROFILE']
+            for var in exported:
                 cmd += ['-x', var]
         cmd += ['build/bin/osu_style_bench', '1048576']
         text = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
