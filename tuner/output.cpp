@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -202,11 +203,30 @@ bool save_profile_of(const Registry& registry, const MachineInfo& machine,
   return true;
 }
 
+// Where the outside check's figures beside the results give sizes back
+// but no check runs now (--resume with --outside-runs 0), what the check
+// that measured them found, from the profile it made (beside the results),
+// so that the new profile says why it keeps those sizes on the library;
+// nothing where that profile is gone, unreadable or says nothing of it.
+std::optional<std::string> earlier_outside(const Registry& registry, const Options& opts) {
+  if (!fs::exists(outside_path(opts.results))) return std::nullopt;
+  try {
+    const Profile earlier = load_profile(profile_beside(opts.results), &registry);
+    if (const auto it = earlier.tuning.find("outside"); it != earlier.tuning.end())
+      return it->second;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool write_profile(const Registry& registry, const MachineInfo& machine, const Options& opts,
                    const PredictionPlan* plan) {
-  return save_profile_of(registry, machine, tuning_settings(opts), opts, plan);
+  std::map<std::string, std::string> tuning = tuning_settings(opts);
+  if (std::optional<std::string> outside = earlier_outside(registry, opts))
+    tuning["outside"] = std::move(*outside);
+  return save_profile_of(registry, machine, std::move(tuning), opts, plan);
 }
 
 bool rewrite_profile(const Registry& registry, const Options& opts, const PredictionPlan* plan,

@@ -29,6 +29,17 @@ done
 profile=$(ls "$dir"/t/*.yaml)
 grep -Eq '^  outside: "?np 2, osu_style_bench' "$profile" || fail "no outside record in the profile" "$profile"
 "$ccprofile" validate "$profile" >"$out" 2>&1 || fail "the profile is not valid"
+record=$(grep -E '^  outside: ' "$profile")
+
+# Made again from the same results without a check (--outside-runs 0):
+# the check's figures still give sizes back, and the profile still says
+# what that check found.
+"$tuner" --launcher mpirun --mpirun-args "-np 2 --oversubscribe" --collectives bcast,allreduce \
+  --max-bytes 4k --quick --budget 0.05 --single-job --outside-runs 0 --resume --out "$dir/t" \
+  >"$out" 2>&1 || fail "--resume --outside-runs 0: exit status $?" "$out"
+grep -q "outside check, run" "$out" && fail "--outside-runs 0 ran the check" "$out"
+[ "$(grep -E '^  outside: ' "$profile")" = "$record" ] ||
+  fail "the profile made again lost the outside check's record" "$profile"
 
 status=0
 "$tuner" --launcher mpirun --outside-runs -1 --out "$dir/u" >"$out" 2>&1 || status=$?
