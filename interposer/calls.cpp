@@ -13,11 +13,14 @@
 #include "memory_kinds.hpp"
 #include "mpi_types.hpp"
 #include "packing.hpp"
+#include "run_again.hpp"
 
 namespace cct::interposer {
 
 [[gnu::tls_model(
     "initial-exec")]] constinit thread_local KeptCall last_kept_calls[CCT_COLLECTIVE_COUNT]{};
+[[gnu::tls_model(
+    "initial-exec")]] constinit thread_local KeptCall last_run_calls[CCT_COLLECTIVE_COUNT]{};
 [[gnu::tls_model("initial-exec")]] constinit thread_local KeptCounts last_kept_counts[2]{};
 
 namespace {
@@ -86,15 +89,25 @@ bool kept_before(const Runtime& rt, cct_collective c, const KeptCall& call,
           last_kept_counts[counts_slot(c)].holds(counts.data(), static_cast<int>(counts.size())));
 }
 
+// Whether the runtime ran the same call of c last on this thread
+// (last_run_calls): then it does not keep it now either.
+bool ran_before(const Runtime& rt, cct_collective c, const KeptCall& call) {
+  return !rt.agrees_on_memory(c) && last_run_calls[c] == call;
+}
+
 // Whether rt keeps the call `args` describes on the library, remembered as
-// `call` and `counts` when it does and may be (see KeptCall).
+// `call` and `counts` when it does and may be (see KeptCall), and as a call
+// run when it does not (last_run_calls).
 bool keeps(Runtime& rt, const cct_coll_args& args, const KeptCall& call, bool predefined,
            std::span<const int> counts = {}) {
   const bool kept = rt.keeps_library(args);
-  if (kept && predefined && !rt.logs_every_call() && !rt.agrees_on_memory(args.collective)) {
-    last_kept_calls[args.collective] = call;
-    if (decided_by_counts(args.collective))
-      last_kept_counts[counts_slot(args.collective)].keep(counts);
+  const cct_collective c = args.collective;
+  if (!predefined || rt.logs_every_call() || rt.agrees_on_memory(c)) return kept;
+  if (kept) {
+    last_kept_calls[c] = call;
+    if (decided_by_counts(c)) last_kept_counts[counts_slot(c)].keep(counts);
+  } else if (!decided_by_counts(c)) {
+    last_run_calls[c] = call;
   }
   return kept;
 }
@@ -108,6 +121,10 @@ const char* settled(Runtime& rt, cct_collective c, int64_t count, MPI_Datatype t
                     const Memory& memory) {
   const KeptCall call{rt.serial(), count, type, MPI_OP_NULL, root};
   if (kept_before(rt, c, call)) return kKeptAsBefore;
+  if (ran_before(rt, c, call)) {
+    count_run_again(c);
+    return nullptr;
+  }
   const std::optional<Layout> block = layout_of(count, type);
   if (!block) return nullptr;
   if (block->bytes == 0) return kMovesNothing;
@@ -297,7 +314,10 @@ const char* reduction(Runtime& rt, const void* sendbuf, void* recvbuf, int count
   cct_coll_args args =
       in(memory_of(rt, c, sendbuf, reads_recv ? recvbuf : nullptr),
          make_call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o, root));
-  if (keeps(rt, args, call, true)) return kKeptOnLibrary;  // datatype_of takes predefined ones
+  if (ran_before(rt, c, call))
+    count_run_again(c);
+  else if (keeps(rt, args, call, true))  // datatype_of takes predefined ones only
+    return kKeptOnLibrary;
   args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
   args.recvbuf = recvbuf;
   rt.run(args);

@@ -24,6 +24,7 @@
 #include "packing.hpp"
 #include "pass_through.hpp"
 #include "reentry.hpp"
+#include "run_again.hpp"
 
 namespace cct::interposer {
 namespace {
@@ -281,7 +282,10 @@ int MPI_Finalize() {
       std::ostringstream tables;  // one write: other ranks print at the same time
       print_gathered_stats(tables, rank);
       print_packing(tables, rank);
-      if (rank == 0) print_pass_through(tables);
+      if (rank == 0) {
+        print_pass_through(tables);
+        print_run_again(tables);
+      }
       std::cerr << tables.str() << std::flush;
     }
   }
