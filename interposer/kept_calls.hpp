@@ -44,7 +44,7 @@ struct KeptCall {
 // by their size alone (not decided_by_counts): the same call again is run
 // again without the keep-or-not decision, whose datatype layout and rule
 // lookup took a third of the path to the algorithm (an 8-byte binomial
-// bcast at np 2: 495 of 1480 instructions, callgrind). The run itself
+// bcast at np 2: 495 of some 1460 instructions, callgrind). The run itself
 // still selects its candidate (Runtime::run).
 [[gnu::tls_model(
     "initial-exec")]] extern constinit thread_local KeptCall last_run_calls[CCT_COLLECTIVE_COUNT];

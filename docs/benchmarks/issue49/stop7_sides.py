@@ -2,7 +2,8 @@
 # alone and under the interposer with each side's profile and environment, every side in turn run by
 # run (tools/interposer_runs.py does the same for profiles; a side here also carries environment
 # variables, such as CCT_SHM_CMA_THRESHOLD, which that tool has no way to give one side). A side
-# whose profile is "-" is the library alone again: an A/A control of the method.
+# whose profile is "-" is the library alone again: an A/A control of the method. A side's
+# LD_PRELOAD=... preloads another build's interposer (an A/B of two builds in one series).
 # The order rotates, side k first in run k (as tools/interposer_runs.py); with --reversed, the
 # sides in their order and then backwards every other run, which made the seventh stop's
 # stop7_*.json (with three sides or more the middle ones then always run between two others; two
@@ -34,11 +35,11 @@ for i in range(runs):
         cmd = ['mpirun', '--oversubscribe', '--allow-run-as-root', '-np', '2']
         if sides[k]:
             profile, extra = sides[k]
-            env.update(extra)
             exported = list(extra)
             if profile != '-':
                 env.update(LD_PRELOAD=preload, CCT_PROFILE=profile)
                 exported += ['LD_PRELOAD', 'CCT_PROFILE']
+            env.update(extra)  # LD_PRELOAD=another build's interposer among them
             for var in exported:
                 cmd += ['-x', var]
         cmd += ['build/bin/osu_style_bench', '1048576']
