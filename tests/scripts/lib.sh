@@ -16,6 +16,11 @@
 #   fail MESSAGE [FILE...]
 #             prints "FAIL: MESSAGE", then each FILE that exists ($out and
 #             $err, those not empty, when none is named), and exits 1.
+#   stats_loop BENCH INTERPOSER CALLS COLLECTIVE RULE [mpirun options...]
+#             runs osu_style_bench BENCH's loop of CALLS 8-byte calls of
+#             COLLECTIVE on 2 ranks, INTERPOSER preloaded with CCT_STATS=1
+#             and CCT_FORCE=RULE: its stdout in $out, its stderr (the
+#             CCT_STATS tables) in $err; fails on an exit status not 0.
 # shellcheck shell=bash
 dir=$(mktemp -d -t cct-test.XXXXXX) || { echo "FAIL: no scratch directory"; exit 1; }
 cct_at_exit=()
@@ -58,4 +63,12 @@ profile_header() {
     '  fingerprint: 0123456789abcdef' '  summary: pack:1 core:2 pu:2' '  nodes: 1' \
     '  ranks_per_node: 2' '  packages: 1' '  numa_nodes: 1' '  cores: 2' '  pus: 2' \
     '  caches: L2 1M x2' 'tuning:' '  max_bytes: 4M' 'rules:'
+}
+
+stats_loop() {
+  local bench=$1 interposer=$2 calls=$3 c=$4 rule=$5
+  shift 5
+  mpirun --allow-run-as-root --oversubscribe -np 2 -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
+    -x CCT_FORCE="$rule" "$@" "$bench" loop "$c" 8 "$calls" >"$out" 2>"$err" ||
+    fail "$c: exit status $?" "$err"
 }

@@ -16,11 +16,7 @@ bench=$1
 interposer=$2
 calls=50
 run() {  # run <collective> <rule> [mpirun -x options...]
-  local c=$1 rule=$2
-  shift 2
-  mpirun --allow-run-as-root --oversubscribe -np 2 -x LD_PRELOAD="$interposer" -x CCT_STATS=1 \
-    -x CCT_FORCE="$rule" "$@" "$bench" loop "$c" 8 "$calls" >"$out" 2>"$err" ||
-    fail "$c: exit status $?" "$err"
+  stats_loop "$bench" "$interposer" "$calls" "$@"
 }
 for pair in allgather:ring bcast:binomial gather:linear allreduce:ring; do
   c=${pair%%:*} alg=${pair#*:}
