@@ -1,6 +1,7 @@
 // The MPI interposer: the calls a thread found kept on the MPI library for
 // their size, remembered so that the same call again goes to the library
-// at once.
+// at once, and (last_run_calls) those it found run by the runtime, so that
+// the same call again is run without deciding again.
 //
 // A program repeats its calls, and a call kept on the library should cost
 // next to nothing (the runtime's decision alone costs more than the
