@@ -19,8 +19,6 @@ namespace cct::interposer {
 
 [[gnu::tls_model(
     "initial-exec")]] constinit thread_local KeptCall last_kept_calls[CCT_COLLECTIVE_COUNT]{};
-[[gnu::tls_model(
-    "initial-exec")]] constinit thread_local KeptCall last_run_calls[CCT_COLLECTIVE_COUNT]{};
 [[gnu::tls_model("initial-exec")]] constinit thread_local KeptCounts last_kept_counts[2]{};
 
 namespace {
@@ -89,25 +87,15 @@ bool kept_before(const Runtime& rt, cct_collective c, const KeptCall& call,
           last_kept_counts[counts_slot(c)].holds(counts.data(), static_cast<int>(counts.size())));
 }
 
-// Whether the runtime ran the same call of c last on this thread
-// (last_run_calls): then it does not keep it now either.
-bool ran_before(const Runtime& rt, cct_collective c, const KeptCall& call) {
-  return !rt.agrees_on_memory(c) && last_run_calls[c] == call;
-}
-
 // Whether rt keeps the call `args` describes on the library, remembered as
-// `call` and `counts` when it does and may be (see KeptCall), and as a call
-// run when it does not (last_run_calls).
+// `call` and `counts` when it does and may be (see KeptCall).
 bool keeps(Runtime& rt, const cct_coll_args& args, const KeptCall& call, bool predefined,
            std::span<const int> counts = {}) {
   const bool kept = rt.keeps_library(args);
-  const cct_collective c = args.collective;
-  if (!predefined || rt.logs_every_call() || rt.agrees_on_memory(c)) return kept;
-  if (kept) {
-    last_kept_calls[c] = call;
-    if (decided_by_counts(c)) last_kept_counts[counts_slot(c)].keep(counts);
-  } else if (!decided_by_counts(c)) {
-    last_run_calls[c] = call;
+  if (kept && predefined && !rt.logs_every_call() && !rt.agrees_on_memory(args.collective)) {
+    last_kept_calls[args.collective] = call;
+    if (decided_by_counts(args.collective))
+      last_kept_counts[counts_slot(args.collective)].keep(counts);
   }
   return kept;
 }
@@ -121,10 +109,6 @@ const char* settled(Runtime& rt, cct_collective c, int64_t count, MPI_Datatype t
                     const Memory& memory) {
   const KeptCall call{rt.serial(), count, type, MPI_OP_NULL, root};
   if (kept_before(rt, c, call)) return kKeptAsBefore;
-  if (ran_before(rt, c, call)) {
-    count_run_again(c);
-    return nullptr;
-  }
   const std::optional<Layout> block = layout_of(count, type);
   if (!block) return nullptr;
   if (block->bytes == 0) return kMovesNothing;
@@ -146,6 +130,13 @@ std::optional<const std::size_t*> as_counts(const int* counts, int n,
   return storage.data();
 }
 
+// Runs the call a conversion made, kept as this thread's converted_call
+// (run_again.hpp) for the same call again.
+void run_converted(Runtime& rt, const cct_coll_args& args) {
+  converted_call = args;
+  rt.run(args);
+}
+
 }  // namespace
 
 const char* const kKeptOnLibrary = "the profile keeps the MPI library's own call for this size";
@@ -155,7 +146,7 @@ const char* const kMovesNothing = "no rank sends or receives a byte: returned at
 const char* barrier(Runtime& rt) {
   if (rt.keeps_library(make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0)))
     return kKeptOnLibrary;
-  rt.barrier();
+  run_converted(rt, make_call(CCT_BARRIER, nullptr, nullptr, 0, CCT_UINT8, CCT_SUM, 0));
   return nullptr;
 }
 
@@ -167,8 +158,9 @@ const char* bcast(Runtime& rt, void* buf, int count, MPI_Datatype type, int root
   std::optional<Bytes> data = Bytes::of(tally, receive_scratch(), buf, count, type);
   if (!data) return kArguments;
   const bool at_root = rt.rank() == root;
-  rt.run(in(memory, make_call(CCT_BCAST, nullptr, at_root ? data->in_out(0, count) : data->output(),
-                              data->size(), CCT_UINT8, CCT_SUM, root)));
+  run_converted(rt, in(memory, make_call(CCT_BCAST, nullptr,
+                                         at_root ? data->in_out(0, count) : data->output(),
+                                         data->size(), CCT_UINT8, CCT_SUM, root)));
   if (!at_root) data->unpack();
   count_packing(CCT_BCAST, tally);
   return nullptr;
@@ -190,8 +182,8 @@ const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype
     if (!send) return kArguments;
   }
   if (rt.rank() != root) {
-    rt.run(in(memory, make_call(CCT_GATHER, send->input(), nullptr, send->size(), CCT_UINT8,
-                                CCT_SUM, root)));
+    run_converted(rt, in(memory, make_call(CCT_GATHER, send->input(), nullptr, send->size(),
+                                           CCT_UINT8, CCT_SUM, root)));
     count_packing(CCT_GATHER, tally);
     return nullptr;
   }
@@ -200,13 +192,13 @@ const char* gather(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatype
   if (!all) return kArguments;
   const std::size_t block = all->size() / rt.size();
   if (in_place) {
-    rt.run(in(memory,
-              make_call(CCT_GATHER, CCT_IN_PLACE, all->in_out(times(root, recvcount), recvcount),
-                        block, CCT_UINT8, CCT_SUM, root)));
+    run_converted(rt, in(memory, make_call(CCT_GATHER, CCT_IN_PLACE,
+                                           all->in_out(times(root, recvcount), recvcount), block,
+                                           CCT_UINT8, CCT_SUM, root)));
   } else {
     expect_size("MPI_Gather", send->size(), block);
-    rt.run(in(memory, make_call(CCT_GATHER, send->input(), all->output(), block, CCT_UINT8, CCT_SUM,
-                                root)));
+    run_converted(rt, in(memory, make_call(CCT_GATHER, send->input(), all->output(), block,
+                                           CCT_UINT8, CCT_SUM, root)));
   }
   all->unpack();
   count_packing(CCT_GATHER, tally);
@@ -230,8 +222,8 @@ const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
     if (!mine) return kArguments;
   }
   if (!at_root) {
-    rt.run(in(memory, make_call(CCT_SCATTER, nullptr, mine->output(), mine->size(), CCT_UINT8,
-                                CCT_SUM, root)));
+    run_converted(rt, in(memory, make_call(CCT_SCATTER, nullptr, mine->output(), mine->size(),
+                                           CCT_UINT8, CCT_SUM, root)));
     mine->unpack();
     count_packing(CCT_SCATTER, tally);
     return nullptr;
@@ -241,12 +233,12 @@ const char* scatter(Runtime& rt, const void* sendbuf, int sendcount, MPI_Datatyp
   if (!all) return kArguments;
   const std::size_t block = all->size() / rt.size();
   if (in_place) {
-    rt.run(in(memory,
-              make_call(CCT_SCATTER, all->input(), CCT_IN_PLACE, block, CCT_UINT8, CCT_SUM, root)));
+    run_converted(rt, in(memory, make_call(CCT_SCATTER, all->input(), CCT_IN_PLACE, block,
+                                           CCT_UINT8, CCT_SUM, root)));
   } else {
     expect_size("MPI_Scatter", block, mine->size());
-    rt.run(in(memory, make_call(CCT_SCATTER, all->input(), mine->output(), block, CCT_UINT8,
-                                CCT_SUM, root)));
+    run_converted(rt, in(memory, make_call(CCT_SCATTER, all->input(), mine->output(), block,
+                                           CCT_UINT8, CCT_SUM, root)));
     mine->unpack();
   }
   count_packing(CCT_SCATTER, tally);
@@ -262,7 +254,7 @@ const char* to_all(cct_collective c, const char* call, int sent_blocks, Runtime&
   const Memory memory = memory_of(rt, c, sendbuf, recvbuf);
   if (const char* done = settled(rt, c, recvcount, recvtype, 0, memory)) return done;
   const auto run = [&](const void* send, void* recv, std::size_t block) {
-    rt.run(in(memory, make_call(c, send, recv, block, CCT_UINT8, CCT_SUM, 0)));
+    run_converted(rt, in(memory, make_call(c, send, recv, block, CCT_UINT8, CCT_SUM, 0)));
   };
   PackTally tally;
   std::optional<Bytes> all =
@@ -314,13 +306,10 @@ const char* reduction(Runtime& rt, const void* sendbuf, void* recvbuf, int count
   cct_coll_args args =
       in(memory_of(rt, c, sendbuf, reads_recv ? recvbuf : nullptr),
          make_call(c, nullptr, nullptr, static_cast<std::size_t>(count), *t, *o, root));
-  if (ran_before(rt, c, call))
-    count_run_again(c);
-  else if (keeps(rt, args, call, true))  // datatype_of takes predefined ones only
-    return kKeptOnLibrary;
+  if (keeps(rt, args, call, true)) return kKeptOnLibrary;  // datatype_of takes predefined ones
   args.sendbuf = sendbuf == MPI_IN_PLACE ? CCT_IN_PLACE : sendbuf;
   args.recvbuf = recvbuf;
-  rt.run(args);
+  run_converted(rt, args);
   return nullptr;
 }
 

@@ -1,7 +1,6 @@
 // The MPI interposer: the calls a thread found kept on the MPI library for
 // their size, remembered so that the same call again goes to the library
-// at once, and (last_run_calls) those it found run by the runtime, so that
-// the same call again is run without deciding again.
+// at once (run_again.hpp remembers the calls the runtime ran).
 //
 // A program repeats its calls, and a call kept on the library should cost
 // next to nothing (the runtime's decision alone costs more than the
@@ -39,16 +38,6 @@ struct KeptCall {
 // constinit, as comm_runtimes.hpp's last_looked_up: read without a call.
 [[gnu::tls_model(
     "initial-exec")]] extern constinit thread_local KeptCall last_kept_calls[CCT_COLLECTIVE_COUNT];
-
-// This thread's last call of each collective that the runtime ran (not
-// kept), remembered under the same conditions, for the collectives decided
-// by their size alone (not decided_by_counts): the same call again is run
-// again without the keep-or-not decision, whose datatype layout and rule
-// lookup took a third of the path to the algorithm (an 8-byte binomial
-// bcast at np 2: 495 of some 1460 instructions, callgrind). The run itself
-// still selects its candidate (Runtime::run).
-[[gnu::tls_model(
-    "initial-exec")]] extern constinit thread_local KeptCall last_run_calls[CCT_COLLECTIVE_COUNT];
 
 // The collectives whose decision reads per-rank counts too, equal on every
 // rank (allgatherv's recvcounts, reduce_scatter's): kept beside their

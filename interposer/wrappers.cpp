@@ -85,11 +85,13 @@ int failed(MPI_Comm comm, const std::exception& e) {
 // library_answers_otherwise() names; asked only then, so that other calls
 // do not pay for it). `reaches(rank, size)` says what the call reaches of
 // its buffers on this rank (device_mirror.hpp), asked only where the
-// runtime has a device transport; `mirror` is left holding the device
+// runtime has a device transport; `remembers(runtime)` is told of a call
+// the runtime ran (run_again.hpp); `mirror` is left holding the device
 // buffers the library is to take in host memory.
-template <class Ours, class Reaches, class Alike>
+template <class Ours, class Reaches, class Alike, class Remembers>
 const char* decide(CommRuntime& entry, cct_collective collective, int root, Ours&& ours,
-                   Reaches&& reaches, Alike&& alike, std::optional<Mirror>& mirror) {
+                   Reaches&& reaches, Alike&& alike, Remembers&& remembers,
+                   std::optional<Mirror>& mirror) {
   Runtime* rt = entry.runtime();
   if (rt == nullptr) return entry.refused.c_str();
   Sides sides{};
@@ -101,6 +103,7 @@ const char* decide(CommRuntime& entry, cct_collective collective, int root, Ours
   if (path == Path::kMirrored) mirror.emplace(rt->device_transport(), sides);
   const char* reason =
       rt->library_for_every_call(collective, root) && alike() ? kKeptUntouched : ours(*rt);
+  if (reason == nullptr) remembers(*rt);
   if (reason == nullptr || reason == kMovesNothing) {
     if (mirror) mirror->restore();
     mirror.reset();
@@ -113,16 +116,16 @@ const char* decide(CommRuntime& entry, cct_collective collective, int root, Ours
 // Runs the call as decide() says, on the runtime or through pmpi() with
 // the reason counted. The runtime is made on the communicator's first call
 // whatever its arguments: that is collective.
-template <class Pmpi, class Ours, class Reaches, class Alike>
+template <class Pmpi, class Ours, class Reaches, class Alike, class Remembers>
 int intercept(cct_collective collective, MPI_Comm comm, int root, Pmpi&& pmpi, Ours&& ours,
-              Reaches&& reaches, Alike&& alike) {
+              Reaches&& reaches, Alike&& alike, Remembers&& remembers) {
   if (Reentry::inside() || comm == MPI_COMM_NULL) return pmpi();
   const char* reason = nullptr;
   std::optional<Mirror> mirror;
   {
     Reentry inside;
     try {
-      reason = decide(runtime_of(comm), collective, root, ours, reaches, alike, mirror);
+      reason = decide(runtime_of(comm), collective, root, ours, reaches, alike, remembers, mirror);
     } catch (const std::exception& e) {
       return failed(comm, e);
     }
@@ -231,10 +234,64 @@ template <class Alike, class Same>
 
 constexpr auto kAlways = [] { return true; };
 
+// intercept's `remembers` of a collective whose calls are not remembered.
+constexpr auto kForgets = [](Runtime&) {};
+
+// intercept() of a collective whose calls are not remembered.
 template <class Pmpi, class Ours, class Reaches>
 int intercept(cct_collective collective, MPI_Comm comm, int root, Pmpi&& pmpi, Ours&& ours,
               Reaches&& reaches) {
-  return intercept(collective, comm, root, pmpi, ours, reaches, [] { return true; });
+  return intercept(collective, comm, root, pmpi, ours, reaches, kAlways, kForgets);
+}
+
+// intercept's `remembers` of a call of collective c by `key(runtime)`
+// (run_again.hpp) with MPI's buffers.
+template <class Key>
+auto remembers(cct_collective c, const Key& key, const void* sendbuf, const void* recvbuf) {
+  return [c, &key, sendbuf, recvbuf](Runtime& rt) { remember(rt, c, key(rt), sendbuf, recvbuf); };
+}
+
+// The runtime of a call that goes to it at once: the same call, by
+// `key(runtime)` and its MPI buffers, as this thread's last one of the
+// collective that the communicator's runtime ran (run_again.hpp); else
+// null. It costs kept_at_once()'s lookup and a comparison.
+template <class Key>
+[[gnu::always_inline]] inline Runtime* ran_before(cct_collective c, MPI_Comm comm, Key&& key,
+                                                  const void* sendbuf, const void* recvbuf) {
+  Runtime* rt = cached_runtime(comm);
+  if (rt == nullptr || Reentry::inside()) return nullptr;
+  const PreparedCall& call = prepared_calls[c];
+  if (call.runtime != rt->serial()) return nullptr;
+  CallKey now = key(*rt);
+  now.in_place = in_place_of(sendbuf, recvbuf);
+  return call.key == now ? rt : nullptr;
+}
+
+// Runs a call that ran_before() found, with its MPI buffers, counted.
+[[gnu::noinline]] int run_again(Runtime& rt, cct_collective c, MPI_Comm comm, const void* sendbuf,
+                                void* recvbuf) {
+  count_run_again(c);
+  Reentry inside;
+  try {
+    rt.run(with_buffers(prepared_calls[c], sendbuf, recvbuf));
+  } catch (const std::exception& e) {
+    return failed(comm, e);
+  }
+  return MPI_SUCCESS;
+}
+
+// The CallKey (run_again.hpp) of a reduction's call, and of a collective
+// whose sides are both significant on every rank: allgather and alltoall
+// (MPI_IN_PLACE: the send side is not).
+auto reduction_key(int count, MPI_Datatype type, MPI_Op op, int root) {
+  return [=](const Runtime&) { return CallKey{.recv = {count, type}, .op = op, .root = root}; };
+}
+auto to_all_key(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
+                MPI_Datatype recvtype) {
+  return [=](const Runtime&) {
+    return CallKey{.send = side_if(sendbuf != MPI_IN_PLACE, sendcount, sendtype),
+                   .recv = {recvcount, recvtype}};
+  };
 }
 
 // intercept's `alike` for a reduction of `type` with `op`.
@@ -292,38 +349,47 @@ int MPI_Finalize() {
   return PMPI_Finalize();
 }
 
-// MPI_Barrier where kept_untouched() does not hand it over.
-[[gnu::noinline]] static int interposed_barrier(MPI_Comm comm) {
+// MPI_Barrier where neither kept_untouched() nor ran_before() hands it over.
+[[gnu::noinline]] static int interposed_barrier(MPI_Comm comm, const auto& key) {
   return intercept(
       CCT_BARRIER, comm, 0, [&] { return PMPI_Barrier(comm); },
-      [&](Runtime& rt) { return barrier(rt); }, [](int, int) { return Sides{}; });
+      [&](Runtime& rt) { return barrier(rt); }, [](int, int) { return Sides{}; }, kAlways,
+      remembers(CCT_BARRIER, key, nullptr, nullptr));
 }
 
 int MPI_Barrier(MPI_Comm comm) {
   if (kept_untouched(CCT_BARRIER, comm)) return PMPI_Barrier(comm);
-  return interposed_barrier(comm);
+  const auto key = [](const Runtime&) { return CallKey{}; };
+  if (Runtime* rt = ran_before(CCT_BARRIER, comm, key, nullptr, nullptr))
+    return run_again(*rt, CCT_BARRIER, comm, nullptr, nullptr);
+  return interposed_barrier(comm, key);
 }
 
-// MPI_Bcast where kept_at_once() does not hand it over.
+// MPI_Bcast where neither kept_at_once() nor ran_before() hands it over.
 [[gnu::noinline]] static int interposed_bcast(void* buf, int count, MPI_Datatype type, int root,
-                                              MPI_Comm comm) {
+                                              MPI_Comm comm, const auto& key) {
   return intercept(
       CCT_BCAST, comm, root, [&] { return PMPI_Bcast(buf, count, type, root, comm); },
       [&](Runtime& rt) { return bcast(rt, buf, count, type, root); },
-      [&](int rank, int) { return Sides{block(buf, count, type, rank != root)}; });
+      [&](int rank, int) { return Sides{block(buf, count, type, rank != root)}; }, kAlways,
+      remembers(CCT_BCAST, key, nullptr, buf));
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
   if (kept_at_once(CCT_BCAST, comm, root, kAlways,
                    call_of(CCT_BCAST, count, type, MPI_OP_NULL, root)))
     return PMPI_Bcast(buf, count, type, root, comm);
-  return interposed_bcast(buf, count, type, root, comm);
+  const auto key = [=](const Runtime&) { return CallKey{.recv = {count, type}, .root = root}; };
+  if (Runtime* rt = ran_before(CCT_BCAST, comm, key, nullptr, buf))
+    return run_again(*rt, CCT_BCAST, comm, nullptr, buf);
+  return interposed_bcast(buf, count, type, root, comm, key);
 }
 
-// MPI_Gather where kept_at_once() does not hand it over.
+// MPI_Gather where neither kept_at_once() nor ran_before() hands it over.
 [[gnu::noinline]] static int interposed_gather(const void* sendbuf, int sendcount,
                                                MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+                                               MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                               const auto& key) {
   return intercept(
       CCT_GATHER, comm, root,
       [&] {
@@ -336,7 +402,8 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
         if (rank != root) return Sides{block(sendbuf, sendcount, sendtype, false)};
         return Sides{block(sendbuf, sendcount, sendtype, false),
                      block(recvbuf, times(size, recvcount), recvtype, true)};
-      });
+      },
+      kAlways, remembers(CCT_GATHER, key, sendbuf, recvbuf));
 }
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -344,13 +411,24 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   if (kept_at_once(CCT_GATHER, comm, root, kAlways,
                    call_of(CCT_GATHER, root, recvcount, recvtype, sendcount, sendtype)))
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  return interposed_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  // The root's receive side, and its send side unless in place; the
+  // others' send side.
+  const auto key = [=](const Runtime& rt) {
+    return CallKey{.send = side_if(sendbuf != MPI_IN_PLACE, sendcount, sendtype),
+                   .recv = side_if(rt.rank() == root, recvcount, recvtype),
+                   .root = root};
+  };
+  if (Runtime* rt = ran_before(CCT_GATHER, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_GATHER, comm, sendbuf, recvbuf);
+  return interposed_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                           key);
 }
 
-// MPI_Scatter where kept_at_once() does not hand it over.
+// MPI_Scatter where neither kept_at_once() nor ran_before() hands it over.
 [[gnu::noinline]] static int interposed_scatter(const void* sendbuf, int sendcount,
                                                 MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+                                                MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                                const auto& key) {
   return intercept(
       CCT_SCATTER, comm, root,
       [&] {
@@ -363,7 +441,8 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
         if (rank != root) return Sides{block(recvbuf, recvcount, recvtype, true)};
         return Sides{block(sendbuf, times(size, sendcount), sendtype, false),
                      block(recvbuf, recvcount, recvtype, true)};
-      });
+      },
+      kAlways, remembers(CCT_SCATTER, key, sendbuf, recvbuf));
 }
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -371,13 +450,23 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   if (kept_at_once(CCT_SCATTER, comm, root, kAlways,
                    call_of(CCT_SCATTER, root, sendcount, sendtype, recvcount, recvtype)))
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  return interposed_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  // The root's send side, and its receive side unless in place; the
+  // others' receive side.
+  const auto key = [=](const Runtime& rt) {
+    return CallKey{.send = side_if(rt.rank() == root, sendcount, sendtype),
+                   .recv = side_if(recvbuf != MPI_IN_PLACE, recvcount, recvtype),
+                   .root = root};
+  };
+  if (Runtime* rt = ran_before(CCT_SCATTER, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_SCATTER, comm, sendbuf, recvbuf);
+  return interposed_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                            key);
 }
 
-// MPI_Reduce where kept_at_once() does not hand it over.
+// MPI_Reduce where neither kept_at_once() nor ran_before() hands it over.
 [[gnu::noinline]] static int interposed_reduce(const void* sendbuf, void* recvbuf, int count,
                                                MPI_Datatype type, MPI_Op op, int root,
-                                               MPI_Comm comm) {
+                                               MPI_Comm comm, const auto& key) {
   return intercept(
       CCT_REDUCE, comm, root,
       [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); },
@@ -386,7 +475,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
         if (rank != root) return Sides{block(sendbuf, count, type, false)};
         return Sides{block(sendbuf, count, type, false), block(recvbuf, count, type, true)};
       },
-      alike(type, op));
+      alike(type, op), remembers(CCT_REDUCE, key, sendbuf, recvbuf));
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -394,12 +483,16 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   if (kept_at_once(CCT_REDUCE, comm, root, alike(type, op),
                    call_of(CCT_REDUCE, count, type, op, root)))
     return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-  return interposed_reduce(sendbuf, recvbuf, count, type, op, root, comm);
+  const auto key = reduction_key(count, type, op, root);
+  if (Runtime* rt = ran_before(CCT_REDUCE, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_REDUCE, comm, sendbuf, recvbuf);
+  return interposed_reduce(sendbuf, recvbuf, count, type, op, root, comm, key);
 }
 
-// MPI_Allreduce where kept_at_once() does not hand it over.
+// MPI_Allreduce where neither kept_at_once() nor ran_before() hands it over.
 [[gnu::noinline]] static int interposed_allreduce(const void* sendbuf, void* recvbuf, int count,
-                                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+                                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                                  const auto& key) {
   return intercept(
       CCT_ALLREDUCE, comm, 0,
       [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); },
@@ -407,7 +500,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
       [&](int, int) {
         return Sides{block(sendbuf, count, type, false), block(recvbuf, count, type, true)};
       },
-      alike(type, op));
+      alike(type, op), remembers(CCT_ALLREDUCE, key, sendbuf, recvbuf));
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -415,14 +508,17 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
   if (kept_at_once(CCT_ALLREDUCE, comm, 0, alike(type, op),
                    call_of(CCT_ALLREDUCE, count, type, op, 0)))
     return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-  return interposed_allreduce(sendbuf, recvbuf, count, type, op, comm);
+  const auto key = reduction_key(count, type, op, 0);
+  if (Runtime* rt = ran_before(CCT_ALLREDUCE, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_ALLREDUCE, comm, sendbuf, recvbuf);
+  return interposed_allreduce(sendbuf, recvbuf, count, type, op, comm, key);
 }
 
-// MPI_Allgather where kept_at_once() does not hand it over.
+// MPI_Allgather where neither kept_at_once() nor ran_before() hands it over.
 [[gnu::noinline]] static int interposed_allgather(const void* sendbuf, int sendcount,
                                                   MPI_Datatype sendtype, void* recvbuf,
                                                   int recvcount, MPI_Datatype recvtype,
-                                                  MPI_Comm comm) {
+                                                  MPI_Comm comm, const auto& key) {
   return intercept(
       CCT_ALLGATHER, comm, 0,
       [&] {
@@ -434,7 +530,8 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
       [&](int, int size) {
         return Sides{block(sendbuf, sendcount, sendtype, false),
                      block(recvbuf, times(size, recvcount), recvtype, true)};
-      });
+      },
+      kAlways, remembers(CCT_ALLGATHER, key, sendbuf, recvbuf));
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -442,14 +539,18 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   if (kept_at_once(CCT_ALLGATHER, comm, 0, kAlways,
                    call_of(CCT_ALLGATHER, recvcount, recvtype, MPI_OP_NULL, 0)))
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return interposed_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  const auto key = to_all_key(sendbuf, sendcount, sendtype, recvcount, recvtype);
+  if (Runtime* rt = ran_before(CCT_ALLGATHER, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_ALLGATHER, comm, sendbuf, recvbuf);
+  return interposed_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                              key);
 }
 
-// MPI_Alltoall where kept_at_once() does not hand it over.
+// MPI_Alltoall where neither kept_at_once() nor ran_before() hands it over.
 [[gnu::noinline]] static int interposed_alltoall(const void* sendbuf, int sendcount,
                                                  MPI_Datatype sendtype, void* recvbuf,
                                                  int recvcount, MPI_Datatype recvtype,
-                                                 MPI_Comm comm) {
+                                                 MPI_Comm comm, const auto& key) {
   return intercept(
       CCT_ALLTOALL, comm, 0,
       [&] {
@@ -461,7 +562,8 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
       [&](int, int size) {
         return Sides{block(sendbuf, times(size, sendcount), sendtype, false),
                      block(recvbuf, times(size, recvcount), recvtype, true)};
-      });
+      },
+      kAlways, remembers(CCT_ALLTOALL, key, sendbuf, recvbuf));
 }
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -469,13 +571,17 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   if (kept_at_once(CCT_ALLTOALL, comm, 0, kAlways,
                    call_of(CCT_ALLTOALL, recvcount, recvtype, MPI_OP_NULL, 0)))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  return interposed_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  const auto key = to_all_key(sendbuf, sendcount, sendtype, recvcount, recvtype);
+  if (Runtime* rt = ran_before(CCT_ALLTOALL, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_ALLTOALL, comm, sendbuf, recvbuf);
+  return interposed_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, key);
 }
 
-// MPI_Reduce_scatter_block where kept_at_once() does not hand it over.
+// MPI_Reduce_scatter_block where neither kept_at_once() nor ran_before() hands it over.
 [[gnu::noinline]] static int interposed_reduce_scatter_block(const void* sendbuf, void* recvbuf,
                                                              int recvcount, MPI_Datatype type,
-                                                             MPI_Op op, MPI_Comm comm) {
+                                                             MPI_Op op, MPI_Comm comm,
+                                                             const auto& key) {
   return intercept(
       CCT_REDUCE_SCATTER_BLOCK, comm, 0,
       [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm); },
@@ -486,7 +592,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
         return Sides{block(sendbuf, times(size, recvcount), type, false),
                      block(recvbuf, received, type, true)};
       },
-      alike(type, op));
+      alike(type, op), remembers(CCT_REDUCE_SCATTER_BLOCK, key, sendbuf, recvbuf));
 }
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
@@ -494,7 +600,10 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
   if (kept_at_once(CCT_REDUCE_SCATTER_BLOCK, comm, 0, alike(type, op),
                    call_of(CCT_REDUCE_SCATTER_BLOCK, recvcount, type, op, 0)))
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
-  return interposed_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+  const auto key = reduction_key(recvcount, type, op, 0);
+  if (Runtime* rt = ran_before(CCT_REDUCE_SCATTER_BLOCK, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_REDUCE_SCATTER_BLOCK, comm, sendbuf, recvbuf);
+  return interposed_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, key);
 }
 
 // MPI_Reduce_scatter where kept_at_once() does not hand it over.
@@ -512,7 +621,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
         const int64_t received = sendbuf == MPI_IN_PLACE ? total : recvcounts[rank];
         return Sides{block(sendbuf, total, type, false), block(recvbuf, received, type, true)};
       },
-      alike(type, op));
+      alike(type, op), kForgets);
 }
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
@@ -554,42 +663,50 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
                                comm);
 }
 
-// MPI_Scan where kept_at_once() does not hand it over.
+// MPI_Scan where neither kept_at_once() nor ran_before() hands it over.
 [[gnu::noinline]] static int interposed_scan(const void* sendbuf, void* recvbuf, int count,
-                                             MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+                                             MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                             const auto& key) {
   return intercept(
       CCT_SCAN, comm, 0, [&] { return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm); },
       [&](Runtime& rt) { return scan(rt, sendbuf, recvbuf, count, type, op); },
       [&](int, int) {
         return Sides{block(sendbuf, count, type, false), block(recvbuf, count, type, true)};
       },
-      alike(type, op));
+      alike(type, op), remembers(CCT_SCAN, key, sendbuf, recvbuf));
 }
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
              MPI_Comm comm) {
   if (kept_at_once(CCT_SCAN, comm, 0, alike(type, op), call_of(CCT_SCAN, count, type, op, 0)))
     return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
-  return interposed_scan(sendbuf, recvbuf, count, type, op, comm);
+  const auto key = reduction_key(count, type, op, 0);
+  if (Runtime* rt = ran_before(CCT_SCAN, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_SCAN, comm, sendbuf, recvbuf);
+  return interposed_scan(sendbuf, recvbuf, count, type, op, comm, key);
 }
 
-// MPI_Exscan where kept_at_once() does not hand it over.
+// MPI_Exscan where neither kept_at_once() nor ran_before() hands it over.
 [[gnu::noinline]] static int interposed_exscan(const void* sendbuf, void* recvbuf, int count,
-                                               MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+                                               MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                                               const auto& key) {
   return intercept(
       CCT_EXSCAN, comm, 0, [&] { return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm); },
       [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); },
       [&](int, int) {
         return Sides{block(sendbuf, count, type, false), block(recvbuf, count, type, true)};
       },
-      alike(type, op));
+      alike(type, op), remembers(CCT_EXSCAN, key, sendbuf, recvbuf));
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                MPI_Comm comm) {
   if (kept_at_once(CCT_EXSCAN, comm, 0, alike(type, op), call_of(CCT_EXSCAN, count, type, op, 0)))
     return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
-  return interposed_exscan(sendbuf, recvbuf, count, type, op, comm);
+  const auto key = reduction_key(count, type, op, 0);
+  if (Runtime* rt = ran_before(CCT_EXSCAN, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_EXSCAN, comm, sendbuf, recvbuf);
+  return interposed_exscan(sendbuf, recvbuf, count, type, op, comm, key);
 }
 
 // MPI_Gatherv where kept_untouched() does not hand it over.

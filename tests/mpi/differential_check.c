@@ -33,7 +33,13 @@
  * 8-bit type wraps: Open MPI 4.1.4 saturates 8-bit sums); MPI_UNSIGNED and
  * MPI_UINT64_T may wrap.
  *
- * usage: differential_check [--seed S] [--calls N] [--seconds T]
+ * With --repeat R, the calls come in groups of R that draw the same
+ * collective, communicator, datatypes, counts, root and data (those of the
+ * group's first call), each its own buffers and in-place choice: the
+ * interposer runs a call again as the one before it without converting it
+ * (interposer/run_again.hpp), with the new call's buffers.
+ *
+ * usage: differential_check [--seed S] [--calls N] [--seconds T] [--repeat R]
  * Rank 0 prints the seed first, the first mismatches are printed by the
  * rank that saw them, and rank 0 ends with
  *   differential_check: <np> ranks, seed S, <calls> calls, <D> differences
@@ -905,8 +911,12 @@ static char* clone(const char* p, size_t n) {
 
 /* Draws call `index` and, when this rank is in its communicator, runs it
  * on both sides and compares; returns the collective drawn. */
-static int one_call(long index) {
+static long repeat = 1; /* --repeat */
+
+static int one_call(long call) {
+  const long index = call - call % repeat; /* the group's first call draws */
   rng_t sh = shared_rng(index);
+  rng_t each = shared_rng(-1 - call); /* this call's own draws */
   call_t c;
   memset(&c, 0, sizeof c);
   c.index = index;
@@ -921,6 +931,7 @@ static int one_call(long index) {
   MPI_Comm_rank(c.comm, &c.me);
   c.root = (int)below(&sh, c.p);
   c.in_place = below(&sh, 3) == 0;
+  if (repeat > 1) c.in_place = below(&each, 3) == 0;
   rng_t mine = rank_rng(index, c.me, 0);
   char *s = NULL, *r = NULL;
   if (is_reduction(c.coll)) {
@@ -1015,9 +1026,11 @@ int main(int argc, char** argv) {
       calls = strtol(argv[i + 1], NULL, 0);
     else if (!strcmp(argv[i], "--seconds"))
       seconds = strtod(argv[i + 1], NULL);
+    else if (!strcmp(argv[i], "--repeat") && atol(argv[i + 1]) > 0)
+      repeat = atol(argv[i + 1]);
     else {
       if (world_rank == 0)
-        fprintf(stderr, "usage: %s [--seed S] [--calls N] [--seconds T]\n", argv[0]);
+        fprintf(stderr, "usage: %s [--seed S] [--calls N] [--seconds T] [--repeat R]\n", argv[0]);
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
   }

@@ -9,10 +9,14 @@
 #  3. on 3 and 4 ranks (4 runs) with CCT_FORCE choosing, per collective, a random
 #     algorithm among those that run on one node (from ccinfo's list, the
 #     choice drawn from the run's seed and printed), so that runs over time
-#     cover many algorithms.
+#     cover many algorithms;
+#  4. on 3 ranks with --repeat 4 and forced algorithms as in 3: calls in
+#     groups of 4 alike but for their buffers and in-place choice, which the
+#     interposer runs again without converting (interposer/run_again.hpp),
+#     and CCT_STATS says it did.
 # Every run prints its seed; a failure replays with
 #   mpirun -np <np> -x LD_PRELOAD=<libcct_mpi.so> [-x CCT_FORCE=...] \
-#     <differential_check> --seed <seed> --calls <calls>
+#     <differential_check> --seed <seed> --calls <calls> [--repeat 4]
 # Each run is bounded in time (--seconds): at most 210 s in all, inside the
 # test's 300 s limit under ASan on a slow machine too (about 15 s here
 # unloaded; under ASan beside another test, 30000 calls at np 4 took 66 s).
@@ -30,13 +34,15 @@ new_seed() {
 }
 
 # run <name> <np> <calls> <seconds> <seed> [mpirun options...]: one run,
-# which must end with 0 differences.
+# which must end with 0 differences; program_options go to the program.
+program_options=()
 run() {
   local name=$1 np=$2 calls=$3 seconds=$4 seed=$5
   shift 5
   echo "$name: np $np, seed $seed, $calls calls"
   mpirun --allow-run-as-root --oversubscribe -np "$np" -x LD_PRELOAD="$interposer" \
     -x CCT_STATS=1 "$@" "$program" --seed "$seed" --calls "$calls" --seconds "$seconds" \
+    "${program_options[@]}" \
     >"$out" 2>"$err" || fail "$name: np $np, seed $seed: exit status $?"
   grep -q "^differential_check: $np ranks, seed $seed, [0-9]* calls, 0 differences$" "$out" ||
     fail "$name: np $np, seed $seed: differences (or no summary)"
@@ -68,17 +74,29 @@ for entry in $("$ccinfo" | awk '$2 == "needs:" && $3 ~ /^(p2p|shm|library|p2p,sh
   algorithms[${entry%%/*}]+="${entry#*/} "
 done
 [ "${#algorithms[@]}" -eq 16 ] || fail "ccinfo lists algorithms for ${#algorithms[@]} collectives, want 16"
-for np in 4 3 4 3; do
-  seed=$(new_seed)
-  RANDOM=$((seed % 32768))  # the choice follows the run's seed
+# draw_force <seed>: CCT_FORCE of a random candidate per collective, in
+# $force, drawn from the run's seed.
+draw_force() {
+  RANDOM=$(($1 % 32768))
   force=""
   for c in $(printf '%s\n' "${!algorithms[@]}" | sort); do
     read -r -a list <<<"${algorithms[$c]}"
     force+="$c:0-max:${list[RANDOM % ${#list[@]}]};"
   done
   echo "forced: CCT_FORCE=$force"
+}
+for np in 4 3 4 3; do
+  seed=$(new_seed)
+  draw_force "$seed"
   run forced "$np" 20000 10 "$seed" -x CCT_FORCE="$force"
   grep -Eq "$row" "$err" || fail "forced, np $np, seed $seed: no CCT_STATS rows"
 done
+# 4. Calls repeated but for their buffers.
+seed=$(new_seed)
+draw_force "$seed"
+program_options=(--repeat 4)
+run repeated 3 10000 10 "$seed" -x CCT_FORCE="$force"
+grep -q "^cct: calls run again as the same call before" "$err" ||
+  fail "repeated: no call was run again without converting it"
 echo "PASS: the interposer against the MPI library on random calls, 2 to 4 ranks, default and" \
-  "forced algorithms: no difference"
+  "forced algorithms, calls repeated but for their buffers: no difference"
