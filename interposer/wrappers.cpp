@@ -254,7 +254,9 @@ auto remembers(cct_collective c, const Key& key, const void* sendbuf, const void
 // The runtime of a call that goes to it at once: the same call, by
 // `key(runtime)` and its MPI buffers, as this thread's last one of the
 // collective that the communicator's runtime ran (run_again.hpp); else
-// null. It costs kept_at_once()'s lookup and a comparison.
+// null. It costs kept_at_once()'s lookup and a comparison. Asked first in
+// each interposed_* function, not in the MPI_* symbol, so that a call
+// kept on the library does not pay for its frame.
 template <class Key>
 [[gnu::always_inline]] inline Runtime* ran_before(cct_collective c, MPI_Comm comm, Key&& key,
                                                   const void* sendbuf, const void* recvbuf) {
@@ -268,8 +270,7 @@ template <class Key>
 }
 
 // Runs a call that ran_before() found, with its MPI buffers, counted.
-[[gnu::noinline]] int run_again(Runtime& rt, cct_collective c, MPI_Comm comm, const void* sendbuf,
-                                void* recvbuf) {
+int run_again(Runtime& rt, cct_collective c, MPI_Comm comm, const void* sendbuf, void* recvbuf) {
   count_run_again(c);
   Reentry inside;
   try {
@@ -349,8 +350,11 @@ int MPI_Finalize() {
   return PMPI_Finalize();
 }
 
-// MPI_Barrier where neither kept_untouched() nor ran_before() hands it over.
-[[gnu::noinline]] static int interposed_barrier(MPI_Comm comm, const auto& key) {
+// MPI_Barrier where kept_untouched() does not hand it over.
+[[gnu::noinline]] static int interposed_barrier(MPI_Comm comm) {
+  const auto key = [](const Runtime&) { return CallKey{}; };
+  if (Runtime* rt = ran_before(CCT_BARRIER, comm, key, nullptr, nullptr))
+    return run_again(*rt, CCT_BARRIER, comm, nullptr, nullptr);
   return intercept(
       CCT_BARRIER, comm, 0, [&] { return PMPI_Barrier(comm); },
       [&](Runtime& rt) { return barrier(rt); }, [](int, int) { return Sides{}; }, kAlways,
@@ -359,15 +363,15 @@ int MPI_Finalize() {
 
 int MPI_Barrier(MPI_Comm comm) {
   if (kept_untouched(CCT_BARRIER, comm)) return PMPI_Barrier(comm);
-  const auto key = [](const Runtime&) { return CallKey{}; };
-  if (Runtime* rt = ran_before(CCT_BARRIER, comm, key, nullptr, nullptr))
-    return run_again(*rt, CCT_BARRIER, comm, nullptr, nullptr);
-  return interposed_barrier(comm, key);
+  return interposed_barrier(comm);
 }
 
-// MPI_Bcast where neither kept_at_once() nor ran_before() hands it over.
+// MPI_Bcast where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_bcast(void* buf, int count, MPI_Datatype type, int root,
-                                              MPI_Comm comm, const auto& key) {
+                                              MPI_Comm comm) {
+  const auto key = [=](const Runtime&) { return CallKey{.recv = {count, type}, .root = root}; };
+  if (Runtime* rt = ran_before(CCT_BCAST, comm, key, nullptr, buf))
+    return run_again(*rt, CCT_BCAST, comm, nullptr, buf);
   return intercept(
       CCT_BCAST, comm, root, [&] { return PMPI_Bcast(buf, count, type, root, comm); },
       [&](Runtime& rt) { return bcast(rt, buf, count, type, root); },
@@ -379,17 +383,22 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
   if (kept_at_once(CCT_BCAST, comm, root, kAlways,
                    call_of(CCT_BCAST, count, type, MPI_OP_NULL, root)))
     return PMPI_Bcast(buf, count, type, root, comm);
-  const auto key = [=](const Runtime&) { return CallKey{.recv = {count, type}, .root = root}; };
-  if (Runtime* rt = ran_before(CCT_BCAST, comm, key, nullptr, buf))
-    return run_again(*rt, CCT_BCAST, comm, nullptr, buf);
-  return interposed_bcast(buf, count, type, root, comm, key);
+  return interposed_bcast(buf, count, type, root, comm);
 }
 
-// MPI_Gather where neither kept_at_once() nor ran_before() hands it over.
+// MPI_Gather where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_gather(const void* sendbuf, int sendcount,
                                                MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                               MPI_Datatype recvtype, int root, MPI_Comm comm,
-                                               const auto& key) {
+                                               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  // The root's receive side, and its send side unless in place; the
+  // others' send side.
+  const auto key = [=](const Runtime& rt) {
+    return CallKey{.send = side_if(sendbuf != MPI_IN_PLACE, sendcount, sendtype),
+                   .recv = side_if(rt.rank() == root, recvcount, recvtype),
+                   .root = root};
+  };
+  if (Runtime* rt = ran_before(CCT_GATHER, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_GATHER, comm, sendbuf, recvbuf);
   return intercept(
       CCT_GATHER, comm, root,
       [&] {
@@ -411,24 +420,22 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   if (kept_at_once(CCT_GATHER, comm, root, kAlways,
                    call_of(CCT_GATHER, root, recvcount, recvtype, sendcount, sendtype)))
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  // The root's receive side, and its send side unless in place; the
-  // others' send side.
-  const auto key = [=](const Runtime& rt) {
-    return CallKey{.send = side_if(sendbuf != MPI_IN_PLACE, sendcount, sendtype),
-                   .recv = side_if(rt.rank() == root, recvcount, recvtype),
-                   .root = root};
-  };
-  if (Runtime* rt = ran_before(CCT_GATHER, comm, key, sendbuf, recvbuf))
-    return run_again(*rt, CCT_GATHER, comm, sendbuf, recvbuf);
-  return interposed_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                           key);
+  return interposed_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-// MPI_Scatter where neither kept_at_once() nor ran_before() hands it over.
+// MPI_Scatter where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_scatter(const void* sendbuf, int sendcount,
                                                 MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                                                MPI_Datatype recvtype, int root, MPI_Comm comm,
-                                                const auto& key) {
+                                                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  // The root's send side, and its receive side unless in place; the
+  // others' receive side.
+  const auto key = [=](const Runtime& rt) {
+    return CallKey{.send = side_if(rt.rank() == root, sendcount, sendtype),
+                   .recv = side_if(recvbuf != MPI_IN_PLACE, recvcount, recvtype),
+                   .root = root};
+  };
+  if (Runtime* rt = ran_before(CCT_SCATTER, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_SCATTER, comm, sendbuf, recvbuf);
   return intercept(
       CCT_SCATTER, comm, root,
       [&] {
@@ -450,23 +457,16 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   if (kept_at_once(CCT_SCATTER, comm, root, kAlways,
                    call_of(CCT_SCATTER, root, sendcount, sendtype, recvcount, recvtype)))
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  // The root's send side, and its receive side unless in place; the
-  // others' receive side.
-  const auto key = [=](const Runtime& rt) {
-    return CallKey{.send = side_if(rt.rank() == root, sendcount, sendtype),
-                   .recv = side_if(recvbuf != MPI_IN_PLACE, recvcount, recvtype),
-                   .root = root};
-  };
-  if (Runtime* rt = ran_before(CCT_SCATTER, comm, key, sendbuf, recvbuf))
-    return run_again(*rt, CCT_SCATTER, comm, sendbuf, recvbuf);
-  return interposed_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                            key);
+  return interposed_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
-// MPI_Reduce where neither kept_at_once() nor ran_before() hands it over.
+// MPI_Reduce where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_reduce(const void* sendbuf, void* recvbuf, int count,
                                                MPI_Datatype type, MPI_Op op, int root,
-                                               MPI_Comm comm, const auto& key) {
+                                               MPI_Comm comm) {
+  const auto key = reduction_key(count, type, op, root);
+  if (Runtime* rt = ran_before(CCT_REDUCE, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_REDUCE, comm, sendbuf, recvbuf);
   return intercept(
       CCT_REDUCE, comm, root,
       [&] { return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm); },
@@ -483,16 +483,15 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   if (kept_at_once(CCT_REDUCE, comm, root, alike(type, op),
                    call_of(CCT_REDUCE, count, type, op, root)))
     return PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
-  const auto key = reduction_key(count, type, op, root);
-  if (Runtime* rt = ran_before(CCT_REDUCE, comm, key, sendbuf, recvbuf))
-    return run_again(*rt, CCT_REDUCE, comm, sendbuf, recvbuf);
-  return interposed_reduce(sendbuf, recvbuf, count, type, op, root, comm, key);
+  return interposed_reduce(sendbuf, recvbuf, count, type, op, root, comm);
 }
 
-// MPI_Allreduce where neither kept_at_once() nor ran_before() hands it over.
+// MPI_Allreduce where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_allreduce(const void* sendbuf, void* recvbuf, int count,
-                                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                                                  const auto& key) {
+                                                  MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  const auto key = reduction_key(count, type, op, 0);
+  if (Runtime* rt = ran_before(CCT_ALLREDUCE, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_ALLREDUCE, comm, sendbuf, recvbuf);
   return intercept(
       CCT_ALLREDUCE, comm, 0,
       [&] { return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm); },
@@ -508,17 +507,17 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
   if (kept_at_once(CCT_ALLREDUCE, comm, 0, alike(type, op),
                    call_of(CCT_ALLREDUCE, count, type, op, 0)))
     return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-  const auto key = reduction_key(count, type, op, 0);
-  if (Runtime* rt = ran_before(CCT_ALLREDUCE, comm, key, sendbuf, recvbuf))
-    return run_again(*rt, CCT_ALLREDUCE, comm, sendbuf, recvbuf);
-  return interposed_allreduce(sendbuf, recvbuf, count, type, op, comm, key);
+  return interposed_allreduce(sendbuf, recvbuf, count, type, op, comm);
 }
 
-// MPI_Allgather where neither kept_at_once() nor ran_before() hands it over.
+// MPI_Allgather where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_allgather(const void* sendbuf, int sendcount,
                                                   MPI_Datatype sendtype, void* recvbuf,
                                                   int recvcount, MPI_Datatype recvtype,
-                                                  MPI_Comm comm, const auto& key) {
+                                                  MPI_Comm comm) {
+  const auto key = to_all_key(sendbuf, sendcount, sendtype, recvcount, recvtype);
+  if (Runtime* rt = ran_before(CCT_ALLGATHER, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_ALLGATHER, comm, sendbuf, recvbuf);
   return intercept(
       CCT_ALLGATHER, comm, 0,
       [&] {
@@ -539,18 +538,17 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   if (kept_at_once(CCT_ALLGATHER, comm, 0, kAlways,
                    call_of(CCT_ALLGATHER, recvcount, recvtype, MPI_OP_NULL, 0)))
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  const auto key = to_all_key(sendbuf, sendcount, sendtype, recvcount, recvtype);
-  if (Runtime* rt = ran_before(CCT_ALLGATHER, comm, key, sendbuf, recvbuf))
-    return run_again(*rt, CCT_ALLGATHER, comm, sendbuf, recvbuf);
-  return interposed_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
-                              key);
+  return interposed_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-// MPI_Alltoall where neither kept_at_once() nor ran_before() hands it over.
+// MPI_Alltoall where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_alltoall(const void* sendbuf, int sendcount,
                                                  MPI_Datatype sendtype, void* recvbuf,
                                                  int recvcount, MPI_Datatype recvtype,
-                                                 MPI_Comm comm, const auto& key) {
+                                                 MPI_Comm comm) {
+  const auto key = to_all_key(sendbuf, sendcount, sendtype, recvcount, recvtype);
+  if (Runtime* rt = ran_before(CCT_ALLTOALL, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_ALLTOALL, comm, sendbuf, recvbuf);
   return intercept(
       CCT_ALLTOALL, comm, 0,
       [&] {
@@ -571,17 +569,16 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   if (kept_at_once(CCT_ALLTOALL, comm, 0, kAlways,
                    call_of(CCT_ALLTOALL, recvcount, recvtype, MPI_OP_NULL, 0)))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  const auto key = to_all_key(sendbuf, sendcount, sendtype, recvcount, recvtype);
-  if (Runtime* rt = ran_before(CCT_ALLTOALL, comm, key, sendbuf, recvbuf))
-    return run_again(*rt, CCT_ALLTOALL, comm, sendbuf, recvbuf);
-  return interposed_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, key);
+  return interposed_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-// MPI_Reduce_scatter_block where neither kept_at_once() nor ran_before() hands it over.
+// MPI_Reduce_scatter_block where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_reduce_scatter_block(const void* sendbuf, void* recvbuf,
                                                              int recvcount, MPI_Datatype type,
-                                                             MPI_Op op, MPI_Comm comm,
-                                                             const auto& key) {
+                                                             MPI_Op op, MPI_Comm comm) {
+  const auto key = reduction_key(recvcount, type, op, 0);
+  if (Runtime* rt = ran_before(CCT_REDUCE_SCATTER_BLOCK, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_REDUCE_SCATTER_BLOCK, comm, sendbuf, recvbuf);
   return intercept(
       CCT_REDUCE_SCATTER_BLOCK, comm, 0,
       [&] { return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm); },
@@ -600,10 +597,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
   if (kept_at_once(CCT_REDUCE_SCATTER_BLOCK, comm, 0, alike(type, op),
                    call_of(CCT_REDUCE_SCATTER_BLOCK, recvcount, type, op, 0)))
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
-  const auto key = reduction_key(recvcount, type, op, 0);
-  if (Runtime* rt = ran_before(CCT_REDUCE_SCATTER_BLOCK, comm, key, sendbuf, recvbuf))
-    return run_again(*rt, CCT_REDUCE_SCATTER_BLOCK, comm, sendbuf, recvbuf);
-  return interposed_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, key);
+  return interposed_reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
 }
 
 // MPI_Reduce_scatter where kept_at_once() does not hand it over.
@@ -663,10 +657,12 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
                                comm);
 }
 
-// MPI_Scan where neither kept_at_once() nor ran_before() hands it over.
+// MPI_Scan where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_scan(const void* sendbuf, void* recvbuf, int count,
-                                             MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                                             const auto& key) {
+                                             MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  const auto key = reduction_key(count, type, op, 0);
+  if (Runtime* rt = ran_before(CCT_SCAN, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_SCAN, comm, sendbuf, recvbuf);
   return intercept(
       CCT_SCAN, comm, 0, [&] { return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm); },
       [&](Runtime& rt) { return scan(rt, sendbuf, recvbuf, count, type, op); },
@@ -680,16 +676,15 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
              MPI_Comm comm) {
   if (kept_at_once(CCT_SCAN, comm, 0, alike(type, op), call_of(CCT_SCAN, count, type, op, 0)))
     return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
-  const auto key = reduction_key(count, type, op, 0);
-  if (Runtime* rt = ran_before(CCT_SCAN, comm, key, sendbuf, recvbuf))
-    return run_again(*rt, CCT_SCAN, comm, sendbuf, recvbuf);
-  return interposed_scan(sendbuf, recvbuf, count, type, op, comm, key);
+  return interposed_scan(sendbuf, recvbuf, count, type, op, comm);
 }
 
-// MPI_Exscan where neither kept_at_once() nor ran_before() hands it over.
+// MPI_Exscan where kept_at_once() does not hand it over.
 [[gnu::noinline]] static int interposed_exscan(const void* sendbuf, void* recvbuf, int count,
-                                               MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                                               const auto& key) {
+                                               MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  const auto key = reduction_key(count, type, op, 0);
+  if (Runtime* rt = ran_before(CCT_EXSCAN, comm, key, sendbuf, recvbuf))
+    return run_again(*rt, CCT_EXSCAN, comm, sendbuf, recvbuf);
   return intercept(
       CCT_EXSCAN, comm, 0, [&] { return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm); },
       [&](Runtime& rt) { return exscan(rt, sendbuf, recvbuf, count, type, op); },
@@ -703,10 +698,7 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                MPI_Comm comm) {
   if (kept_at_once(CCT_EXSCAN, comm, 0, alike(type, op), call_of(CCT_EXSCAN, count, type, op, 0)))
     return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
-  const auto key = reduction_key(count, type, op, 0);
-  if (Runtime* rt = ran_before(CCT_EXSCAN, comm, key, sendbuf, recvbuf))
-    return run_again(*rt, CCT_EXSCAN, comm, sendbuf, recvbuf);
-  return interposed_exscan(sendbuf, recvbuf, count, type, op, comm, key);
+  return interposed_exscan(sendbuf, recvbuf, count, type, op, comm);
 }
 
 // MPI_Gatherv where kept_untouched() does not hand it over.
