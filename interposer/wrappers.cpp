@@ -274,7 +274,7 @@ int run_again(Runtime& rt, cct_collective c, MPI_Comm comm, const void* sendbuf,
   count_run_again(c);
   Reentry inside;
   try {
-    rt.run(with_buffers(prepared_calls[c], sendbuf, recvbuf));
+    rt.run_again(with_buffers(prepared_calls[c], sendbuf, recvbuf));
   } catch (const std::exception& e) {
     return failed(comm, e);
   }

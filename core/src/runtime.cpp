@@ -182,9 +182,7 @@ Choice& Runtime::select(const cct_coll_args& args, bool agree) {
   if (row.key_parts != nullptr) return select_afresh(args, agreement(args, row).key);
   if (row.vector()) return select_afresh(args, message_bytes(args, size()));
   Selected& last = selected_[args.collective];
-  const bool same = last.count == args.count && last.dtype == args.dtype && last.op == args.op &&
-                    last.root == args.root;
-  if (same && options_.log != Log::kDebug) return *last.choice;  // debug logs every call
+  if (last.holds(args) && options_.log != Log::kDebug) return *last.choice;  // debug logs each
   last = {args.count, args.dtype, args.op, args.root,
           &select_afresh(args, message_bytes(args, size()))};
   return *last.choice;
@@ -395,13 +393,9 @@ cct_coll_args Runtime::out_of_place(const cct_coll_args& args, const Choice& cho
   return out;
 }
 
-void Runtime::run(cct_coll_args args) {
-  if (!timed_out_.empty())
-    throw Error(timed_out_ + "; the communicator cannot be used after that", CCT_ERR_TIMEOUT);
-  const CollectiveInfo& row = collective_info(args.collective);
-  expect_valid(args, size(), arrays_passed(row, args, rank()));
+inline void Runtime::run_on(Choice* chosen, cct_coll_args args) {
   try {
-    Choice& choice = select(args);
+    Choice& choice = chosen != nullptr ? *chosen : select(args);
     const bool staged = staged_on_host(args, choice);
     if (staged) args = staging_->stage(args, rank(), size(), device_transport());
     args = out_of_place(args, choice);
@@ -415,6 +409,26 @@ void Runtime::run(cct_coll_args args) {
     timed_out_ = timed_out(args, e.what());
     throw Error(timed_out_, CCT_ERR_TIMEOUT);
   }
+}
+
+void Runtime::run(cct_coll_args args) {
+  if (!timed_out_.empty())
+    throw Error(timed_out_ + "; the communicator cannot be used after that", CCT_ERR_TIMEOUT);
+  const CollectiveInfo& row = collective_info(args.collective);
+  expect_valid(args, size(), arrays_passed(row, args, rank()));
+  run_on(nullptr, args);
+}
+
+// The selection a call like the last one of its collective had: the
+// memo of select() (selected_), where select() keeps one.
+void Runtime::run_again(cct_coll_args args) {
+  const Selected& last = selected_[args.collective];
+  const CollectiveInfo& row = collective_info(args.collective);
+  const bool memo = !agrees_on_memory(args.collective) && row.key_parts == nullptr && !row.vector();
+  if (!memo || last.choice == nullptr || !last.holds(args) || !last.choice->plan ||
+      options_.log == Log::kDebug || !timed_out_.empty())
+    return run(args);
+  run_on(last.choice, args);
 }
 
 void Runtime::run_choice(Choice& choice, const cct_coll_args& args) {

@@ -145,6 +145,12 @@ class Runtime {
   // the ranks that did not arrive) every later call fails the same way:
   // the ranks are no longer in step, so nothing could run correctly.
   void run(cct_coll_args args);
+  // The same for a call like the last one of its collective (the same
+  // counts, datatype, operator and root; other buffers), as a caller that
+  // ran that one and changed only its buffers makes it (the MPI
+  // interposer's calls run again): run as that one was, without checking
+  // its arguments or choosing again; any other call as run() runs it.
+  void run_again(cct_coll_args args);
 
   // The algorithm chosen for a call with these arguments (for logs and tests).
   // Local: where no rank knows the call's size alone (gatherv, scatterv,
@@ -200,6 +206,11 @@ class Runtime {
   Choice& default_choice(cct_collective c);
   // agree: the ranks agree on what no rank knows alone (collective).
   Choice& select(const cct_coll_args& args, bool agree = true);
+  // Runs args on `chosen`, or on what select() chooses for it where null
+  // (run() and run_again(), after their checks).
+  // Inline (runtime.cpp alone calls it): a call's path is the same as
+  // before run_again() shared it.
+  [[gnu::always_inline]] inline void run_on(Choice* chosen, cct_coll_args args);
   Choice& select_by_memory(const cct_coll_args& args, const CollectiveInfo& row, bool agree);
   Choice& select_afresh(const cct_coll_args& args, std::size_t bytes);
   Choice* device_choice(const cct_coll_args& args, std::size_t bytes);
@@ -252,6 +263,9 @@ class Runtime {
     cct_op op = CCT_SUM;
     int32_t root = 0;
     Choice* choice = nullptr;
+    bool holds(const cct_coll_args& args) const {
+      return count == args.count && dtype == args.dtype && op == args.op && root == args.root;
+    }
   } selected_[CCT_COLLECTIVE_COUNT];
   // The ranks' agreements (agreement()): the last one, whether the last
   // selection made it (rather than finding no need of one), and the one a
