@@ -224,6 +224,39 @@ TEST_CASE("runtime turns in-place calls into out-of-place ones for algorithms wi
   }
 }
 
+// run_again() runs a call like the last one of its collective on that
+// call's selection, with the new call's buffers; any other call as run()
+// does, choosing and checking it.
+TEST_CASE("runtime runs a call again on its last selection, any other call afresh", "[runtime]") {
+  const auto force = cct::parse_force("bcast:0-4k:knomial(radix=2)", &cct::test::registry());
+  CHECK(cct::test::on_ranks(3, [&](cct::Communicator& comm) {
+          cct::Selector selector({}, force, cct::test::registry(), "shm", comm.size());
+          cct::Runtime rt(cct::test::registry(), share(comm), {.stats = true}, std::move(selector));
+          const auto bcast = [&](std::size_t count, int root, bool again) {
+            auto buf = cct::test::buffer(count, CCT_UINT8), want = buf;
+            cct::test::fill(want.data(), count, CCT_UINT8, root, 9);
+            if (rt.rank() == root) buf = want;
+            const cct_coll_args args =
+                cct::test::coll_args(CCT_BCAST, nullptr, buf.data(), count, CCT_UINT8, root, 0);
+            again ? rt.run_again(args) : rt.run(args);
+            check(buf, want, count, CCT_UINT8, "bcast of " + std::to_string(count));
+          };
+          bcast(100, 1, false);
+          bcast(100, 1, true);   // the same call, other buffers: knomial again
+          bcast(8192, 1, true);  // another size: chosen afresh, the default
+          bcast(8192, 2, true);  // another root: the same
+          expect(calls_of(rt, CCT_BCAST, "knomial") == 2, "knomial bcast calls");
+          expect(calls_of(rt, CCT_BCAST, "binomial") == 2, "default bcast calls");
+          try {  // another root, outside the communicator: checked as run() checks it
+            rt.run_again(cct::test::coll_args(CCT_BCAST, nullptr, nullptr, 0, CCT_UINT8, 3, 0));
+            expect(false, "root 3 of 3 ranks run again");
+          } catch (const cct::Error& e) {
+            expect(std::string(e.what()).find("root 3 is outside 0..2") != std::string::npos,
+                   std::string("refused as ") + e.what());
+          }
+        }) == "");
+}
+
 // What a careless C API caller can pass is refused with its reason before
 // anything is indexed by it, and costs only that call (values outside the
 // enums are refused at the C API's door: see test_collectives.cpp).

@@ -207,9 +207,8 @@ class Runtime {
   // agree: the ranks agree on what no rank knows alone (collective).
   Choice& select(const cct_coll_args& args, bool agree = true);
   // Runs args on `chosen`, or on what select() chooses for it where null
-  // (run() and run_again(), after their checks).
-  // Inline (runtime.cpp alone calls it): a call's path is the same as
-  // before run_again() shared it.
+  // (run() and run_again(), after their checks). Inline, and called in
+  // runtime.cpp alone, so that neither pays a call for it.
   [[gnu::always_inline]] inline void run_on(Choice* chosen, cct_coll_args args);
   Choice& select_by_memory(const cct_coll_args& args, const CollectiveInfo& row, bool agree);
   Choice& select_afresh(const cct_coll_args& args, std::size_t bytes);
