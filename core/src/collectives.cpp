@@ -597,8 +597,4 @@ cct_coll_args as_this_build(const cct_coll_args* args) {
   return out;
 }
 
-bool is_in_place(const cct_coll_args& args) {
-  return args.sendbuf == CCT_IN_PLACE || args.recvbuf == CCT_IN_PLACE;
-}
-
 }  // namespace cct

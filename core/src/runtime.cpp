@@ -106,9 +106,11 @@ void Runtime::use_device(std::shared_ptr<const Communicator> on_device, Selector
 // through the ranks' agreement (select_by_memory): where the choice takes
 // host memory only, a rank passing device memory runs it on host copies,
 // or, with no device transport to make them, fails alone, saying why.
+// Asked of a call that passes device memory (run_on asks that first:
+// most calls do not, and pay no call for it).
 bool Runtime::staged_on_host(const cct_coll_args& args, const Choice& choice) const {
   const cct_algorithm_desc& d = *choice.algorithm->desc;
-  if (!passes_device_memory(args) || choice.algorithm->takes_device_memory()) return false;
+  if (choice.algorithm->takes_device_memory()) return false;
   if (!device_)
     throw Error(std::string(collective_name(args.collective)) + "/" + d.name +
                     " takes host memory only, this call passes device memory, and no device "
@@ -372,9 +374,10 @@ Choice& Runtime::noted(Choice& choice, const cct_coll_args& args, const char* or
 // An algorithm without in-place support gets an out-of-place call: the
 // input is copied to runtime-owned scratch (grown once, reused after), or,
 // where the in-place form marks the receive side, the result the rank
-// keeps where it is goes to scratch.
+// keeps where it is goes to scratch. Asked of a call in the in-place form
+// (run_on asks that first, so that other calls copy nothing).
 cct_coll_args Runtime::out_of_place(const cct_coll_args& args, const Choice& choice) {
-  if (!is_in_place(args) || (choice.algorithm->desc->limits & CCT_LIMIT_IN_PLACE)) return args;
+  if (choice.algorithm->desc->limits & CCT_LIMIT_IN_PLACE) return args;
   const CollectiveInfo& row = collective_info(args.collective);
   const std::size_t element = sdk::dtype_size(args.dtype);
   auto scratch = [&](std::size_t bytes) {
@@ -396,9 +399,9 @@ cct_coll_args Runtime::out_of_place(const cct_coll_args& args, const Choice& cho
 inline void Runtime::run_on(Choice* chosen, cct_coll_args args) {
   try {
     Choice& choice = chosen != nullptr ? *chosen : select(args);
-    const bool staged = staged_on_host(args, choice);
+    const bool staged = passes_device_memory(args) && staged_on_host(args, choice);
     if (staged) args = staging_->stage(args, rank(), size(), device_transport());
-    args = out_of_place(args, choice);
+    if (is_in_place(args)) args = out_of_place(args, choice);
     args.tag = next_tag_++;
     if (!choice.plan)
       choice.plan = std::make_unique<Plan>(*choice.algorithm, *choice.comm, choice.params);

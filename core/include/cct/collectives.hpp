@@ -134,6 +134,9 @@ cct_coll_args make_call(cct_collective c, const void* send, void* recv, std::siz
 cct_coll_args as_this_build(const cct_coll_args* args);
 
 // Whether a call passes the in-place form (either buffer CCT_IN_PLACE).
-bool is_in_place(const cct_coll_args& args);
+// Inline: every call's path asks it.
+inline bool is_in_place(const cct_coll_args& args) {
+  return args.sendbuf == CCT_IN_PLACE || args.recvbuf == CCT_IN_PLACE;
+}
 
 }  // namespace cct
