@@ -423,13 +423,13 @@ void Runtime::run(cct_coll_args args) {
 }
 
 // The selection a call like the last one of its collective had: the
-// memo of select() (selected_), where select() keeps one.
+// memo of select(), which holds a choice only for the collectives it
+// memoizes (selected_). Device rules given since (use_device) make the
+// ranks agree again: such a call goes to run().
 void Runtime::run_again(cct_coll_args args) {
   const Selected& last = selected_[args.collective];
-  const CollectiveInfo& row = collective_info(args.collective);
-  const bool memo = !agrees_on_memory(args.collective) && row.key_parts == nullptr && !row.vector();
-  if (!memo || last.choice == nullptr || !last.holds(args) || !last.choice->plan ||
-      options_.log == Log::kDebug || !timed_out_.empty())
+  if (last.choice == nullptr || !last.holds(args) || !last.choice->plan ||
+      agrees_on_memory(args.collective) || options_.log == Log::kDebug || !timed_out_.empty())
     return run(args);
   run_on(last.choice, args);
 }
